@@ -1,0 +1,1 @@
+"""Host side of the Slitherlink solver: puzzles, rules checker, engines, UART client."""

@@ -1,0 +1,25 @@
+"""Engine ``model``: the golden model of the paper's search (:mod:`hw.model`)."""
+
+from hw.model import search
+
+from . import Result, Stopwatch, verified
+
+#: Default step limit: about a minute of Python, far beyond any 10x10 we know.
+DEFAULT_MAX_CHECKS = 200_000_000
+
+
+def solve(puzzle, *, unique=False, time_limit=None, max_checks=None, max_solutions=None):
+    """Solve with the paper-faithful search.  ``time_limit`` is not used: the
+    search is bounded by ``max_checks`` (exact and repeatable) instead."""
+    wanted = max_solutions if max_solutions is not None else (2 if unique else 1)
+    with Stopwatch() as clock:
+        outcome = search(puzzle, max_solutions=wanted,
+                         max_checks=DEFAULT_MAX_CHECKS if max_checks is None else max_checks)
+    found = len(outcome.solutions)
+    status = Result.status_for(min(found, 2), wanted_unique=unique or wanted > 1,
+                               exhausted=outcome.exhausted)
+    result = Result("model", status, outcome.solutions[0] if found else None,
+                    list(outcome.solutions), clock.seconds, outcome.counters.as_dict())
+    if outcome.limit_reached:
+        result.message = f"stopped after {outcome.counters.checks} checks"
+    return verified(puzzle, result)

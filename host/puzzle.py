@@ -1,0 +1,130 @@
+"""Puzzles and colourings, and the plain grid format of ``shared/puzzles/README.md``.
+
+A :class:`Puzzle` is an R x C grid of clues (0..3, or ``None`` for a blank
+cell).  A :class:`Colouring` says for every cell whether it is INSIDE the loop
+(``True``) or OUTSIDE (``False``); the region around the grid is outside.  The
+loop and the colouring are equivalent (DESIGN.md section 1), so solutions are
+compared as colourings.
+"""
+
+from dataclasses import dataclass
+
+__all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain",
+           "parse_colouring", "format_colouring"]
+
+Colouring = tuple  # tuple[tuple[bool, ...], ...], row-major, True = inside
+
+
+class PuzzleError(ValueError):
+    """A puzzle could not be read.  ``str()`` is one line meant for the user."""
+
+    def __init__(self, message, *, source=None, line=None, column=None):
+        self.message, self.source, self.line, self.column = message, source, line, column
+        where = []
+        if source:
+            where.append(str(source))
+        if line is not None:
+            where.append(f"line {line}")
+        if column is not None:
+            where.append(f"column {column}")
+        super().__init__(f"{', '.join(where)}: {message}" if where else message)
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """An R x C Slitherlink puzzle: ``clues[r][c]`` is 0..3 or ``None``."""
+    clues: tuple
+    name: str = ""
+
+    def __post_init__(self):
+        clues = tuple(tuple(row) for row in self.clues)
+        if not clues or not clues[0]:
+            raise PuzzleError("a puzzle has at least one row and one column")
+        for r, row in enumerate(clues):
+            if len(row) != len(clues[0]):
+                raise PuzzleError(f"row has {len(row)} cells, expected {len(clues[0])}",
+                                  line=r + 1)
+            for c, clue in enumerate(row):
+                if clue is not None and (type(clue) is not int or not 0 <= clue <= 3):
+                    raise PuzzleError(f"clue {clue!r} is not 0, 1, 2, 3 or blank",
+                                      line=r + 1, column=c + 1)
+        object.__setattr__(self, "clues", clues)
+
+    @property
+    def rows(self):
+        return len(self.clues)
+
+    @property
+    def cols(self):
+        return len(self.clues[0])
+
+    @property
+    def size(self):
+        return f"{self.rows}x{self.cols}"
+
+    def clue_cells(self):
+        """The clue cells ``(r, c)`` in row-major order (the paper's scan order)."""
+        return [(r, c) for r in range(self.rows) for c in range(self.cols)
+                if self.clues[r][c] is not None]
+
+    def __str__(self):
+        return format_plain(self)
+
+
+def parse_plain(text, *, source=None, name=""):
+    """Read the plain grid format: ``#`` comment lines, then R lines of C of ``0123.``."""
+    rows, first = [], None
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        row = []
+        for column, char in enumerate(line, start=1):
+            if char in "0123":
+                row.append(int(char))
+            elif char in ".-_ ":
+                row.append(None)
+            elif char in "456789":
+                raise PuzzleError(f"clue {char} is out of range (clues are 0 to 3)",
+                                  source=source, line=number, column=column)
+            else:
+                raise PuzzleError(f"unexpected character {char!r} (expected 0-3 or '.')",
+                                  source=source, line=number, column=column)
+        if first is None:
+            first = len(row)
+        elif len(row) != first:
+            raise PuzzleError(f"row has {len(row)} cells, the first row has {first}",
+                              source=source, line=number, column=min(len(row), first) + 1)
+        rows.append(row)
+    if not rows:
+        raise PuzzleError("no puzzle grid found (the input is empty)", source=source)
+    return Puzzle(rows, name=name)
+
+
+def format_plain(puzzle):
+    """The plain grid format, one line per row, ending in a newline."""
+    return "".join("".join("." if v is None else str(v) for v in row) + "\n"
+                   for row in puzzle.clues)
+
+
+def parse_colouring(text, *, source=None):
+    """Read a ``.sol`` file: R lines of ``#`` (inside) and ``.`` (outside)."""
+    rows = []
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("//"):
+            continue
+        bad = next((i for i, ch in enumerate(line) if ch not in "#."), None)
+        if bad is not None:
+            raise PuzzleError(f"unexpected character {line[bad]!r} in a colouring",
+                              source=source, line=number, column=bad + 1)
+        rows.append(tuple(ch == "#" for ch in line))
+    if not rows:
+        raise PuzzleError("empty colouring", source=source)
+    if any(len(r) != len(rows[0]) for r in rows):
+        raise PuzzleError("ragged colouring", source=source)
+    return tuple(rows)
+
+
+def format_colouring(colouring):
+    return "".join("".join("#" if v else "." for v in row) + "\n" for row in colouring)
