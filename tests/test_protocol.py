@@ -1,0 +1,206 @@
+"""The UART protocol (host/protocol.py): CRC, framing, resynchronisation, messages."""
+
+import random
+import struct
+
+import pytest
+from hypothesis import given, settings, strategies as st
+
+from host import protocol as P
+from host.puzzle import Puzzle
+from host.result import Status
+from tests.conftest import REPO
+
+
+def test_crc16_ccitt_false_check_value():
+    assert P.crc16(b"123456789") == 0x29B1
+    assert P.crc16(b"") == 0xFFFF
+    assert P.crc16(b"\x00") == 0xE1F0
+
+
+def test_frame_layout():
+    frame = P.encode_frame(0x42, b"\x01\x02\x03")
+    assert frame[0] == P.START
+    assert frame[1:3] == b"\x03\x00"           # LEN, little-endian, payload only
+    assert frame[3] == 0x42
+    assert frame[4:7] == b"\x01\x02\x03"
+    assert struct.unpack("<H", frame[7:])[0] == P.crc16(frame[1:7])
+    assert P.FrameDecoder().feed(frame) == [P.Frame(0x42, b"\x01\x02\x03")]
+
+
+def test_decoder_byte_by_byte_and_garbage_between_frames():
+    d = P.FrameDecoder()
+    stream = b"\x00\x13garbage" + P.encode_ping() + b"\xff\xfe" + P.encode_abort()
+    frames = []
+    for b in stream:
+        frames += d.feed(bytes([b]))
+    assert frames == [P.Frame(P.MsgType.PING), P.Frame(P.MsgType.ABORT)]
+    assert d.bad_frames == [] and not d.pending and d.garbage == 11
+
+
+def test_bad_crc_is_reported_and_next_frame_decoded():
+    bad = bytearray(P.encode_ping())
+    bad[-1] ^= 0x40
+    events = P.FrameDecoder().feed_events(bytes(bad) + P.encode_abort())
+    assert [type(e) for e in events] == [P.BadFrame, P.Frame]
+    assert events[0].code == P.ErrorCode.BAD_CRC
+    assert events[1] == P.Frame(P.MsgType.ABORT)
+
+
+def test_length_limit():
+    d = P.FrameDecoder()
+    over = P.MAX_PAYLOAD + 1
+    events = d.feed_events(bytes([P.START, over & 0xFF, over >> 8]) + P.encode_ping())
+    assert events[0] == P.BadFrame(P.ErrorCode.BAD_LENGTH, 0, bytes([P.START, over & 0xFF,
+                                                                      over >> 8]))
+    assert events[1:] == [P.Frame(P.MsgType.PING)]
+    with pytest.raises(ValueError, match="MAX_PAYLOAD"):
+        P.encode_frame(P.MsgType.SOLVE, bytes(P.MAX_PAYLOAD + 1))
+
+
+def test_truncated_frame_followed_by_valid_frame_is_found_by_rescan():
+    # A SOLVE cut after a few bytes swallows the next frame into its payload;
+    # the CRC fails and the rescan finds the valid frame inside.
+    truncated = P.encode_solve(Puzzle([[1, None], [None, 3]]))[:6]
+    d = P.FrameDecoder()
+    events = d.feed_events(truncated + P.encode_ping())
+    assert events == []  # still waiting for the truncated frame's payload
+    assert d.pending
+    events = d.timeout()
+    assert events[0].code == P.ErrorCode.TIMEOUT
+    assert events[-1] == P.Frame(P.MsgType.PING)
+    assert not d.pending
+
+
+def test_timeout_without_pending_frame_is_nothing():
+    d = P.FrameDecoder()
+    assert d.feed_events(b"xyz") == [] and d.timeout() == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(garbage=st.binary(max_size=40), payload=st.binary(max_size=30))
+def test_valid_frame_after_any_garbage_is_found(garbage, payload):
+    """Whatever precedes it, a valid frame is delivered once the garbage is resolved."""
+    d = P.FrameDecoder()
+    frame = P.encode_frame(0x55, payload)
+    events = d.feed_events(garbage + frame)
+    for _ in range(len(garbage) + 1):  # each timeout resolves one pending candidate
+        if P.Frame(0x55, payload) in events:
+            break
+        events += d.timeout()
+    assert P.Frame(0x55, payload) in events
+
+
+def test_solve_round_trip():
+    puzzle = Puzzle([[3, None, 0], [None, 2, 1]])
+    frame, = P.FrameDecoder().feed(P.encode_solve(puzzle, unique=True, max_checks=1234))
+    assert frame.type == P.MsgType.SOLVE
+    assert len(frame.payload) == P.SOLVE_HEADER + 3
+    # cell 0 in the low nibble: 3 | blank << 4
+    assert frame.payload[P.SOLVE_HEADER] == 0xF3
+    req = P.decode_solve(frame)
+    assert (req.rows, req.cols, req.clues, req.unique, req.max_checks) == (
+        2, 3, puzzle.clues, True, 1234)
+    assert req.puzzle() == puzzle
+    assert P.decode_solve(P.Frame(P.MsgType.SOLVE, P.encode_solve(puzzle)[4:-2])).check_limit \
+        == 2**32 - 1
+
+
+def _solve_frame(rows, cols, codes, **kw):
+    frame, = P.FrameDecoder().feed(P.encode_solve_raw(rows, cols, codes, **kw))
+    return frame
+
+
+@pytest.mark.parametrize("rows, cols, codes, kw, code, detail", [
+    (0, 3, [], {}, P.ErrorCode.BAD_SIZE, 3),
+    (11, 2, [15] * 22, {}, P.ErrorCode.TOO_LARGE, 11 << 8 | 2),
+    (2, 2, [15] * 4, {"flags": 0x80}, P.ErrorCode.BAD_FLAGS, 0x80),
+    (2, 2, [0, 1, 4, 3], {}, P.ErrorCode.BAD_CLUE, 2),
+    (1, 3, [15, 15, 14], {}, P.ErrorCode.BAD_CLUE, 2),
+])
+def test_solve_refusals(rows, cols, codes, kw, code, detail):
+    with pytest.raises(P.ProtocolError) as info:
+        P.decode_solve(_solve_frame(rows, cols, codes, **kw), max_rows=10, max_cols=10)
+    assert info.value.code == code and info.value.detail == detail
+
+
+def test_solve_bad_lengths():
+    with pytest.raises(P.ProtocolError) as info:
+        P.decode_solve(P.Frame(P.MsgType.SOLVE, b"\x02\x02"))
+    assert info.value.code == P.ErrorCode.BAD_LENGTH
+    frame = _solve_frame(2, 2, [1, 1, 1, 1])
+    with pytest.raises(P.ProtocolError) as info:
+        P.decode_solve(P.Frame(frame.type, frame.payload + b"\x00"))
+    assert (info.value.code, info.value.detail) == (P.ErrorCode.BAD_LENGTH, P.SOLVE_HEADER + 2)
+
+
+def test_encode_solve_validates():
+    with pytest.raises(ValueError, match="max_checks"):
+        P.encode_solve(Puzzle([[1]]), max_checks=-1)
+    with pytest.raises(ValueError, match="protocol"):
+        P.encode_solve(Puzzle([[None] * 65]))
+
+
+@pytest.mark.parametrize("status", [s for s in Status if s is not Status.ERROR])
+def test_result_round_trip(status):
+    sol = ((True, False, True), (False, True, True)) if status.solved else None
+    counters = {"checks": 2**40 + 5, "backtracks": 7, "candidates": 3, "floods": 9,
+                "flood_iterations": 123456}
+    frame, = P.FrameDecoder().feed(P.encode_result(status, 2, 3, solution=sol,
+                                                   counters=counters, cycles=2**33 + 1,
+                                                   aborted=status is Status.LIMIT, unique=True))
+    reply = P.decode_reply(frame)
+    assert reply == P.ResultReply(status, 2, 3, sol, counters, 2**33 + 1,
+                                  status is Status.LIMIT, True)
+
+
+def test_result_rejects_garbled_payloads():
+    frame, = P.FrameDecoder().feed(P.encode_result(Status.SOLVED, 1, 2, solution=((True, True),)))
+    with pytest.raises(P.ProtocolError, match="expected"):
+        P.decode_result(P.Frame(frame.type, frame.payload[:-1]))
+    with pytest.raises(P.ProtocolError, match="status"):
+        P.decode_result(P.Frame(frame.type, b"\x09" + frame.payload[1:]))
+    with pytest.raises(P.ProtocolError, match="RESULT"):
+        P.decode_result(P.Frame(P.MsgType.VERSION, frame.payload))
+    with pytest.raises(ValueError):
+        P.encode_result(Status.ERROR, 1, 1)
+
+
+def test_version_and_error_round_trip():
+    frame, = P.FrameDecoder().feed(P.encode_version(max_rows=10, max_cols=12,
+                                                    clock_hz=50_000_000, baud=115200))
+    v = P.decode_reply(frame)
+    assert (v.protocol, v.max_rows, v.max_cols, v.clock_hz, v.baud, v.max_payload,
+            v.accelerator_ok) == (P.PROTOCOL_VERSION, 10, 12, 50_000_000, 115200,
+                                  P.MAX_PAYLOAD, True)
+    frame, = P.FrameDecoder().feed(P.encode_error(P.ErrorCode.BAD_CLUE, P.MsgType.SOLVE, 17))
+    e = P.decode_reply(frame)
+    assert e == P.ErrorReply(P.ErrorCode.BAD_CLUE, P.MsgType.SOLVE, 17)
+    assert "BAD_CLUE" in str(e)
+    with pytest.raises(P.ProtocolError, match="not a reply"):
+        P.decode_reply(P.Frame(P.MsgType.PING))
+
+
+def test_colouring_packing():
+    rng = random.Random(5)
+    for rows, cols in [(1, 1), (3, 5), (10, 10), (7, 9)]:
+        sol = tuple(tuple(rng.random() < 0.5 for _ in range(cols)) for _ in range(rows))
+        packed = P.pack_colouring(sol)
+        assert len(packed) == (rows * cols + 7) // 8
+        assert P.unpack_colouring(packed, rows, cols) == sol
+
+
+def test_c_header_has_constants_and_crc_table():
+    text = P.c_header()
+    assert f"#define PROTO_START 0x{P.START:02X}u" in text
+    assert "#define MSG_SOLVE 0x02u" in text and "#define ERR_BAD_CLUE 6u" in text
+    assert f"#define STATUS_LIMIT {int(Status.LIMIT)}u" in text
+    table = text.split("proto_crc_table[256] = {")[1].split("};")[0]
+    values = [int(v, 16) for v in table.replace(",", " ").split()]
+    assert tuple(values) == P.CRC_TABLE and len(values) == 256
+
+
+def test_docs_protocol_md_is_current():
+    path = REPO / "docs" / "protocol.md"
+    assert path.read_text() == P.markdown(), \
+        "docs/protocol.md is stale: run python -m host.protocol --markdown docs/protocol.md"
