@@ -1,0 +1,251 @@
+"""A fake solver device that speaks the UART protocol in pure Python.
+
+It stands in for the board (paper Fig. 7: CPU + solver behind a UART) in host
+tests that need no simulator.  It solves with the golden model
+(:func:`hw.model.search`), so its counters are exactly the model's (and hence
+the firmware's); only ``cycles`` is an estimate (:data:`CYCLES_PER_CHECK`,
+:data:`CYCLES_PER_FLOOD_ITERATION`).  It follows the protocol of
+:mod:`host.protocol` to the letter, including resynchronisation, the
+inter-byte timeout, BUSY/NOT_BUSY and ABORT.
+
+Use it like a ``serial.Serial``::
+
+    dev = FakeDevice(max_rows=10, max_cols=10, timeout=1.0)
+    dev.write(protocol.encode_solve(puzzle, unique=True))
+    frames = protocol.FrameDecoder().feed(dev.read(1000))
+
+or give a program a pseudo-terminal with :meth:`FakeDevice.serve_pty`.
+
+It can be told to misbehave (``misbehave={...}``):
+
+* ``"silent"``: never answer;
+* ``"garbage"``: answer every request with random bytes instead of a frame;
+* ``"bad_crc"``: corrupt the CRC of every reply;
+* ``"truncate"``: send only the first half of every reply;
+* ``delay=seconds``: a SOLVE's RESULT comes after that long (the search is
+  "running" meanwhile: SOLVE gets BUSY, ABORT ends it, PING still answers).
+"""
+
+import os
+import random
+import select
+import threading
+import time
+import tty
+
+from hw.model import search
+
+from . import protocol as P
+from .result import Result, Status
+
+__all__ = ["FakeDevice", "MISBEHAVIOURS", "CYCLES_PER_CHECK", "CYCLES_PER_FLOOD_ITERATION"]
+
+MISBEHAVIOURS = frozenset({"silent", "garbage", "bad_crc", "truncate"})
+
+#: Estimated SoC cycles per partial-condition check and per flood iteration
+#: (the fake's ``cycles``; the real number comes from the SoC's cycle counter).
+CYCLES_PER_CHECK = 100
+CYCLES_PER_FLOOD_ITERATION = 2
+
+
+def run_search(request):
+    """The model's search for a decoded SOLVE: (status, solution, counters dict)."""
+    wanted = 2 if request.unique else 1
+    outcome = search(request.puzzle(), max_solutions=wanted, max_checks=request.check_limit)
+    found = len(outcome.solutions)
+    status = Result.status_for(found, wanted_unique=request.unique, exhausted=outcome.exhausted)
+    return status, (outcome.solutions[0] if found else None), outcome.counters.as_dict()
+
+
+def estimated_cycles(counters):
+    return (counters["checks"] * CYCLES_PER_CHECK
+            + counters["flood_iterations"] * CYCLES_PER_FLOOD_ITERATION)
+
+
+class FakeDevice:
+    """The protocol's device side, with a pyserial-like interface."""
+
+    def __init__(self, *, max_rows=10, max_cols=10, clock_hz=100_000_000, baud=115200,
+                 misbehave=(), delay=0.0, timeout=1.0, seed=0):
+        misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
+        unknown = misbehave - MISBEHAVIOURS
+        if unknown:
+            raise ValueError(f"unknown misbehaviour {sorted(unknown)}; choose from "
+                             f"{sorted(MISBEHAVIOURS)}")
+        if not (1 <= max_rows <= P.MAX_GRID and 1 <= max_cols <= P.MAX_GRID):
+            raise ValueError(f"build size {max_rows}x{max_cols} is outside 1..{P.MAX_GRID}")
+        if delay < 0:
+            raise ValueError(f"delay must be >= 0, not {delay}")
+        self.max_rows, self.max_cols = max_rows, max_cols
+        self.clock_hz, self.baud = int(clock_hz), int(baud)
+        self.misbehave, self.delay, self.timeout = misbehave, float(delay), timeout
+        self.byte_timeout = P.TIMEOUT_BYTE_TIMES * 10 / self.baud  # inter-byte timeout, s
+        self.requests = []            # every good frame received, for tests
+        self._rng = random.Random(seed)
+        self._decoder = P.FrameDecoder()
+        self._last_rx = time.monotonic()
+        self._out = bytearray()       # bytes ready to read
+        self._running = None          # (ready_time, request, reply) of a "running" search
+        self._lock = threading.RLock()
+        self.is_open = True
+
+    # -- the serial-like side ------------------------------------------------------------
+
+    def write(self, data):
+        with self._lock:
+            now = time.monotonic()
+            self._tick(now)
+            self._last_rx = now
+            self._handle(self._decoder.feed_events(bytes(data)))
+            return len(data)
+
+    @property
+    def in_waiting(self):
+        with self._lock:
+            self._tick(time.monotonic())
+            return len(self._out)
+
+    def read(self, size=1):
+        """Up to ``size`` bytes, waiting at most :attr:`timeout` seconds (None: forever)."""
+        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        while True:
+            with self._lock:
+                self._tick(time.monotonic())
+                if len(self._out) >= size or (deadline is not None
+                                              and time.monotonic() >= deadline):
+                    data = bytes(self._out[:size])
+                    del self._out[:size]
+                    return data
+            time.sleep(0.001)
+
+    def reset_input_buffer(self):
+        with self._lock:
+            self._out.clear()
+
+    def flush(self):
+        pass
+
+    def close(self):
+        self.is_open = False
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+    # -- the device side -----------------------------------------------------------------
+
+    def _tick(self, now):
+        """Finish a "running" search whose time has come; fire the inter-byte timeout."""
+        if self._running and now >= self._running[0]:
+            self._send(self._running[2])
+            self._running = None
+        if self._decoder.pending and now - self._last_rx > self.byte_timeout:
+            self._handle(self._decoder.timeout())
+
+    def _send(self, frame):
+        if "silent" in self.misbehave:
+            return
+        if "garbage" in self.misbehave:
+            frame = bytes(self._rng.randrange(256) for _ in range(len(frame)))
+        if "bad_crc" in self.misbehave:
+            frame = frame[:-1] + bytes([frame[-1] ^ 0x5A])
+        if "truncate" in self.misbehave:
+            frame = frame[:max(1, len(frame) // 2)]
+        self._out += frame
+
+    def _handle(self, events):
+        for event in events:
+            if isinstance(event, P.BadFrame):
+                self._send(P.encode_error(event.code, 0, event.detail))
+            else:
+                self.requests.append(event)
+                self._request(event)
+
+    def _request(self, frame):
+        busy = self._running is not None
+        if frame.type == P.MsgType.PING:
+            if frame.payload:
+                return self._send(P.encode_error(P.ErrorCode.BAD_LENGTH, frame.type, 0))
+            return self._send(P.encode_version(max_rows=self.max_rows, max_cols=self.max_cols,
+                                               clock_hz=self.clock_hz, baud=self.baud))
+        if frame.type == P.MsgType.ABORT:
+            if frame.payload:
+                return self._send(P.encode_error(P.ErrorCode.BAD_LENGTH, frame.type, 0))
+            if not busy:
+                return self._send(P.encode_error(P.ErrorCode.NOT_BUSY, frame.type))
+            return self._abort()
+        if frame.type == P.MsgType.SOLVE:
+            if busy:
+                return self._send(P.encode_error(P.ErrorCode.BUSY, frame.type))
+            try:
+                request = P.decode_solve(frame, max_rows=self.max_rows, max_cols=self.max_cols)
+            except P.ProtocolError as error:
+                return self._send(P.encode_error(error.code, frame.type, error.detail))
+            status, solution, counters = run_search(request)
+            reply = P.encode_result(status, request.rows, request.cols, solution=solution,
+                                    counters=counters, cycles=estimated_cycles(counters),
+                                    unique=request.unique)
+            if self.delay > 0:
+                now = time.monotonic()
+                self._running = (now + self.delay, request, reply, now, counters["checks"])
+            else:
+                self._send(reply)
+            return None
+        return self._send(P.encode_error(P.ErrorCode.UNKNOWN_TYPE, frame.type, frame.type))
+
+    def _abort(self):
+        """End the running search: the counters of the checks done by now, status LIMIT."""
+        ready, request, _, started, total = self._running
+        self._running = None
+        done = int(total * min(1.0, (time.monotonic() - started) / (ready - started)))
+        outcome = search(request.puzzle(), max_solutions=2 if request.unique else 1,
+                         max_checks=done)
+        counters = outcome.counters.as_dict()
+        self._send(P.encode_result(Status.LIMIT, request.rows, request.cols, counters=counters,
+                                   cycles=estimated_cycles(counters), aborted=True,
+                                   unique=request.unique))
+
+    # -- a pseudo-terminal for programs that open a port ---------------------------------
+
+    def serve_pty(self):
+        """Serve this device on a new pseudo-terminal; returns ``(path, stop)``.
+
+        ``path`` (e.g. ``/dev/pts/5``) can be opened with pyserial; ``stop()``
+        ends the serving thread and closes the terminal.
+        """
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        path = os.ttyname(slave)
+        stopping = threading.Event()
+
+        def serve():
+            while not stopping.is_set():
+                ready, _, _ = select.select([master], [], [], 0.005)
+                if ready:
+                    try:
+                        data = os.read(master, 4096)
+                    except OSError:
+                        break
+                    self.write(data)
+                with self._lock:
+                    self._tick(time.monotonic())
+                    out = bytes(self._out)
+                    self._out.clear()
+                if out:
+                    os.write(master, out)
+
+        thread = threading.Thread(target=serve, name="fakedevice-pty", daemon=True)
+        thread.start()
+
+        def stop():
+            stopping.set()
+            thread.join(1.0)
+            for fd in (master, slave):
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+        return path, stop

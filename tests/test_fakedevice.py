@@ -1,0 +1,149 @@
+"""The fake device (host/fakedevice.py): the protocol's device side in pure Python."""
+
+import time
+
+import pytest
+import serial
+
+from host import protocol as P
+from host.fakedevice import FakeDevice
+from host.puzzle import Puzzle
+from host.result import Status
+from hw.model import search
+from tests.conftest import load
+
+
+def exchange(dev, data, *, want=1, timeout=2.0):
+    """Write ``data`` and collect ``want`` reply frames."""
+    dev.write(data)
+    decoder, frames = P.FrameDecoder(), []
+    deadline = time.monotonic() + timeout
+    while len(frames) < want and time.monotonic() < deadline:
+        frames += decoder.feed(dev.read(dev.in_waiting or 1))
+    return [P.decode_reply(f) for f in frames]
+
+
+@pytest.mark.parametrize("name, unique, status", [
+    ("edge_1x2_3", True, Status.SOLVED_UNIQUE),
+    ("edge_1x3_two_solutions", True, Status.MULTIPLE),
+    ("edge_1x3_two_solutions", False, Status.SOLVED),
+    ("edge_2x4_global_unsat", True, Status.NO_SOLUTION),
+    ("janko_0002", True, Status.SOLVED_UNIQUE),
+])
+def test_solve_matches_model(name, unique, status):
+    puzzle, solution = load(name)
+    dev = FakeDevice(timeout=0.05)
+    reply, = exchange(dev, P.encode_solve(puzzle, unique=unique))
+    model = search(puzzle, max_solutions=2 if unique else 1)
+    assert reply.status == status and reply.unique == unique
+    assert reply.counters == model.counters.as_dict()
+    assert reply.cycles > 0
+    if status.solved:
+        assert reply.solution == model.solutions[0]
+    if status is Status.SOLVED_UNIQUE:
+        assert reply.solution == solution
+
+
+def test_limit():
+    puzzle, _ = load("janko_0002")
+    reply, = exchange(FakeDevice(timeout=0.05), P.encode_solve(puzzle, unique=True, max_checks=5))
+    assert reply.status == Status.LIMIT and reply.counters["checks"] == 5
+    assert reply.counters == search(puzzle, max_solutions=2, max_checks=5).counters.as_dict()
+
+
+def test_version():
+    v, = exchange(FakeDevice(max_rows=8, max_cols=9, clock_hz=25_000_000, baud=2_000_000,
+                             timeout=0.05), P.encode_ping())
+    assert (v.max_rows, v.max_cols, v.clock_hz, v.baud) == (8, 9, 25_000_000, 2_000_000)
+
+
+@pytest.mark.parametrize("data, code", [
+    (P.encode_solve_raw(11, 2, [15] * 22), P.ErrorCode.TOO_LARGE),
+    (P.encode_solve_raw(2, 2, [4, 15, 15, 15]), P.ErrorCode.BAD_CLUE),
+    (P.encode_solve_raw(0, 2, []), P.ErrorCode.BAD_SIZE),
+    (P.encode_frame(0x33), P.ErrorCode.UNKNOWN_TYPE),
+    (P.encode_frame(P.MsgType.PING, b"x"), P.ErrorCode.BAD_LENGTH),
+    (P.encode_ping()[:-1] + b"\x00", P.ErrorCode.BAD_CRC),
+    (P.encode_abort(), P.ErrorCode.NOT_BUSY),
+])
+def test_errors_then_next_request_served(data, code):
+    dev = FakeDevice(timeout=0.05)
+    err, = exchange(dev, data)
+    assert isinstance(err, P.ErrorReply) and err.code == code
+    v, = exchange(dev, P.encode_ping())
+    assert isinstance(v, P.VersionReply)
+
+
+def test_truncated_frame_times_out_and_device_recovers():
+    dev = FakeDevice(baud=115200, timeout=0.05)
+    dev.write(P.encode_solve(Puzzle([[1, 2], [3, None]]))[:5])
+    time.sleep(3 * dev.byte_timeout)
+    replies = exchange(dev, P.encode_ping(), want=2)
+    assert [type(r) for r in replies] == [P.ErrorReply, P.VersionReply]
+    assert replies[0].code == P.ErrorCode.TIMEOUT
+
+
+def test_busy_abort_and_ping_while_running():
+    puzzle, _ = load("janko_0002")
+    dev = FakeDevice(delay=10.0, timeout=0.05)
+    assert exchange(dev, P.encode_solve(puzzle), want=1, timeout=0.1) == []
+    busy, = exchange(dev, P.encode_solve(puzzle))
+    assert busy.code == P.ErrorCode.BUSY
+    v, = exchange(dev, P.encode_ping())
+    assert isinstance(v, P.VersionReply)
+    r, = exchange(dev, P.encode_abort())
+    assert r.status == Status.LIMIT and r.aborted
+    assert r.counters == search(puzzle, max_checks=r.counters["checks"]).counters.as_dict()
+    err, = exchange(dev, P.encode_abort())
+    assert err.code == P.ErrorCode.NOT_BUSY
+
+
+def test_delay():
+    dev = FakeDevice(delay=0.2, timeout=0.05)
+    start = time.monotonic()
+    r, = exchange(dev, P.encode_solve(Puzzle([[3, 3]])), timeout=2.0)
+    assert r.status == Status.SOLVED and time.monotonic() - start >= 0.2
+
+
+@pytest.mark.parametrize("mode", ["silent", "garbage", "bad_crc", "truncate"])
+def test_misbehaviour(mode):
+    dev = FakeDevice(misbehave=mode, timeout=0.05)
+    dev.write(P.encode_ping())
+    data = dev.read(100)
+    decoder = P.FrameDecoder()
+    frames = decoder.feed(data)
+    frames += [e for e in decoder.timeout() if isinstance(e, P.Frame)]
+    assert frames == []  # no good frame ever comes out of a misbehaving device
+    if mode == "silent":
+        assert data == b""
+    elif mode == "bad_crc":
+        assert [b.code for b in decoder.bad_frames] == [P.ErrorCode.BAD_CRC]
+    elif mode == "truncate":
+        assert 0 < len(data) < len(P.encode_version(max_rows=10, max_cols=10, clock_hz=1,
+                                                    baud=1))
+    else:
+        assert len(data) == P.OVERHEAD + P.VERSION_PAYLOAD
+
+
+def test_bad_arguments():
+    with pytest.raises(ValueError, match="misbehaviour"):
+        FakeDevice(misbehave="explode")
+    with pytest.raises(ValueError, match="build size"):
+        FakeDevice(max_rows=0)
+
+
+def test_serve_pty_with_pyserial():
+    dev = FakeDevice()
+    path, stop = dev.serve_pty()
+    try:
+        with serial.Serial(path, 115200, timeout=2.0) as port:
+            port.write(P.encode_solve(Puzzle([[3, 3]]), unique=True))
+            decoder, frames = P.FrameDecoder(), []
+            deadline = time.monotonic() + 5
+            while not frames and time.monotonic() < deadline:
+                frames = decoder.feed(port.read(1))
+        reply = P.decode_reply(frames[0])
+        assert reply.status == Status.SOLVED_UNIQUE
+        assert reply.solution == ((True, True),)
+    finally:
+        stop()
