@@ -1,0 +1,1 @@
+"""Simulation: cocotb benches and the virtual board (:mod:`sim.vboard`)."""

@@ -1,0 +1,196 @@
+"""The virtual board: the whole SoC in Verilator, its UART on a pseudo-terminal.
+
+DESIGN.md section 4, simulation level 3.  The SoC's Verilog (with PicoRV32 and
+the firmware image in its RAM) is compiled with ``harness.cpp`` into one
+program, ``build/vboard/soc-<hash>/vboard``.  It prints ``PTY /dev/pts/N`` and
+then behaves like an Arty A7 on ``/dev/ttyUSB1``: the host opens the path with
+pyserial and talks the same protocol, byte for byte, at the same baud rate
+(the harness serialises each byte onto the UART line, see ``harness.cpp``).
+
+From Python::
+
+    from sim.vboard import VirtualBoard
+    with VirtualBoard() as board:          # builds the SoC's board if needed
+        serial.Serial(board.port, board.baud) ...
+    board.cycles                           # exact cycle count at exit
+
+From the shell: ``python -m sim.vboard run`` (or ``make vboard-run``).
+"""
+
+import os
+import select
+import signal
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+from .build import BUILD_ROOT, REPO, Build, BuildError, Design, build
+
+__all__ = ["VirtualBoard", "VirtualBoardError", "BuildError", "Build", "Design", "DESIGNS",
+           "build_design", "trace_kind"]
+
+
+class VirtualBoardError(RuntimeError):
+    """The virtual board could not be started or stopped.  ``str()`` is one line."""
+
+
+def _soc_design():
+    from . import soc
+    return soc.design()
+
+
+def _echo_design():
+    from . import echo
+    return echo.design()
+
+
+#: design name -> (factory, the files and folders it is made from)
+DESIGNS = {
+    "soc": (_soc_design, [REPO / "hw", REPO / "firmware", REPO / "host" / "protocol.py",
+                          REPO / "host" / "result.py", Path(__file__).parent / "soc.py"]),
+    "echo": (_echo_design, [Path(__file__).parent / "echo.py"]),
+}
+
+
+def trace_kind(path):
+    """``"fst"`` for a ``.fst`` file, else ``"vcd"``; ``None`` without a path."""
+    if path is None:
+        return None
+    return "fst" if str(path).endswith(".fst") else "vcd"
+
+
+def build_design(name="soc", *, trace=None, force=False, quiet=False, root=None):
+    """Build (or find the cached build of) a virtual board; returns a :class:`Build`."""
+    if name not in DESIGNS:
+        raise BuildError(f"unknown virtual board design {name!r}; choose one of: "
+                         f"{', '.join(DESIGNS)}")
+    factory, inputs = DESIGNS[name]
+    return build(factory, name=name, inputs=inputs, trace=trace, force=force, quiet=quiet,
+                 root=root)
+
+
+class VirtualBoard:
+    """A running virtual board process.
+
+    ``with VirtualBoard(...) as board`` starts it (building first if needed)
+    and stops it on exit, also after an exception or Ctrl-C.  ``board.port``
+    is the pseudo-terminal's path; after :meth:`stop`, ``board.cycles`` is the
+    exact number of clock cycles simulated.  The process also ends by itself
+    when this Python process dies (it watches its stdin pipe).
+    """
+
+    def __init__(self, design="soc", *, build=None, trace=None, args=(), quiet=True,
+                 start_timeout=30.0, root=None):
+        self.design = design
+        self._build = build
+        self.trace = trace
+        self.args = list(args)
+        self.quiet = quiet
+        self.start_timeout = start_timeout
+        self.root = root
+        self.process = None
+        self.port = None
+        self.cycles = None
+        self._log = None
+        self._log_text = ""
+
+    @property
+    def build(self):
+        if self._build is None:
+            self._build = build_design(self.design, trace=trace_kind(self.trace),
+                                       quiet=self.quiet, root=self.root)
+        return self._build
+
+    @property
+    def clock_hz(self):
+        return self.build.clock_hz
+
+    @property
+    def baud(self):
+        return self.build.baud
+
+    def start(self):
+        if self.process is not None:
+            raise VirtualBoardError("this virtual board is already running")
+        binary = self.build.path
+        command = [str(binary), "--exit-on-stdin-eof", *self.args]
+        if self.trace:
+            command += ["--trace", str(self.trace)]
+        self._log = tempfile.TemporaryFile(mode="w+", prefix="vboard-")
+        try:
+            self.process = subprocess.Popen(command, stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, stderr=self._log,
+                                            text=True, start_new_session=True)
+        except OSError as error:
+            raise VirtualBoardError(f"cannot start the virtual board {binary}: "
+                                    f"{error.strerror}") from None
+        line = self._readline(self.start_timeout)
+        if not line.startswith("PTY "):
+            self.stop()
+            raise VirtualBoardError(f"the virtual board did not start: "
+                                    f"{self._last_log_line() or line.strip() or 'no output'}")
+        self.port = line.split(None, 1)[1].strip()
+        return self
+
+    def _readline(self, timeout):
+        deadline = time.monotonic() + timeout
+        stdout = self.process.stdout
+        while time.monotonic() < deadline:
+            ready, _, _ = select.select([stdout], [], [], 0.1)
+            if ready:
+                return stdout.readline()
+            if self.process.poll() is not None:
+                return stdout.readline()
+        return ""
+
+    def _last_log_line(self):
+        lines = [line.strip() for line in self.log.splitlines() if line.strip()]
+        return lines[-1] if lines else ""
+
+    @property
+    def log(self):
+        """What the harness printed on stderr (so far, or until it stopped)."""
+        if self._log is None:
+            return self._log_text
+        self._log.seek(0)
+        text = self._log.read()
+        self._log.seek(0, os.SEEK_END)
+        return text
+
+    def running(self):
+        return self.process is not None and self.process.poll() is None
+
+    def stop(self, timeout=10.0):
+        """Stop the board (SIGTERM, then SIGKILL); returns the cycle count (or None)."""
+        process = self.process
+        if process is None:
+            return self.cycles
+        try:
+            if process.poll() is None:
+                process.send_signal(signal.SIGTERM)
+            try:
+                out, _ = process.communicate(timeout=timeout)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                out, _ = process.communicate()
+        except KeyboardInterrupt:
+            process.kill()
+            process.wait()
+            raise
+        for line in (out or "").splitlines():
+            if line.startswith("CYCLES "):
+                self.cycles = int(line.split()[1])
+        self.process = None
+        if self._log is not None:
+            self._log_text = self.log
+            self._log.close()
+            self._log = None
+        return self.cycles
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False

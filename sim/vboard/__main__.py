@@ -1,0 +1,88 @@
+"""``python -m sim.vboard build|run``: build or start a virtual board by hand.
+
+    python -m sim.vboard build            # what 'make vboard' runs
+    python -m sim.vboard run              # what 'make vboard-run' runs
+    python -m sim.vboard run --trace board.fst --link /tmp/slk-board
+
+``run`` prints ``PTY /dev/pts/N`` as its first line; then, in another
+terminal, ``host/solve.py --port /dev/pts/N puzzle.txt``.  Ctrl-C stops it and
+prints the number of cycles simulated.
+"""
+
+import argparse
+import signal
+import subprocess
+import sys
+
+from . import DESIGNS, BuildError, build_design, trace_kind
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m sim.vboard",
+                                     description="The virtual board: the SoC in Verilator "
+                                                 "with its UART on a pseudo-terminal.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    for name, text in (("build", "build the virtual board (if an input changed)"),
+                       ("run", "start a virtual board and print its pseudo-terminal")):
+        sub = commands.add_parser(name, help=text, description=text)
+        sub.add_argument("--design", default="soc", choices=sorted(DESIGNS),
+                         help="the top-level design (default: soc; echo is a self-test)")
+        sub.add_argument("--force", action="store_true", help="rebuild even if up to date")
+        if name == "build":
+            sub.add_argument("--trace", choices=["vcd", "fst"],
+                             help="build the variant that can write a trace")
+        else:
+            sub.add_argument("--trace", metavar="FILE",
+                             help="write a waveform trace (.fst: FST, otherwise VCD); slow")
+            sub.add_argument("--link", metavar="PATH",
+                             help="also make PATH a symbolic link to the pseudo-terminal")
+            sub.add_argument("--no-pause", action="store_true",
+                             help="keep the clock running while no program has the port open")
+            sub.add_argument("--max-cycles", type=int, metavar="N",
+                             help="stop after N clock cycles")
+    args = parser.parse_args(argv)
+
+    trace = args.trace if args.command == "build" else trace_kind(args.trace)
+    try:
+        built = build_design(args.design, trace=trace, force=args.force)
+    except BuildError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+    if args.command == "build":
+        print(f"vboard: {built.path} ({built.design}, {built.clock_hz} Hz, {built.baud} baud)",
+              file=sys.stderr)
+        return 0
+
+    command = [str(built.path)]
+    if args.trace:
+        command += ["--trace", args.trace]
+    if args.link:
+        command += ["--link", args.link]
+    if args.no_pause:
+        command.append("--no-pause")
+    if args.max_cycles is not None:
+        command += ["--max-cycles", str(args.max_cycles)]
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    try:
+        first = process.stdout.readline()
+        print(first, end="", flush=True)
+        if first.startswith("PTY "):
+            print(f"vboard: connect with  host/solve.py --port {first.split()[1]} PUZZLE  "
+                  f"(Ctrl-C stops the board)", file=sys.stderr, flush=True)
+        for line in process.stdout:
+            print(line, end="", flush=True)
+        return process.wait()
+    except KeyboardInterrupt:
+        # The terminal sent SIGINT to the board too; let it print its summary.
+        process.send_signal(signal.SIGINT)
+        for line in process.stdout:
+            print(line, end="", flush=True)
+        process.wait()
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
