@@ -18,8 +18,9 @@ Colouring = tuple  # tuple[tuple[bool, ...], ...], row-major, True = inside
 class PuzzleError(ValueError):
     """A puzzle could not be read.  ``str()`` is one line meant for the user."""
 
-    def __init__(self, message, *, source=None, line=None, column=None):
+    def __init__(self, message, *, source=None, line=None, column=None, position=None):
         self.message, self.source, self.line, self.column = message, source, line, column
+        self.position = position  # 1-based character in a one-line id or URL
         where = []
         if source:
             where.append(str(source))
@@ -27,6 +28,8 @@ class PuzzleError(ValueError):
             where.append(f"line {line}")
         if column is not None:
             where.append(f"column {column}")
+        if position is not None:
+            where.append(f"character {position}")
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
@@ -78,8 +81,9 @@ def parse_plain(text, *, source=None, name=""):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        indent = len(raw) - len(raw.lstrip())  # columns count in the line as written
         row = []
-        for column, char in enumerate(line, start=1):
+        for column, char in enumerate(line, start=indent + 1):
             if char in "0123":
                 row.append(int(char))
             elif char in ".-_ ":
@@ -94,7 +98,8 @@ def parse_plain(text, *, source=None, name=""):
             first = len(row)
         elif len(row) != first:
             raise PuzzleError(f"row has {len(row)} cells, the first row has {first}",
-                              source=source, line=number, column=min(len(row), first) + 1)
+                              source=source, line=number,
+                              column=indent + min(len(row), first) + 1)
         rows.append(row)
     if not rows:
         raise PuzzleError("no puzzle grid found (the input is empty)", source=source)

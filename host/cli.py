@@ -1,0 +1,542 @@
+"""The command line ``host/solve.py``: read puzzles, solve them, print verified solutions.
+
+``host/solve.py [options] PUZZLE...`` where a PUZZLE is a file (plain grid,
+Loopy id or puzz.link URL, detected), a directory (its ``*.txt``, sorted), a
+Loopy game id, a puzz.link URL, or ``-`` for standard input.
+
+Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` or
+``board``, the FPGA board behind a UART.  The board engine is the module
+:data:`BOARD_MODULE` (``host/board.py``) with a ``solve(puzzle, *, unique, port,
+baud, timeout, ...)`` function; once it exists it is picked up here and becomes
+the default engine, with no change to this file.  Each engine receives only the
+options its ``solve`` accepts (``--port``, ``--baud``, ``--timeout`` for the
+board; ``--max-checks`` for the model; ``--time-limit`` where supported); an
+option given for an engine that does not take it is a usage error.
+
+A device failure is reported by raising an exception that has an ``exit_code``
+attribute (one of :class:`ExitCode`, e.g. ``ExitCode.TIMEOUT``) and a one-line
+``str()``; or by returning a Result with status ERROR and, optionally, an
+``exit_code`` attribute set on it.  Every solution is checked again with
+:func:`host.check.check` here before it is printed: a solution that fails is
+never shown, the puzzle is reported as an engine error.
+
+This module is light to import (no engine is imported before it is used), so the
+board engine can use :class:`ExitCode` from it.
+"""
+
+import argparse
+import importlib
+import inspect
+import os
+import sys
+import time
+from enum import IntEnum
+from pathlib import Path
+
+from .check import check
+from .formats import FORMATS, iter_puzzles, write_puzzle
+from .puzzle import PuzzleError
+from .render import render_json, render_svg, render_text, render_unicode
+from .result import Result, Status
+
+__all__ = ["ExitCode", "EXIT_CODES", "BOARD_MODULE", "engine_names", "default_engine",
+           "resolve_engine", "exit_code_for", "main"]
+
+PROG = "host/solve.py"
+
+
+class ExitCode(IntEnum):
+    """Exit status of ``host/solve.py``.  With several puzzles, the largest code wins
+    (the codes are ordered from the mildest outcome to the most serious)."""
+    OK = 0            # solved (and proved unique when --unique was given)
+    INTERNAL = 1      # an unexpected internal error (a bug; Python prints a traceback)
+    USAGE = 2         # bad command-line options
+    MULTIPLE = 3      # --unique: the puzzle has several solutions
+    NO_SOLUTION = 4   # the puzzle has no solution
+    LIMIT = 5         # a time/step limit ended the search (or uniqueness unproved)
+    INPUT = 6         # malformed puzzle or unreadable input
+    ENGINE = 7        # the engine failed or returned a wrong solution
+    PORT = 8          # board: serial port missing or busy
+    TIMEOUT = 9       # board: no answer in time
+    GARBLED = 10      # board: garbled answer
+    TOO_LARGE = 11    # board: the puzzle is larger than the built hardware
+
+
+#: exit code -> meaning, shown by --help
+EXIT_CODES = {
+    ExitCode.OK: "solved (unique, when --unique is given); --convert done",
+    ExitCode.INTERNAL: "internal error (a bug: please report the traceback)",
+    ExitCode.USAGE: "bad command-line usage",
+    ExitCode.MULTIPLE: "several solutions (with --unique)",
+    ExitCode.NO_SOLUTION: "no solution",
+    ExitCode.LIMIT: "limit reached before an answer (--time-limit, --max-checks)",
+    ExitCode.INPUT: "malformed puzzle or unreadable input",
+    ExitCode.ENGINE: "engine error, or a solution that failed the rules checker",
+    ExitCode.PORT: "board: serial port missing or busy",
+    ExitCode.TIMEOUT: "board: no answer (timeout)",
+    ExitCode.GARBLED: "board: garbled answer",
+    ExitCode.TOO_LARGE: "board: puzzle larger than the hardware was built for",
+}
+
+#: the module of the board engine (built by the board/UART part)
+BOARD_MODULE = "host.board"
+BOARD_DESCRIPTION = "the FPGA board (or the virtual board) over a UART"
+
+#: CLI option -> keyword of an engine's solve()
+ENGINE_OPTIONS = {
+    "time_limit": "--time-limit", "max_checks": "--max-checks",
+    "port": "--port", "baud": "--baud", "timeout": "--timeout",
+}
+
+
+# --- engines --------------------------------------------------------------------------
+
+def _engines():
+    from . import engines
+    return engines
+
+
+def _board_solve():
+    """The board engine's ``solve``, or None when ``host/board.py`` does not provide it."""
+    engines = _engines()
+    if "board" in engines.ENGINES:
+        return None  # registered like any other engine
+    try:
+        module = importlib.import_module(BOARD_MODULE)
+    except ModuleNotFoundError as error:
+        if error.name in (BOARD_MODULE, "host.board"):
+            return None
+        raise engines.EngineUnavailable(
+            f"engine 'board' needs the Python package {error.name!r}: run 'make setup'") from None
+    return getattr(module, "solve", None)
+
+
+def engine_names():
+    """The engine names --engine accepts, with their one-line descriptions."""
+    names = {name: description for name, (_, description) in _engines().ENGINES.items()}
+    names.setdefault("board", BOARD_DESCRIPTION)
+    return names
+
+
+def board_available():
+    try:
+        return "board" in _engines().ENGINES or _board_solve() is not None
+    except Exception:  # a broken board module must not break the other engines
+        return False
+
+
+def default_engine():
+    """``board`` once the board engine exists, else the golden ``model``."""
+    return "board" if board_available() else "model"
+
+
+def resolve_engine(name):
+    """The ``solve`` function of engine ``name``; raises EngineUnavailable."""
+    engines = _engines()
+    if name == "board" and "board" not in engines.ENGINES:
+        solve = _board_solve()
+        if solve is None:
+            raise engines.EngineUnavailable(
+                "engine 'board' is not available yet (host/board.py with solve() is "
+                "missing); use --engine model")
+        return solve
+    return engines.get_engine(name)
+
+
+def engine_kwargs(solve, options):
+    """The keywords of ``options`` (name -> value, None = not given) that ``solve``
+    accepts.  Raises ValueError naming a given option that the engine does not take."""
+    parameters = inspect.signature(solve).parameters
+    takes_any = any(p.kind is p.VAR_KEYWORD for p in parameters.values())
+    kwargs = {}
+    for key, value in options.items():
+        if value is None:
+            continue
+        if takes_any or key in parameters:
+            kwargs[key] = value
+        else:
+            raise ValueError(f"{ENGINE_OPTIONS.get(key, key)} is not an option of this engine")
+    return kwargs
+
+
+# --- outcome of one puzzle ------------------------------------------------------------
+
+def exit_code_for(status, *, unique):
+    """The exit code of a result status."""
+    if status is Status.SOLVED_UNIQUE:
+        return ExitCode.OK
+    if status is Status.SOLVED:
+        # with --unique, a solution whose uniqueness was not proved means a limit stopped it
+        return ExitCode.LIMIT if unique else ExitCode.OK
+    if status is Status.MULTIPLE:
+        return ExitCode.MULTIPLE if unique else ExitCode.OK
+    if status is Status.NO_SOLUTION:
+        return ExitCode.NO_SOLUTION
+    if status is Status.LIMIT:
+        return ExitCode.LIMIT
+    return ExitCode.ENGINE
+
+
+def _verify(puzzle, result):
+    """Check every solution of ``result`` with the rules checker; a wrong one turns the
+    result into an ERROR (the solution is dropped, never printed)."""
+    solutions = list(result.solutions or ([result.solution] if result.solution is not None
+                                          else []))
+    if result.status.solved and not solutions:
+        return _error(result, f"{result.engine} reported '{result.status.text}' "
+                              f"but returned no solution")
+    for colouring in solutions:
+        try:
+            verdict = check(puzzle, colouring)
+        except Exception as error:  # a malformed colouring (wrong type or shape)
+            return _error(result, f"{result.engine} returned an unreadable solution ({error})")
+        if not verdict.ok:
+            return _error(result, f"{result.engine} returned a wrong solution: "
+                                  f"{verdict.message}")
+    if solutions and result.solution is None:
+        result.solution = solutions[0]
+    return result
+
+
+def _error(result, message):
+    result.status = Status.ERROR
+    result.message = message
+    result.solution, result.solutions = None, []
+    return result
+
+
+class Outcome:
+    """What happened to one input: a puzzle and its result, or an input error."""
+
+    def __init__(self, label, puzzle=None, result=None, code=ExitCode.OK, error="", wall=0.0):
+        self.label, self.puzzle, self.result = label, puzzle, result
+        self.code, self.error, self.wall = code, error, wall
+
+    @property
+    def name(self):
+        return (self.puzzle.name if self.puzzle is not None and self.puzzle.name
+                else self.label)
+
+
+def solve_one(puzzle, solve, kwargs, *, unique, label=""):
+    """Run an engine on one puzzle and verify the answer: an :class:`Outcome`."""
+    engines = _engines()
+    start = time.perf_counter()
+    try:
+        result = solve(puzzle, unique=unique, **kwargs)
+    except engines.EngineUnavailable as error:
+        return Outcome(label, puzzle, None, ExitCode.ENGINE, str(error),
+                       time.perf_counter() - start)
+    except Exception as error:
+        code = getattr(error, "exit_code", None)
+        if code is None:
+            raise  # a bug, not a device failure: let the traceback show
+        return Outcome(label, puzzle, None, ExitCode(int(code)), str(error),
+                       time.perf_counter() - start)
+    wall = time.perf_counter() - start
+    if not isinstance(result, Result):
+        return Outcome(label, puzzle, None, ExitCode.ENGINE,
+                       f"the engine returned {type(result).__name__}, not a Result", wall)
+    result = _verify(puzzle, result)
+    code = exit_code_for(result.status, unique=unique)
+    if result.status is Status.ERROR and getattr(result, "exit_code", None) is not None:
+        code = ExitCode(int(result.exit_code))
+    error = result.message if result.status is Status.ERROR else ""
+    return Outcome(label, puzzle, result, code, error, wall)
+
+
+# --- output ---------------------------------------------------------------------------
+
+def _counters_text(result):
+    return ", ".join(f"{key} {value}" for key, value in result.counters.items()) or "none"
+
+
+def text_report(outcome, fmt):
+    """The text/unicode block of one solved (or failed) puzzle."""
+    puzzle, result = outcome.puzzle, outcome.result
+    draw = render_unicode if fmt == "unicode" else render_text
+    engine = result.engine if result is not None else "-"
+    status = result.status.text if result is not None else "error"
+    lines = [f"{outcome.name}: {puzzle.size}, engine {engine}: {status}"]
+    if result is not None and result.message:
+        lines.append(f"note: {result.message}")
+    elif result is None and outcome.error:
+        lines.append(f"note: {outcome.error}")
+    solutions = []
+    if result is not None and result.status.solved:
+        solutions = list(result.solutions or [result.solution])
+    if not solutions:
+        lines.append(draw(puzzle).rstrip("\n"))
+    for k, colouring in enumerate(solutions, start=1):
+        if len(solutions) > 1:
+            more = "at least " if result.status is Status.MULTIPLE else ""
+            lines.append(f"solution {k} of {more}{len(solutions)}:")
+        lines.append(draw(puzzle, colouring).rstrip("\n"))
+    if result is not None:
+        lines.append(f"counters: {_counters_text(result)}")
+        lines.append(f"time: {result.seconds:.4f} s engine, {outcome.wall:.4f} s wall")
+    return "\n".join(lines) + "\n"
+
+
+def status_line(outcome):
+    """One line: name, size, status (or the input error)."""
+    if outcome.puzzle is None:
+        return f"{outcome.label}: input error: {outcome.error}"
+    status = outcome.result.status.text if outcome.result is not None else "error"
+    extra = f" ({outcome.error})" if outcome.error and outcome.result is None else ""
+    return f"{outcome.name}: {outcome.puzzle.size}: {status}{extra} [{outcome.wall:.3f} s]"
+
+
+def summary_line(outcomes, seconds):
+    """Counts of a run over several puzzles."""
+    counts = {}
+    for o in outcomes:
+        if o.puzzle is None:
+            key = "unreadable"
+        elif o.result is None:
+            key = "error"
+        else:
+            key = o.result.status.text
+        counts[key] = counts.get(key, 0) + 1
+    parts = ", ".join(f"{n} {key}" for key, n in counts.items())
+    worst = max((o.code for o in outcomes), default=ExitCode.OK)
+    return (f"summary: {len(outcomes)} puzzles: {parts}; {seconds:.3f} s; "
+            f"exit {int(worst)} ({ExitCode(worst).name.lower()})")
+
+
+def _safe_name(name, used):
+    keep = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name).strip("._")
+    keep = keep[:60] or "puzzle"
+    base, k = keep, 2
+    while keep in used:
+        keep, k = f"{base}_{k}", k + 1
+    used.add(keep)
+    return keep
+
+
+# --- the command line -----------------------------------------------------------------
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message} (see --help)\n")
+
+
+def build_parser():
+    engines = engine_names()
+    default = default_engine()
+    epilog = ["engines:"]
+    epilog += [f"  {name:8} {text}" + ("  [default]" if name == default else "")
+               for name, text in engines.items()]
+    epilog += ["", "puzzle formats (detected): " + "; ".join(
+        f"{name}: {text}" for name, text in FORMATS.items()), "", "exit codes:"]
+    epilog += [f"  {int(code):2}  {text}" for code, text in EXIT_CODES.items()]
+    epilog += ["  with several puzzles the exit code is the largest of theirs."]
+    parser = _Parser(
+        prog=PROG,
+        description="Solve Slitherlink puzzles and print verified solutions.",
+        epilog="\n".join(epilog),
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("puzzles", nargs="+", metavar="PUZZLE",
+                        help="a puzzle file, a directory of *.txt, a Loopy game id, "
+                             "a puzz.link URL, or - for standard input")
+    parser.add_argument("--engine", "-e", choices=list(engines), default=default,
+                        help=f"solver engine (default: {default})")
+    parser.add_argument("--unique", "-u", action="store_true",
+                        help="search on for a second solution and report whether the "
+                             "solution is unique")
+    parser.add_argument("--format", "-f", choices=["text", "unicode", "json", "svg"],
+                        default="text", help="output format (default: text)")
+    parser.add_argument("--output", "-o", metavar="PATH",
+                        help="write the output to PATH instead of standard output "
+                             "(svg with several puzzles: PATH is a directory)")
+    parser.add_argument("--convert", choices=list(FORMATS), metavar="FORMAT",
+                        help="do not solve: print the puzzles in FORMAT "
+                             f"({', '.join(FORMATS)})")
+    limits = parser.add_argument_group("limits")
+    limits.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
+                        help="stop an engine after SECONDS (engines that support it)")
+    limits.add_argument("--max-checks", type=_positive_int, metavar="N",
+                        help="stop the model after N partial-condition checks")
+    board = parser.add_argument_group("board engine")
+    board.add_argument("--port", metavar="DEVICE",
+                       help="serial port of the board, e.g. /dev/ttyUSB1")
+    board.add_argument("--baud", type=_positive_int, metavar="RATE", help="UART baud rate")
+    board.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
+                       help="how long to wait for the board's answer")
+    talk = parser.add_argument_group("messages")
+    talk.add_argument("--quiet", "-q", action="store_true",
+                      help="print nothing but errors (the exit code tells the outcome)")
+    talk.add_argument("--progress", action="store_true",
+                      help="a progress line per puzzle on standard error")
+    return parser
+
+
+def _positive_float(text):
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
+    return value
+
+
+def _positive_int(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
+
+
+def main(argv=None, *, stdin=None, stdout=None, stderr=None):
+    """Run the command line; returns the exit code (see :class:`ExitCode`)."""
+    stdout = stdout if stdout is not None else sys.stdout
+    stderr = stderr if stderr is not None else sys.stderr
+    parser = build_parser()
+    args = parser.parse_args(argv)
+
+    def complain(message):
+        print(f"{PROG}: {message}", file=stderr)
+
+    if args.puzzles.count("-") > 1:
+        complain("'-' (standard input) can be given only once")
+        return ExitCode.USAGE
+
+    # read every input first: an svg run needs to know how many puzzles there are
+    items = list(iter_puzzles(args.puzzles, stdin=stdin))
+    if args.format == "svg" and len(items) > 1 and not args.output and not args.convert:
+        complain("--format svg with several puzzles needs --output DIRECTORY")
+        return ExitCode.USAGE
+
+    if args.convert:
+        return _convert(args, items, stdout, complain)
+
+    try:
+        solve = resolve_engine(args.engine)
+    except _engines().EngineUnavailable as error:
+        complain(str(error))
+        return ExitCode.ENGINE
+    options = {"time_limit": args.time_limit, "max_checks": args.max_checks,
+               "port": args.port, "baud": args.baud, "timeout": args.timeout}
+    try:
+        kwargs = engine_kwargs(solve, options)
+    except ValueError as error:
+        complain(f"{error} ('{args.engine}')")
+        return ExitCode.USAGE
+
+    out_file = None
+    if args.output and not (args.format == "svg" and len(items) > 1):
+        try:
+            out_file = open(args.output, "w", encoding="utf-8")
+        except OSError as error:
+            complain(f"cannot write {args.output}: {error.strerror or error}")
+            return ExitCode.USAGE
+    if args.output and args.format == "svg" and len(items) > 1:
+        try:
+            os.makedirs(args.output, exist_ok=True)
+        except OSError as error:
+            complain(f"cannot create the directory {args.output}: {error.strerror or error}")
+            return ExitCode.USAGE
+    document = out_file if out_file is not None else stdout
+    documents_to_stdout = out_file is None and args.format in ("json", "svg")
+
+    outcomes, used_names = [], set()
+    start = time.perf_counter()
+    try:
+        for index, (label, item) in enumerate(items, start=1):
+            if isinstance(item, PuzzleError):
+                outcome = Outcome(label, None, None, ExitCode.INPUT, str(item))
+                complain(str(item))
+            else:
+                outcome = solve_one(item, solve, kwargs, unique=args.unique, label=label)
+                if outcome.error:
+                    complain(f"{outcome.name}: {outcome.error}")
+                _emit(args, outcome, document, used_names, len(items))
+                if args.output and not args.quiet:
+                    print(status_line(outcome), file=stdout, flush=True)
+            outcomes.append(outcome)
+            if args.progress:
+                print(f"[{index}/{len(items)}] {status_line(outcome)}", file=stderr, flush=True)
+    finally:
+        if out_file is not None:
+            out_file.close()
+    seconds = time.perf_counter() - start
+    worst = max((o.code for o in outcomes), default=ExitCode.OK)
+    if len(outcomes) > 1 and not args.quiet:
+        print(summary_line(outcomes, seconds),
+              file=stderr if documents_to_stdout else stdout)
+    return int(worst)
+
+
+def _emit(args, outcome, document, used_names, count):
+    """Write the rendering of one puzzle."""
+    puzzle, result = outcome.puzzle, outcome.result
+    colouring = result.solution if result is not None and result.status.solved else None
+    if args.format in ("text", "unicode"):
+        if args.quiet and args.output is None:
+            return
+        text = text_report(outcome, args.format)
+        if count > 1 and args.output is None:
+            text += "\n"
+        document.write(text)
+    elif args.format == "json":
+        extra = {"exit_code": int(outcome.code), "wall_seconds": outcome.wall}
+        if result is None:
+            extra.update({"engine": args.engine, "status": "error",
+                          "status_text": "error", "solution": None, "message": outcome.error})
+        document.write(render_json(puzzle, result, **extra))
+    elif args.format == "svg":
+        status = result.status.text if result is not None else "error"
+        svg = render_svg(puzzle, colouring, title=f"{outcome.name} ({puzzle.size}): {status}")
+        if args.output and count > 1:
+            name = _safe_name(outcome.name, used_names)
+            Path(args.output, f"{name}.svg").write_text(svg, encoding="utf-8")
+        else:
+            document.write(svg)
+    document.flush()
+
+
+def _convert(args, items, stdout, complain):
+    """--convert: print each puzzle in another format, do not solve."""
+    worst = ExitCode.OK
+    try:
+        out = open(args.output, "w", encoding="utf-8") if args.output else stdout
+    except OSError as error:
+        complain(f"cannot write {args.output}: {error.strerror or error}")
+        return ExitCode.USAGE
+    try:
+        for label, item in items:
+            if isinstance(item, PuzzleError):
+                complain(str(item))
+                worst = ExitCode.INPUT
+                continue
+            text = write_puzzle(item, args.convert)
+            if args.convert == "plain":
+                header = f"# name: {item.name}\n# size: {item.size}\n" if len(items) > 1 else ""
+                out.write(header + text + ("\n" if len(items) > 1 else ""))
+            else:
+                out.write(text + "\n")
+    finally:
+        if out is not stdout:
+            out.close()
+    return int(worst)
+
+
+def run(argv=None):
+    """Entry point for scripts: exit with :func:`main`'s code; Ctrl-C exits quietly."""
+    try:
+        code = main(argv)
+    except KeyboardInterrupt:
+        print(f"{PROG}: interrupted", file=sys.stderr)
+        code = 130
+    except BrokenPipeError:
+        # the reader went away (e.g. `| head`): not an error of ours
+        try:
+            sys.stdout = open(os.devnull, "w")
+        except OSError:
+            pass
+        code = ExitCode.OK
+    sys.exit(code)

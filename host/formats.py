@@ -1,0 +1,463 @@
+"""Puzzle formats: the plain grid, Simon Tatham's Loopy game ids, puzz.link URLs.
+
+Three ways of writing a square-grid Slitherlink puzzle are read and written:
+
+``plain``
+    The grid format of ``shared/puzzles/README.md`` (:func:`host.puzzle.parse_plain`):
+    ``#`` comment lines, then R lines of C characters ``0``-``3`` or ``.``.
+
+``loopy``
+    A game id of Simon Tatham's Loopy, square grids only: ``WxHt0:<body>``
+    (``W`` columns, ``H`` rows; ``t0`` is the square grid and may be left out, a
+    difficulty such as ``dh`` may follow).  The body lists the faces row by row:
+    a digit is a clue, a letter ``a``..``z`` a run of 1..26 blank faces.
+    ``sgt-loopy --generate 1 10x10t0dh`` prints such ids.
+
+``puzzlink``
+    A pzprjs URL, ``https://puzz.link/p?slither/<cols>/<rows>/<body>`` (also
+    ``p.html?``, ``pzv.jp``, ``slitherlink`` as the type, http or https, an
+    optional trailing ``/``).  The body lists the cells row by row: ``0``-``4``
+    a clue, ``5``-``9`` the clue c-5 then one blank, ``a``-``e`` the clue c-10
+    then two blanks, ``g``-``z`` a run of 1..20 blanks, ``.`` an unknown clue
+    (``?``, not supported here).  A last run may overrun the grid: decoding
+    stops at rows x cols, as pzprjs does.
+
+:func:`parse_puzzle` detects the format of a text; :func:`load_puzzles` and
+:func:`iter_puzzles` take what a user types on a command line (a file, a
+directory, a literal id or URL, or ``-`` for standard input).  Every malformed
+input raises :class:`host.puzzle.PuzzleError` whose ``str()`` is one line
+naming the place (line and column in a file, character in an id or URL).
+"""
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from .puzzle import Puzzle, PuzzleError, format_plain, parse_plain
+
+__all__ = [
+    "FORMATS", "detect_format",
+    "parse_loopy", "format_loopy", "parse_puzzlink", "format_puzzlink",
+    "parse_puzzle", "parse_puzzles", "write_puzzle",
+    "looks_like_literal", "load_puzzles", "load_puzzle", "iter_puzzles", "read_puzzles",
+]
+
+#: format name -> one-line description
+FORMATS = {
+    "plain": "grid of 0-3 and '.' (shared/puzzles/README.md)",
+    "loopy": "Simon Tatham's Loopy game id, e.g. 7x7t0:a2b3a0...",
+    "puzzlink": "puzz.link / pzv.jp URL, e.g. https://puzz.link/p?slither/4/4/...",
+}
+
+_LOOPY_START = re.compile(r"\d+\s*x\s*\d+|\d+(t\d+)?(d[a-z])?\s*[:#]", re.IGNORECASE)
+_URL_START = re.compile(r"(https?://|www\.|[a-z0-9-]+(\.[a-z0-9-]+)+/|p(\.html)?\?|slither)",
+                        re.IGNORECASE)
+_SLITHER_TYPES = ("slither", "slitherlink")
+_PZPR_HOST = "https://puzz.link/p?"
+
+
+def _content_lines(text):
+    """(line number, line) of the lines that are neither blank nor ``#`` comments."""
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if line and not line.startswith("#"):
+            yield number, raw
+
+
+def _kind(line):
+    """The format a single stripped line is written in."""
+    if _URL_START.match(line) or "?" in line:
+        return "puzzlink"
+    if _LOOPY_START.match(line):
+        return "loopy"
+    return "plain"
+
+
+def detect_format(text):
+    """``"plain"``, ``"loopy"`` or ``"puzzlink"``: the format of ``text``, judged by
+    its first line that is not blank or a ``#`` comment (``"plain"`` if none)."""
+    for _, raw in _content_lines(text):
+        return _kind(raw.strip())
+    return "plain"
+
+
+# --- Loopy game ids -----------------------------------------------------------------
+
+def _where(source, line, column0, index):
+    """Error-location keywords for character ``index`` (0-based) of an id or URL.
+
+    In a file (``line`` given) the place is a line and a column; in a literal
+    (a command-line argument) it is the 1-based character of the string.
+    """
+    if line is not None:
+        return {"source": source, "line": line, "column": column0 + index + 1}
+    return {"source": source, "position": index + 1}
+
+
+def parse_loopy(text, *, source=None, name="", line=None, column=0):
+    """Read a Loopy game id such as ``7x7t0:a2b3a0...`` (square grids only).
+
+    ``line`` and ``column`` (0-based offset of the id in its line) place errors
+    inside a file; without ``line`` errors name the character of the id.
+    """
+    raw = text
+    lead = len(raw) - len(raw.lstrip())
+    s = raw.strip()
+
+    def fail(message, index):
+        raise PuzzleError(message, **_where(source, line, column + lead, index))
+
+    if not s:
+        raise PuzzleError("empty Loopy game id", source=source, line=line)
+    colon = s.find(":")
+    if colon < 0:
+        hash_ = s.find("#")
+        if hash_ >= 0:
+            fail(f"'{s}' is a Loopy random seed, not a game id: run "
+                 f"sgt-loopy --generate 1 '{s}' to get the game id", hash_)
+        fail("missing ':' between the parameters (like 10x10t0) and the clues", len(s))
+    params, body = s[:colon], s[colon + 1:]
+    # parameters: W[xH][tN][dC]  (Loopy's decode_params; H defaults to W, type to 0)
+    m = re.match(r"(\d+)(?:x(\d+))?(?:t(\d+))?(?:d([a-z]))?", params)
+    if not m or not m.group(1):
+        fail("a Loopy game id starts with the size, like 10x10t0:", 0)
+    if m.end() != len(params):
+        fail(f"unexpected {params[m.end()]!r} in the parameters "
+             f"(expected WxH, then t0, then d and a difficulty letter)", m.end())
+    width = int(m.group(1))
+    height = int(m.group(2)) if m.group(2) is not None else width
+    grid_type = int(m.group(3)) if m.group(3) is not None else 0
+    if grid_type != 0:
+        fail(f"grid type t{grid_type} is not the square grid: only t0 is supported",
+             m.start(3) - 1)
+    if width < 1 or height < 1:
+        fail(f"the grid size {width}x{height} has no cells", 0)
+    cells = width * height
+    clues = []
+    for i, char in enumerate(body):
+        index = colon + 1 + i
+        if "0" <= char <= "3":
+            clues.append(int(char))
+        elif "4" <= char <= "9":
+            fail(f"clue {char} is out of range (a square cell has clues 0 to 3)", index)
+        elif "A" <= char <= "Z":
+            fail(f"clue {char} (= {ord(char) - ord('A') + 10}) is out of range "
+                 f"(a square cell has clues 0 to 3)", index)
+        elif "a" <= char <= "z":
+            clues.extend([None] * (ord(char) - ord("a") + 1))
+        else:
+            fail(f"unexpected character {char!r} in the clues "
+                 f"(expected a digit 0-3 or a letter a-z)", index)
+        if len(clues) > cells:
+            fail(f"the clues describe more than the {cells} faces of a "
+                 f"{width}x{height} grid (size mismatch?)", index)
+    if len(clues) < cells:
+        fail(f"the clues describe {len(clues)} faces, a {width}x{height} grid has "
+             f"{cells} (size mismatch or truncated id)", len(s))
+    return Puzzle([clues[r * width:(r + 1) * width] for r in range(height)], name=name)
+
+
+def format_loopy(puzzle):
+    """The Loopy game id of ``puzzle``: ``WxHt0:<body>`` (W = columns)."""
+    out, run = [], 0
+    for row in puzzle.clues:
+        for clue in row:
+            if clue is None:
+                if run == 26:
+                    out.append("z")
+                    run = 0
+                run += 1
+            else:
+                if run:
+                    out.append(chr(ord("a") + run - 1))
+                    run = 0
+                out.append(str(clue))
+    if run:
+        out.append(chr(ord("a") + run - 1))
+    return f"{puzzle.cols}x{puzzle.rows}t0:{''.join(out)}"
+
+
+# --- puzz.link / pzv.jp URLs ----------------------------------------------------------
+
+def parse_puzzlink(text, *, source=None, name="", line=None, column=0):
+    """Read a puzz.link / pzv.jp Slitherlink URL (``p?slither/<cols>/<rows>/<body>``)."""
+    raw = text
+    lead = len(raw) - len(raw.lstrip())
+    s = raw.strip()
+
+    def fail(message, index):
+        raise PuzzleError(message, **_where(source, line, column + lead, index))
+
+    if not s:
+        raise PuzzleError("empty puzz.link URL", source=source, line=line)
+    query_at = s.find("?")
+    if query_at >= 0:
+        prefix = s[:query_at]
+        scheme = re.match(r"([A-Za-z][A-Za-z0-9+.-]*)://", prefix)
+        if scheme and scheme.group(1).lower() not in ("http", "https"):
+            fail(f"a puzz.link URL starts with http:// or https://, not {scheme.group(0)}", 0)
+        if any(ch.isspace() for ch in prefix):
+            fail("unexpected space in the URL", next(i for i, ch in enumerate(prefix)
+                                                      if ch.isspace()))
+        start = query_at + 1
+    elif re.match(r"https?://", s, re.IGNORECASE):
+        fail("no '?' in the URL: expected https://puzz.link/p?slither/<cols>/<rows>/<body>",
+             len(s))
+    else:
+        start = 0  # a bare "slither/<cols>/<rows>/<body>"
+    query = s[start:]
+    parts = query.split("/")
+    offsets, at = [], start
+    for part in parts:
+        offsets.append(at)
+        at += len(part) + 1
+    kind = parts[0]
+    if kind.lower() not in _SLITHER_TYPES:
+        if not kind:
+            fail("missing puzzle type after '?': expected slither/<cols>/<rows>/<body>",
+                 offsets[0])
+        fail(f"the puzzle type is {kind!r}, not slither (only Slitherlink URLs are read)",
+             offsets[0])
+    k = 1
+    # pzprjs allows an optional flag field before the size ("[pflag/]cols/rows/body");
+    # Slitherlink defines no flags, so a non-numeric field there is skipped.
+    if k < len(parts) and parts[k] and not parts[k].isdigit():
+        k += 1
+    numbers = []
+    for what in ("columns", "rows"):
+        if k >= len(parts) or not parts[k]:
+            fail(f"missing the number of {what} (expected slither/<cols>/<rows>/<body>)",
+                 offsets[k] if k < len(parts) else len(s))
+        if not parts[k].isdigit():
+            fail(f"the number of {what} {parts[k]!r} is not a whole number", offsets[k])
+        numbers.append(int(parts[k]))
+        k += 1
+    cols, rows = numbers
+    if cols < 1 or rows < 1:
+        fail(f"the grid size {cols} columns x {rows} rows has no cells", offsets[k - 2])
+    if k >= len(parts):
+        fail("missing the clues after the size", len(s))
+    body_at = offsets[k]
+    body = "/".join(parts[k:])
+    if body.endswith("/"):
+        body = body[:-1]
+    if not body:
+        fail("missing the clues after the size", len(s))
+    cells = rows * cols
+    clues = []
+    for i, char in enumerate(body):
+        index = body_at + i
+        if len(clues) >= cells:
+            fail(f"extra characters after the last cell of the {cols}x{rows} grid "
+                 f"(size mismatch?)", index)
+        if "0" <= char <= "9" or "a" <= char <= "e":
+            value = int(char, 16)
+            clue, blanks = value % 5, value // 5
+            if clue > 3:
+                fail(f"clue 4 (character {char!r}) is out of range "
+                     f"(a square cell has clues 0 to 3)", index)
+            clues.append(clue)
+            clues.extend([None] * blanks)
+        elif "g" <= char <= "z":
+            clues.extend([None] * (int(char, 36) - 15))
+        elif char == ".":
+            fail("an unknown clue ('?', character '.') is not supported: "
+                 "every clue must be 0 to 3 or blank", index)
+        else:
+            fail(f"unexpected character {char!r} in the clues "
+                 f"(expected 0-9, a-e or g-z)", index)
+    if len(clues) < cells:
+        fail(f"the clues describe {len(clues)} cells, a {cols}x{rows} grid has {cells} "
+             f"(size mismatch or truncated URL)", len(s))
+    del clues[cells:]  # a last run may overrun the grid
+    return Puzzle([clues[r * cols:(r + 1) * cols] for r in range(rows)], name=name)
+
+
+def format_puzzlink(puzzle, *, prefix=_PZPR_HOST):
+    """The puzz.link URL of ``puzzle``, encoded exactly as pzprjs encodes it.
+
+    Like pzprjs, a clue is packed with the blanks after it (``5``-``9``: one,
+    ``a``-``e``: two), and a clue that is not followed by a clue is packed as if
+    two blanks followed, even past the last cell (the overrun decoders stop at).
+    """
+    flat = [clue for row in puzzle.clues for clue in row]
+    out, run, c = [], 0, 0
+    while c < len(flat):
+        clue = flat[c]
+        if clue is None:
+            run += 1
+            if run == 20:
+                out.append(_base36(15 + run))
+                run = 0
+            c += 1
+            continue
+        if run:
+            out.append(_base36(15 + run))
+            run = 0
+        if c + 1 < len(flat) and flat[c + 1] is not None:
+            blanks = 0
+        elif c + 2 < len(flat) and flat[c + 2] is not None:
+            blanks = 1
+        else:
+            blanks = 2
+        out.append(format(clue + 5 * blanks, "x"))
+        c += 1 + blanks
+    if run:
+        out.append(_base36(15 + run))
+    return f"{prefix}slither/{puzzle.cols}/{puzzle.rows}/{''.join(out)}"
+
+
+def _base36(value):
+    return "0123456789abcdefghijklmnopqrstuvwxyz"[value]
+
+
+# --- any format -----------------------------------------------------------------------
+
+def parse_puzzles(text, *, source=None, name=""):
+    """All puzzles of ``text``, whatever its format.
+
+    A plain grid is one puzzle.  A text whose content lines are Loopy ids or
+    puzz.link URLs holds one puzzle per line (named ``name#1``, ``name#2`` ...
+    when there are several).
+    """
+    lines = list(_content_lines(text))
+    if not lines:
+        raise PuzzleError("no puzzle found (the input is empty)", source=source)
+    if _kind(lines[0][1].strip()) == "plain":
+        return [parse_plain(text, source=source, name=name)]
+    # a one-line text (a literal id or URL) names characters, a longer one lines and columns
+    one_line = "\n" not in text.strip()
+    puzzles = []
+    for number, raw in lines:
+        kind = _kind(raw.strip())
+        label = f"{name}#{len(puzzles) + 1}" if len(lines) > 1 else name
+        line = None if one_line else number
+        if kind == "loopy":
+            puzzles.append(parse_loopy(raw, source=source, name=label, line=line))
+        elif kind == "puzzlink":
+            puzzles.append(parse_puzzlink(raw, source=source, name=label, line=line))
+        else:
+            raise PuzzleError("a file of Loopy ids or puzz.link URLs cannot also hold a "
+                              "plain grid (one id or URL per line)",
+                              source=source, line=number)
+    return puzzles
+
+
+def parse_puzzle(text, *, source=None, name=""):
+    """The one puzzle of ``text`` (plain grid, Loopy id or puzz.link URL)."""
+    puzzles = parse_puzzles(text, source=source, name=name)
+    if len(puzzles) != 1:
+        raise PuzzleError(f"expected one puzzle, found {len(puzzles)}", source=source)
+    return puzzles[0]
+
+
+def write_puzzle(puzzle, fmt="plain"):
+    """``puzzle`` in format ``fmt`` (one of :data:`FORMATS`), as one string."""
+    if fmt == "plain":
+        return format_plain(puzzle)
+    if fmt == "loopy":
+        return format_loopy(puzzle)
+    if fmt == "puzzlink":
+        return format_puzzlink(puzzle)
+    raise ValueError(f"unknown puzzle format {fmt!r}; choose one of: {', '.join(FORMATS)}")
+
+
+# --- what a user types on a command line ----------------------------------------------
+
+def looks_like_literal(spec):
+    """Whether a command-line argument is a Loopy id or a puzz.link URL (not a path)."""
+    return _kind(spec.strip()) in ("loopy", "puzzlink")
+
+
+def _short(spec, limit=40):
+    spec = spec.strip()
+    return spec if len(spec) <= limit else spec[:limit - 3] + "..."
+
+
+def _read_file(path):
+    try:
+        data = Path(path).read_bytes()
+    except OSError as error:
+        raise PuzzleError(f"cannot read the file: {error.strerror or error}",
+                          source=path) from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PuzzleError(f"not a text file (byte {error.start + 1} is not UTF-8)",
+                          source=path) from None
+
+
+def _expand(spec, stdin):
+    """(label, callable returning the list of puzzles) for one command-line argument."""
+    if spec == "-":
+        def read_stdin():
+            stream = stdin if stdin is not None else sys.stdin
+            return parse_puzzles(stream.read(), source="<stdin>", name="stdin")
+        return [("<stdin>", read_stdin)]
+    if os.path.isdir(spec):
+        files = sorted(p for p in Path(spec).iterdir() if p.suffix == ".txt" and p.is_file())
+        if not files:
+            def empty():
+                raise PuzzleError("no *.txt puzzle files in this directory", source=spec)
+            return [(spec, empty)]
+        return [(str(p), lambda p=p: parse_puzzles(_read_file(p), source=str(p), name=p.stem))
+                for p in files]
+    if os.path.exists(spec):
+        if spec.endswith(".sol"):
+            def solution():
+                raise PuzzleError("this is a solution file (.sol), not a puzzle", source=spec)
+            return [(spec, solution)]
+        return [(spec, lambda: parse_puzzles(_read_file(spec), source=spec,
+                                             name=Path(spec).stem))]
+    if looks_like_literal(spec):
+        kind = _kind(spec.strip())
+        label = _short(spec)
+        what = "Loopy game id" if kind == "loopy" else "puzz.link URL"
+        parse = parse_loopy if kind == "loopy" else parse_puzzlink
+        return [(label, lambda: [parse(spec, source=f"{what} '{label}'", name=label)])]
+
+    def missing():
+        raise PuzzleError("no such file or directory, and not a Loopy game id or "
+                          "puzz.link URL", source=spec)
+    return [(spec, missing)]
+
+
+def iter_puzzles(specs, *, stdin=None):
+    """For each command-line argument (file, directory, Loopy id, URL or ``-``),
+    yield ``(label, puzzle)`` for every puzzle it holds, or ``(label, error)``
+    with a :class:`PuzzleError` for an input that cannot be read."""
+    for spec in specs:
+        for label, read in _expand(spec, stdin):
+            try:
+                puzzles = read()
+            except PuzzleError as error:
+                yield label, error
+                continue
+            for puzzle in puzzles:
+                yield label, puzzle
+
+
+def read_puzzles(specs, *, stdin=None):
+    """Every puzzle of ``specs``; the first unreadable input raises its PuzzleError."""
+    out = []
+    for _, item in iter_puzzles(specs, stdin=stdin):
+        if isinstance(item, PuzzleError):
+            raise item
+        out.append(item)
+    return out
+
+
+def load_puzzles(spec, *, stdin=None):
+    """The puzzles of one command-line argument (see :func:`iter_puzzles`)."""
+    if isinstance(spec, os.PathLike):
+        spec = os.fspath(spec)
+    return read_puzzles([spec], stdin=stdin)
+
+
+def load_puzzle(spec, *, stdin=None):
+    """The one puzzle of a file path, a Loopy id, a puzz.link URL or ``-``."""
+    puzzles = load_puzzles(spec, stdin=stdin)
+    if len(puzzles) != 1:
+        raise PuzzleError(f"expected one puzzle, found {len(puzzles)}", source=str(spec))
+    return puzzles[0]
