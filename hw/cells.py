@@ -1,0 +1,135 @@
+"""Cell state register array: the paper's x, a0, a1 registers (section 3.2.1, Fig. 11).
+
+Every grid cell of the build-time maximum grid (``max_rows`` x ``max_cols``)
+holds its clue and its assignment (pattern and attribute) in flip-flops, so
+that the checker sees the whole grid at once.  The puzzle's own size
+(``rows`` x ``cols``, 1..max in each dimension) is a run-time register; cells
+beyond it are *frame*: always outside, never assigned, never inside.  The
+paper instead rebuilt its hardware for each puzzle and limited rows to 32
+columns.
+
+Bitboards.  Whole-grid signals (``grid`` here, ``s0``/``s1`` of the checker,
+``p`` of the flood array) use the bit layout of :class:`hw.model.Geometry`
+for the *build* size: bit ``r * (max_cols + 2) + c`` is the cell at framed row
+``r``, framed column ``c`` (row 0, row max_rows+1, column 0 and column
+max_cols+1 are the fixed frame).  A puzzle of size rows x cols occupies the
+top-left corner: its cell ``(r, c)`` (0-based) is framed ``(r + 1, c + 1)``.
+"""
+
+from amaranth import Cat, Const, Module, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from . import regmap
+from .model import Geometry
+
+__all__ = ["CellLayout", "CELL_FIELDS", "check_build_size", "build_geometry",
+           "grid_index", "CellArray", "BLANK"]
+
+#: The writable fields of the CELL register, in bit order: the cell's state.
+CELL_FIELDS = tuple(f for f in sorted(regmap.Cell.fields, key=lambda f: f.offset)
+                    if f.name in ("pattern", "attribute", "clue"))
+
+#: The stored state of one cell, bit for bit the low byte of the CELL register.
+CellLayout = data.StructLayout({f.name: f.width for f in CELL_FIELDS})
+
+for _f in CELL_FIELDS:  # the layout packs fields in order; it must match the register
+    assert CellLayout[_f.name].offset == _f.offset, f"CELL.{_f.name} is not packed"
+
+#: A blank, unassigned cell (CONTROL.clear, reset).
+BLANK = {"clue": regmap.CLUE_BLANK, "pattern": 0, "attribute": 0}
+
+_SIZE_WIDTH = regmap.Size.field("rows").width
+_ROW_WIDTH = (regmap.CELL_ROWS_MAX - 1).bit_length()
+_COL_WIDTH = (regmap.CELL_STRIDE - 1).bit_length()
+
+
+def check_build_size(max_rows, max_cols):
+    """Validate a build-time maximum grid size, with a one-line message."""
+    for what, value, limit in (("max_rows", max_rows, regmap.CELL_ROWS_MAX),
+                               ("max_cols", max_cols, regmap.CELL_STRIDE)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= limit:
+            raise ValueError(f"{what} must be an integer from 1 to {limit} "
+                             f"(the CELL register window), not {value!r}")
+
+
+def build_geometry(max_rows, max_cols):
+    """The framed bitboard geometry of a build (see the module docstring)."""
+    check_build_size(max_rows, max_cols)
+    return Geometry(max_rows, max_cols)
+
+
+def grid_index(max_cols, row, col):
+    """Index of grid cell ``(row, col)`` (0-based) in the ``cells`` array."""
+    return row * max_cols + col
+
+
+class CellArray(wiring.Component):
+    """The x/a0/a1 register array with the run-time puzzle size (section 3.2.1).
+
+    Ports:
+
+    * ``write``, ``row``, ``col``, ``data``: store ``data`` into cell
+      ``(row, col)``; ignored outside the build size.  Cells outside the
+      run-time size may be written: they are stored but act as frame.
+    * ``size_write``, ``size_rows``, ``size_cols``: set the run-time size;
+      ignored unless 1 <= rows <= max_rows and 1 <= cols <= max_cols.
+      Changing the size does not clear the cells.
+    * ``clear``: every cell blank and unassigned; ``unassign``: every cell
+      unassigned (pattern 0, attribute NONE), clues kept.  ``clear`` wins
+      over ``unassign``, which wins over ``write``.
+    * ``cells``: every cell's state (``grid_index`` order); ``rows``/``cols``:
+      the run-time size; ``grid``: bitboard of the cells inside the run-time
+      size.  All outputs are registers and change one cycle after the command.
+
+    Reset: size = build size, every cell blank and unassigned.
+    """
+
+    def __init__(self, max_rows, max_cols):
+        self.geometry = build_geometry(max_rows, max_cols)
+        self.max_rows, self.max_cols = max_rows, max_cols
+        n = max_rows * max_cols
+        super().__init__({
+            "write": In(1),
+            "row": In(_ROW_WIDTH),
+            "col": In(_COL_WIDTH),
+            "data": In(CellLayout),
+            "size_write": In(1),
+            "size_rows": In(_SIZE_WIDTH),
+            "size_cols": In(_SIZE_WIDTH),
+            "clear": In(1),
+            "unassign": In(1),
+            "cells": Out(data.ArrayLayout(CellLayout, n), init=[BLANK] * n),
+            "rows": Out(_SIZE_WIDTH, init=max_rows),
+            "cols": Out(_SIZE_WIDTH, init=max_cols),
+            "grid": Out(self.geometry.cells, init=self.geometry.grid),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        geo, mr, mc = self.geometry, self.max_rows, self.max_cols
+
+        # run-time size; the grid bitboard is computed from the written value so
+        # that it changes in the same cycle as rows/cols (no extra latency)
+        valid = ((self.size_rows >= 1) & (self.size_rows <= mr)
+                 & (self.size_cols >= 1) & (self.size_cols <= mc))
+        with m.If(self.size_write & valid):
+            row_on = [self.size_rows > r for r in range(mr)]
+            col_on = [self.size_cols > c for c in range(mc)]
+            bits = [Const(0, 1)] * geo.cells
+            for r in range(mr):
+                for c in range(mc):
+                    bits[(r + 1) * geo.width + c + 1] = row_on[r] & col_on[c]
+            m.d.sync += [self.rows.eq(self.size_rows), self.cols.eq(self.size_cols),
+                         self.grid.eq(Cat(*bits))]
+
+        for r in range(mr):
+            for c in range(mc):
+                cell = self.cells[grid_index(mc, r, c)]
+                with m.If(self.clear):
+                    m.d.sync += cell.eq(CellLayout.const(BLANK))
+                with m.Elif(self.unassign):
+                    m.d.sync += [cell.pattern.eq(0), cell.attribute.eq(0)]
+                with m.Elif(self.write & (self.row == r) & (self.col == c)):
+                    m.d.sync += cell.eq(self.data)
+        return m

@@ -1,0 +1,111 @@
+"""Connectivity flood register array (paper section 3.3.1, extended).
+
+Every cell has a flip-flop ``p``; each cycle ``p |= (p of the N/S/E/W
+neighbours) & region``, until nothing grows.  Two modes (:class:`hw.model.FloodMode`):
+
+* REACH: ``region`` = grid cells not required outside, seeded with the first
+  inside cell in row-major scan order (chosen in hardware by a two-level
+  priority encoder: the first row that has an inside cell, then the first
+  inside cell of that row); complete when every inside cell is reached.  On a
+  fully determined colouring this is the paper's flood over the inside cells.
+  The paper seeds with the right-most inside cell of row 1 and assumes one.
+* ESCAPE: ``region`` = cells not required inside, seeded with every frame cell
+  in the region; complete when every grid cell required outside is reached.
+
+Cycles.  ``start`` (in IDLE) latches ``mode``; one set-up cycle (SEED) loads
+``p`` with the seed; then ITERATE runs one step per cycle and ``iterations``
+counts them, including the final step in which nothing grew, exactly like
+:func:`hw.model.flood`.  ``busy`` is high from the cycle after ``start`` until
+the cycle after the last step; a flood of ``n`` iterations keeps ``busy`` high
+for ``n + 1`` cycles.  The paper detects "no growth" by comparing popcounts of
+successive cycles; we OR-reduce the newly reached cells instead (equivalent,
+and no adder on the cycle's critical path).
+
+``s0``/``s1``/``grid`` must stay stable while ``busy`` (the accelerator
+holds off writes).  Frame cells (the border, and grid cells beyond the
+run-time size) never change after SEED.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from .cells import build_geometry
+from .model import FloodMode
+from . import regmap
+
+__all__ = ["Flood"]
+
+_MODE_WIDTH = regmap.Control.field("flood_mode").width
+_COUNT_WIDTH = regmap.FloodIterations.field("count").width
+
+
+def _first_one(m, value, name):
+    """``value & -value``: only the lowest set bit of ``value``."""
+    result = Signal(len(value), name=name)
+    m.d.comb += result.eq(value & (~value + 1))
+    return result
+
+
+class Flood(wiring.Component):
+    """The flood register array; see the module docstring for modes and cycles."""
+
+    def __init__(self, max_rows, max_cols):
+        self.geometry = geo = build_geometry(max_rows, max_cols)
+        self.max_rows, self.max_cols = max_rows, max_cols
+        super().__init__({
+            "s0": In(geo.cells),
+            "s1": In(geo.cells),
+            "grid": In(geo.cells),
+            "start": In(1),
+            "mode": In(_MODE_WIDTH),
+            "busy": Out(1),
+            "complete": Out(1),
+            "iterations": Out(_COUNT_WIDTH),
+            "reached": Out(geo.cells),
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        geo, w, n = self.geometry, self.geometry.width, self.geometry.cells
+        cells = Const(geo.grid, n)  # every grid position of the build (fixed)
+
+        escape = Signal()
+        p = self.reached
+        inside = self.s1 & self.grid
+        region = Signal(n)
+        target = Signal(n)
+        seed = Signal(n)
+        m.d.comb += [
+            region.eq(Mux(escape, ~self.s1, self.grid & ~self.s0)),
+            target.eq(Mux(escape, self.s0 & self.grid, inside)),
+        ]
+
+        # REACH seed: the first row holding an inside cell, then its first inside cell
+        rows = [inside[r * w:(r + 1) * w] for r in range(geo.rows + 2)]
+        first_row = _first_one(m, Cat(*(row.any() for row in rows)), "first_row")
+        first_in_row = [_first_one(m, row, f"first_in_row_{r}") for r, row in enumerate(rows)]
+        reach_seed = Cat(*(first_in_row[r] & first_row[r].replicate(w)
+                           for r in range(geo.rows + 2)))
+        m.d.comb += seed.eq(Mux(escape, ~self.grid & region, reach_seed))
+
+        neighbours = ((p << 1) | (p >> 1) | (p << w) | (p >> w))[:n]
+        fresh = Signal(n)  # cells reached for the first time in this step
+        m.d.comb += fresh.eq(neighbours & region & cells & ~p)
+
+        with m.FSM(name="flood"):
+            with m.State("IDLE"):
+                with m.If(self.start):
+                    m.d.sync += escape.eq(self.mode == FloodMode.ESCAPE)
+                    m.next = "SEED"
+            with m.State("SEED"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += [p.eq(seed & region), self.iterations.eq(0)]
+                m.next = "ITERATE"
+            with m.State("ITERATE"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += [p.eq(p | fresh), self.iterations.eq(self.iterations + 1)]
+                with m.If(~fresh.any()):
+                    m.d.sync += self.complete.eq(~(target & ~p).any())
+                    m.next = "IDLE"
+        return m

@@ -1,0 +1,97 @@
+"""Shared helpers of the gateware tests (Amaranth simulator)."""
+
+import random
+import sys
+from pathlib import Path
+
+from amaranth.sim import Simulator
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "sim" / "cocotb" / "accelerator"))
+
+import golden  # noqa: E402  (sim/cocotb/accelerator/golden.py)
+from hw.cells import CellLayout, grid_index  # noqa: E402
+
+__all__ = ["golden", "run", "pack_cells", "grid_board"]
+
+
+def run(dut, bench, *, vcd=None):
+    """Run the async testbench ``bench(ctx)`` on ``dut`` with a 100 MHz clock."""
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    if vcd:
+        with sim.write_vcd(vcd):
+            sim.run()
+    else:
+        sim.run()
+
+
+def pack_cells(puzzle, assignment, max_rows, max_cols, extra=None):
+    """The ``cells`` array value of a build for a model puzzle and assignment.
+
+    Cells beyond the puzzle hold ``extra(r, c)`` (clue, pattern, attribute) if
+    given, else blank and unassigned.
+    """
+    value = 0
+    for r in range(max_rows):
+        for c in range(max_cols):
+            if r < puzzle.rows and c < puzzle.cols:
+                clue, pattern, attribute = golden.cell_word(puzzle.clues[r][c],
+                                                            assignment.get((r, c)))
+            elif extra is not None:
+                clue, pattern, attribute = extra(r, c)
+            else:
+                clue, pattern, attribute = 4, 0, 0
+            word = (clue << CellLayout["clue"].offset | pattern << CellLayout["pattern"].offset
+                    | attribute << CellLayout["attribute"].offset)
+            value |= word << (grid_index(max_cols, r, c) * CellLayout.size)
+    return value
+
+
+def grid_board(rows, cols, max_rows, max_cols):
+    """The ``grid`` bitboard of a build running an R x C puzzle."""
+    w, board = max_cols + 2, 0
+    for r in range(rows):
+        for c in range(cols):
+            board |= 1 << ((r + 1) * w + c + 1)
+    return board
+
+
+class BusDriver:
+    """PicoRV32-style initiator for an Amaranth testbench: one access at a time.
+
+    ``cycles`` counts the clock edges of each access from ``valid`` rising to
+    ``ready`` (so an access without wait states takes 1).
+    """
+
+    def __init__(self, ctx, bus):
+        self.ctx, self.bus = ctx, bus
+        self.last_cycles = 0
+
+    async def _access(self, addr, wdata, wstrb):
+        ctx, b = self.ctx, self.bus
+        ctx.set(b.valid, 1)
+        ctx.set(b.addr, addr)
+        ctx.set(b.wdata, wdata)
+        ctx.set(b.wstrb, wstrb)
+        cycles = 0
+        while True:
+            await ctx.tick()
+            cycles += 1
+            if ctx.get(b.ready):
+                break
+            assert cycles < 10_000, f"no ready for the access at {addr:#x}"
+        rdata = ctx.get(b.rdata)
+        ctx.set(b.valid, 0)
+        ctx.set(b.wstrb, 0)
+        self.last_cycles = cycles
+        return rdata
+
+    async def read(self, addr):
+        return await self._access(addr, 0, 0)
+
+    async def write(self, addr, data, wstrb=0xF):
+        await self._access(addr, data, wstrb)
+
+    async def idle(self, cycles=1):
+        await self.ctx.tick().repeat(cycles)
