@@ -27,6 +27,7 @@ board engine can use :class:`ExitCode` from it.
 import argparse
 import importlib
 import inspect
+import json
 import os
 import sys
 import time
@@ -316,9 +317,13 @@ def _safe_name(name, used):
 
 # --- the command line -----------------------------------------------------------------
 
+class _UsageError(Exception):
+    """A bad command line; ``str()`` is the one line to print."""
+
+
 class _Parser(argparse.ArgumentParser):
     def error(self, message):
-        self.exit(ExitCode.USAGE, f"{self.prog}: error: {message} (see --help)\n")
+        raise _UsageError(f"{self.prog}: error: {message} (see --help)")
 
 
 def build_parser():
@@ -396,7 +401,13 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
     stdout = stdout if stdout is not None else sys.stdout
     stderr = stderr if stderr is not None else sys.stderr
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except _UsageError as error:
+        print(error, file=stderr)
+        return ExitCode.USAGE
+    except SystemExit as done:  # --help
+        return int(done.code or 0)
 
     def complain(message):
         print(f"{PROG}: {message}", file=stderr)
@@ -450,6 +461,10 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
             if isinstance(item, PuzzleError):
                 outcome = Outcome(label, None, None, ExitCode.INPUT, str(item))
                 complain(str(item))
+                if args.format == "json":  # a record for every input, readable or not
+                    document.write(json.dumps({
+                        "input": label, "status": "input_error", "message": str(item),
+                        "exit_code": int(ExitCode.INPUT)}) + "\n")
             else:
                 outcome = solve_one(item, solve, kwargs, unique=args.unique, label=label)
                 if outcome.error:
@@ -479,11 +494,12 @@ def _emit(args, outcome, document, used_names, count):
         if args.quiet and args.output is None:
             return
         text = text_report(outcome, args.format)
-        if count > 1 and args.output is None:
+        if count > 1:
             text += "\n"
         document.write(text)
     elif args.format == "json":
-        extra = {"exit_code": int(outcome.code), "wall_seconds": outcome.wall}
+        extra = {"input": outcome.label, "exit_code": int(outcome.code),
+                 "wall_seconds": outcome.wall}
         if result is None:
             extra.update({"engine": args.engine, "status": "error",
                           "status_text": "error", "solution": None, "message": outcome.error})

@@ -217,7 +217,7 @@ def result_record(puzzle, result=None, **extra):
             "status_text": result.status.text,
             "solution": format_colouring(result.solution).splitlines()
             if result.solution is not None else None,
-            "solutions_found": len(solutions),
+            "solutions": [format_colouring(c).splitlines() for c in solutions],
             "counters": dict(result.counters),
             "engine_seconds": result.seconds,
             "message": result.message,

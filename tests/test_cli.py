@@ -1,0 +1,301 @@
+"""The command line host/solve.py (host/cli.py).
+
+A few runs go through a real subprocess, as a user would type them (the script
+from the repository root, with the venv's Python and with another Python); the
+rest call :func:`host.cli.main` in-process, which is fast.  Every test names the
+engine (``--engine model``): the default engine is the board once it exists.
+"""
+
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from host import cli
+from host.check import check
+from host.cli import EXIT_CODES, ExitCode, exit_code_for, main
+from host.formats import format_loopy, format_puzzlink, load_puzzle
+from host.puzzle import parse_colouring, parse_plain
+from host.result import Result, Status
+from tests.conftest import PUZZLES, REPO
+
+SOLVE = REPO / "host" / "solve.py"
+VENV_PYTHON = REPO / ".venv" / "bin" / "python"
+PYTHON = str(VENV_PYTHON) if VENV_PYTHON.exists() else sys.executable
+EXAMPLE = REPO / "examples" / "loopy_7x7.txt"
+
+
+def run_script(*args, python=PYTHON, stdin=None):
+    """host/solve.py in a subprocess, from the repository root."""
+    command = [python, str(SOLVE)] if python else [str(SOLVE)]
+    return subprocess.run(command + [str(a) for a in args], cwd=REPO, capture_output=True,
+                          text=True, input=stdin, timeout=60)
+
+
+def run_main(*args, stdin=None):
+    """main() in-process: (exit code, stdout, stderr)."""
+    out, err = io.StringIO(), io.StringIO()
+    code = main([str(a) for a in args], stdin=io.StringIO(stdin or ""), stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def colouring_from_text(output):
+    """The '#'/'.' colouring printed right of an ASCII drawing."""
+    rows = re.findall(r"^[ |0-3]*[ |]\s{3}([#.]+)$", output, re.MULTILINE)
+    return parse_colouring("\n".join(rows))
+
+
+# --- as a user runs it ------------------------------------------------------------------
+
+def test_script_on_the_bundled_example():
+    proc = run_script("--engine", "model", "--unique", EXAMPLE)
+    assert proc.returncode == 0, proc.stderr
+    assert "loopy_7x7: 7x7, engine model: solved, unique" in proc.stdout
+    assert "counters: checks " in proc.stdout and "time: " in proc.stdout
+    puzzle = load_puzzle(EXAMPLE)
+    assert check(puzzle, colouring_from_text(proc.stdout)).ok
+    assert proc.stderr == ""
+
+
+@pytest.mark.skipif(not os.access(SOLVE, os.X_OK), reason="host/solve.py is not executable")
+def test_script_runs_directly_and_with_another_python():
+    """./host/solve.py (shebang) and a Python outside the venv: both re-exec into the venv."""
+    game_id = "3x3t0:3g2"
+    direct = run_script("-e", "model", "--format", "json", game_id, python=None)
+    assert direct.returncode == 0, direct.stderr
+    other = shutil.which("python3") or sys.executable
+    again = run_script("-e", "model", "--format", "json", game_id, python=other)
+    assert again.returncode == 0, again.stderr
+    assert json.loads(direct.stdout)["solution"] == json.loads(again.stdout)["solution"]
+
+
+def test_script_on_a_loopy_id():
+    game_id = re.search(r"# game id: (\S+)", EXAMPLE.read_text()).group(1)
+    proc = run_script("-e", "model", "-u", "--format", "unicode", game_id)
+    assert proc.returncode == 0, proc.stderr
+    assert "7x7, engine model: solved, unique" in proc.stdout
+    assert "┌" in proc.stdout and "┘" in proc.stdout
+
+
+def test_script_on_a_puzzlink_url_prints_the_corpus_solution():
+    text = (PUZZLES / "pzpr_ctc_seshadri.txt").read_text()
+    url = re.search(r"# source: (\S+)", text).group(1)
+    assert url.startswith("http://pzv.jp/p.html?slither/10/10/")
+    expected = parse_colouring((PUZZLES / "pzpr_ctc_seshadri.sol").read_text())
+    proc = run_script("-e", "model", "--unique", url)
+    assert proc.returncode == 0, proc.stderr
+    assert "10x10, engine model: solved, unique" in proc.stdout
+    assert colouring_from_text(proc.stdout) == expected
+
+
+def test_script_on_a_malformed_file(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("# a puzzle\n3..\n.5.\n")
+    proc = run_script("-e", "model", bad)
+    assert proc.returncode == ExitCode.INPUT == 6
+    assert proc.stderr.strip() == (f"host/solve.py: {bad}, line 3, column 2: "
+                                   f"clue 5 is out of range (clues are 0 to 3)")
+    assert "Traceback" not in proc.stderr + proc.stdout
+
+
+def test_script_on_unsat_and_ambiguous_puzzles():
+    unsat = run_script("-e", "model", PUZZLES / "edge_2x4_global_unsat.txt")
+    assert unsat.returncode == ExitCode.NO_SOLUTION == 4
+    assert "engine model: no solution" in unsat.stdout
+    two = run_script("-e", "model", "--unique", PUZZLES / "edge_1x3_two_solutions.txt")
+    assert two.returncode == ExitCode.MULTIPLE == 3
+    assert "several solutions" in two.stdout
+    assert "solution 2 of at least 2:" in two.stdout
+    # without --unique a solution is a success
+    one = run_script("-e", "model", PUZZLES / "edge_1x3_two_solutions.txt")
+    assert one.returncode == 0 and "solved (uniqueness not checked)" in one.stdout
+
+
+def test_script_usage_errors_are_one_line():
+    proc = run_script("-e", "model", "--format", "pdf", EXAMPLE)
+    assert proc.returncode == ExitCode.USAGE == 2
+    assert proc.stderr.count("\n") == 1 and "invalid choice: 'pdf'" in proc.stderr
+    proc = run_script("-e", "model", "no/such/file.txt")
+    assert proc.returncode == ExitCode.INPUT
+    assert proc.stderr.strip() == ("host/solve.py: no/such/file.txt: no such file or "
+                                   "directory, and not a Loopy game id or puzz.link URL")
+
+
+# --- in-process ---------------------------------------------------------------------------
+
+def test_exit_code_table_is_complete_and_documented():
+    assert [int(c) for c in ExitCode] == list(range(12))
+    assert set(EXIT_CODES) == set(ExitCode)
+    help_text = cli.build_parser().format_help()
+    for code, text in EXIT_CODES.items():
+        assert f"{int(code):2}  {text}" in help_text
+
+
+def test_status_to_exit_code():
+    assert exit_code_for(Status.SOLVED_UNIQUE, unique=True) == ExitCode.OK
+    assert exit_code_for(Status.SOLVED, unique=False) == ExitCode.OK
+    assert exit_code_for(Status.SOLVED, unique=True) == ExitCode.LIMIT
+    assert exit_code_for(Status.MULTIPLE, unique=True) == ExitCode.MULTIPLE
+    assert exit_code_for(Status.MULTIPLE, unique=False) == ExitCode.OK
+    assert exit_code_for(Status.NO_SOLUTION, unique=False) == ExitCode.NO_SOLUTION
+    assert exit_code_for(Status.LIMIT, unique=False) == ExitCode.LIMIT
+    assert exit_code_for(Status.ERROR, unique=False) == ExitCode.ENGINE
+
+
+def test_several_puzzles_worst_code_and_summary(tmp_path):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3x\n")
+    code, out, err = run_main("-e", "model", "--unique", EXAMPLE,
+                              PUZZLES / "edge_1x3_two_solutions.txt", bad,
+                              PUZZLES / "edge_2x4_global_unsat.txt")
+    assert code == ExitCode.INPUT  # the largest of 0, 3, 6, 4
+    assert "line 1, column 2: unexpected character 'x'" in err
+    assert out.strip().splitlines()[-1].startswith(
+        "summary: 4 puzzles: 1 solved, unique, 1 several solutions, 1 unreadable, "
+        "1 no solution;")
+    assert out.strip().endswith("exit 6 (input)")
+
+
+def test_stdin_and_directories(tmp_path):
+    (tmp_path / "a.txt").write_text("0\n")  # no solution: no cell can be inside
+    (tmp_path / "b.txt").write_text(".\n")
+    code, out, _ = run_main("-e", "model", tmp_path, "-", stdin=format_loopy(parse_plain("3.\n.3\n")))
+    assert code == ExitCode.NO_SOLUTION
+    names = re.findall(r"^(\S+): \dx\d, engine model: (.*)$", out, re.MULTILINE)
+    assert names == [("a", "no solution"), ("b", "solved (uniqueness not checked)"),
+                     ("stdin", "solved (uniqueness not checked)")]
+    assert run_main("-e", "model", "-", "-")[0] == ExitCode.USAGE
+
+
+def test_json_output(tmp_path):
+    url = format_puzzlink(load_puzzle(EXAMPLE))
+    code, out, _ = run_main("-e", "model", "-u", "-f", "json", EXAMPLE, url, tmp_path / "x.txt")
+    assert code == ExitCode.INPUT
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["status"] for r in records] == ["solved_unique", "solved_unique", "input_error"]
+    first = records[0]
+    assert first["puzzle"] == "loopy_7x7" and first["size"] == "7x7"
+    assert first["engine"] == "model" and first["exit_code"] == 0
+    assert first["counters"]["checks"] > 0 and first["wall_seconds"] >= first["engine_seconds"]
+    assert check(load_puzzle(EXAMPLE), parse_colouring("\n".join(first["solution"]))).ok
+    assert records[1]["solution"] == first["solution"]
+    assert records[2]["exit_code"] == ExitCode.INPUT
+
+
+def test_svg_output_to_file_and_directory(tmp_path):
+    code, out, _ = run_main("-e", "model", "-f", "svg", "-o", tmp_path / "one.svg", EXAMPLE)
+    assert code == 0
+    assert (tmp_path / "one.svg").read_text().startswith("<?xml")
+    assert out.startswith("loopy_7x7: 7x7: solved")
+    code, _, err = run_main("-e", "model", "-f", "svg", EXAMPLE, EXAMPLE)
+    assert code == ExitCode.USAGE and "needs --output DIRECTORY" in err
+    code, out, _ = run_main("-e", "model", "-f", "svg", "-o", tmp_path / "pics", EXAMPLE,
+                            PUZZLES / "edge_2x4_global_unsat.txt")
+    assert code == ExitCode.NO_SOLUTION
+    assert sorted(p.name for p in (tmp_path / "pics").iterdir()) == [
+        "edge_2x4_global_unsat.svg", "loopy_7x7.svg"]
+    code, out, _ = run_main("-e", "model", "-f", "svg", EXAMPLE)
+    assert code == 0 and out.startswith("<?xml") and out.rstrip().endswith("</svg>")
+
+
+def test_limits_and_quiet():
+    code, out, _ = run_main("-e", "model", "--max-checks", "10", EXAMPLE)
+    assert code == ExitCode.LIMIT and "limit reached" in out
+    code, out, err = run_main("-e", "model", "-q", EXAMPLE)
+    assert (code, out, err) == (0, "", "")
+    code, _, err = run_main("-e", "model", "--max-checks", "0", EXAMPLE)
+    assert code == ExitCode.USAGE and "must be at least 1" in err
+
+
+def test_board_options_are_refused_by_the_model():
+    code, _, err = run_main("-e", "model", "--port", "/dev/ttyUSB1", EXAMPLE)
+    assert code == ExitCode.USAGE
+    assert err.strip() == "host/solve.py: --port is not an option of this engine ('model')"
+
+
+def test_convert():
+    code, out, _ = run_main("--convert", "loopy", EXAMPLE)
+    assert code == 0
+    assert out.strip() == re.search(r"# game id: (\S+)", EXAMPLE.read_text()).group(1)
+    code, out, _ = run_main("--convert", "plain", out.strip())
+    assert code == 0 and parse_plain(out) == parse_plain(EXAMPLE.read_text())
+    code, out, _ = run_main("--convert", "puzzlink", EXAMPLE)
+    assert load_puzzle(out.strip()).clues == load_puzzle(EXAMPLE).clues
+
+
+def test_progress_lines_on_stderr():
+    code, _, err = run_main("-e", "model", "--progress", EXAMPLE,
+                            PUZZLES / "edge_2x4_global_unsat.txt")
+    assert code == ExitCode.NO_SOLUTION
+    lines = err.splitlines()
+    assert lines[0].startswith("[1/2] loopy_7x7: 7x7: solved")
+    assert lines[1].startswith("[2/2] edge_2x4_global_unsat: 2x4: no solution")
+
+
+# --- engines behind the hook --------------------------------------------------------------
+
+def _fake_engine(monkeypatch, solve):
+    monkeypatch.setattr(cli, "resolve_engine", lambda name: solve)
+
+
+def test_a_wrong_solution_is_never_printed(monkeypatch):
+    def liar(puzzle, *, unique=False, time_limit=None):
+        everything = tuple((True,) * puzzle.cols for _ in range(puzzle.rows))
+        return Result("liar", Status.SOLVED, everything, [everything])
+    _fake_engine(monkeypatch, liar)
+    code, out, err = run_main("-e", "model", EXAMPLE)
+    assert code == ExitCode.ENGINE
+    assert "liar returned a wrong solution: clue" in err
+    assert "#######\n" not in out and "+-+-+-+-+-+-+-+\n|" not in out
+
+
+def test_a_solved_status_without_solution_is_an_engine_error(monkeypatch):
+    _fake_engine(monkeypatch, lambda puzzle, *, unique=False: Result("empty", Status.SOLVED))
+    code, _, err = run_main("-e", "model", EXAMPLE)
+    assert code == ExitCode.ENGINE and "returned no solution" in err
+
+
+@pytest.mark.parametrize("code", [ExitCode.PORT, ExitCode.TIMEOUT, ExitCode.GARBLED,
+                                  ExitCode.TOO_LARGE])
+def test_device_errors_carry_their_exit_code(monkeypatch, code):
+    class DeviceTrouble(Exception):
+        exit_code = code
+
+    def board(puzzle, *, unique=False, port=None, baud=None, timeout=None):
+        assert (port, baud, timeout) == ("/dev/ttyFAKE", 9600, 1.5)
+        raise DeviceTrouble(f"trouble {int(code)}")
+    _fake_engine(monkeypatch, board)
+    got, out, err = run_main("-e", "model", "--port", "/dev/ttyFAKE", "--baud", "9600",
+                             "--timeout", "1.5", EXAMPLE)
+    assert got == code
+    assert err.strip() == f"host/solve.py: loopy_7x7: trouble {int(code)}"
+    assert "Traceback" not in err
+
+
+def test_a_bug_in_an_engine_is_not_hidden(monkeypatch):
+    def broken(puzzle, *, unique=False):
+        raise ZeroDivisionError("a bug")
+    _fake_engine(monkeypatch, broken)
+    with pytest.raises(ZeroDivisionError):
+        run_main("-e", "model", EXAMPLE)
+
+
+def test_board_is_the_default_engine_when_it_exists(monkeypatch):
+    monkeypatch.setattr(cli, "board_available", lambda: True)
+    assert cli.default_engine() == "board"
+    monkeypatch.setattr(cli, "board_available", lambda: False)
+    assert cli.default_engine() == "model"
+    assert "board" in cli.engine_names()
+
+
+def test_a_missing_board_module_is_one_clear_error(monkeypatch):
+    monkeypatch.setattr(cli, "BOARD_MODULE", "host.no_such_board_module")
+    monkeypatch.setattr(cli, "board_available", lambda: False)
+    code, _, err = run_main("-e", "board", EXAMPLE)
+    assert code == ExitCode.ENGINE
+    assert "engine 'board' is not available" in err and "--engine model" in err
