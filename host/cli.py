@@ -209,9 +209,11 @@ def _error(result, message):
 class Outcome:
     """What happened to one input: a puzzle and its result, or an input error."""
 
-    def __init__(self, label, puzzle=None, result=None, code=ExitCode.OK, error="", wall=0.0):
+    def __init__(self, label, puzzle=None, result=None, code=ExitCode.OK, error="", wall=0.0,
+                 engine=""):
         self.label, self.puzzle, self.result = label, puzzle, result
         self.code, self.error, self.wall = code, error, wall
+        self.engine = result.engine if result is not None else engine
 
     @property
     def name(self):
@@ -219,7 +221,7 @@ class Outcome:
                 else self.label)
 
 
-def solve_one(puzzle, solve, kwargs, *, unique, label=""):
+def solve_one(puzzle, solve, kwargs, *, unique, label="", engine=""):
     """Run an engine on one puzzle and verify the answer: an :class:`Outcome`."""
     engines = _engines()
     start = time.perf_counter()
@@ -227,17 +229,18 @@ def solve_one(puzzle, solve, kwargs, *, unique, label=""):
         result = solve(puzzle, unique=unique, **kwargs)
     except engines.EngineUnavailable as error:
         return Outcome(label, puzzle, None, ExitCode.ENGINE, str(error),
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, engine)
     except Exception as error:
         code = getattr(error, "exit_code", None)
         if code is None:
             raise  # a bug, not a device failure: let the traceback show
         return Outcome(label, puzzle, None, ExitCode(int(code)), str(error),
-                       time.perf_counter() - start)
+                       time.perf_counter() - start, engine)
     wall = time.perf_counter() - start
     if not isinstance(result, Result):
         return Outcome(label, puzzle, None, ExitCode.ENGINE,
-                       f"the engine returned {type(result).__name__}, not a Result", wall)
+                       f"the engine returned {type(result).__name__}, not a Result", wall,
+                       engine)
     result = _verify(puzzle, result)
     code = exit_code_for(result.status, unique=unique)
     if result.status is Status.ERROR and getattr(result, "exit_code", None) is not None:
@@ -256,13 +259,12 @@ def text_report(outcome, fmt):
     """The text/unicode block of one solved (or failed) puzzle."""
     puzzle, result = outcome.puzzle, outcome.result
     draw = render_unicode if fmt == "unicode" else render_text
-    engine = result.engine if result is not None else "-"
     status = result.status.text if result is not None else "error"
-    lines = [f"{outcome.name}: {puzzle.size}, engine {engine}: {status}"]
-    if result is not None and result.message:
+    lines = [f"{outcome.name}: {puzzle.size}, engine {outcome.engine}: {status}"]
+    if result is None:  # the engine failed before answering: the reason is on stderr
+        return lines[0] + f" ({outcome.wall:.4f} s wall)\n"
+    if result.message and result.status is not Status.ERROR:
         lines.append(f"note: {result.message}")
-    elif result is None and outcome.error:
-        lines.append(f"note: {outcome.error}")
     solutions = []
     if result is not None and result.status.solved:
         solutions = list(result.solutions or [result.solution])
@@ -282,7 +284,7 @@ def text_report(outcome, fmt):
 def status_line(outcome):
     """One line: name, size, status (or the input error)."""
     if outcome.puzzle is None:
-        return f"{outcome.label}: input error: {outcome.error}"
+        return f"input error: {outcome.error}"
     status = outcome.result.status.text if outcome.result is not None else "error"
     extra = f" ({outcome.error})" if outcome.error and outcome.result is None else ""
     return f"{outcome.name}: {outcome.puzzle.size}: {status}{extra} [{outcome.wall:.3f} s]"
@@ -466,7 +468,8 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
                         "input": label, "status": "input_error", "message": str(item),
                         "exit_code": int(ExitCode.INPUT)}) + "\n")
             else:
-                outcome = solve_one(item, solve, kwargs, unique=args.unique, label=label)
+                outcome = solve_one(item, solve, kwargs, unique=args.unique, label=label,
+                                    engine=args.engine)
                 if outcome.error:
                     complain(f"{outcome.name}: {outcome.error}")
                 _emit(args, outcome, document, used_names, len(items))
