@@ -454,7 +454,7 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
             complain(f"cannot create the directory {args.output}: {error.strerror or error}")
             return ExitCode.USAGE
     document = out_file if out_file is not None else stdout
-    documents_to_stdout = out_file is None and args.format in ("json", "svg")
+    documents_to_stdout = args.output is None and args.format in ("json", "svg")
 
     outcomes, used_names = [], set()
     start = time.perf_counter()

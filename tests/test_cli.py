@@ -299,3 +299,23 @@ def test_a_missing_board_module_is_one_clear_error(monkeypatch):
     code, _, err = run_main("-e", "board", EXAMPLE)
     assert code == ExitCode.ENGINE
     assert "engine 'board' is not available" in err and "--engine model" in err
+
+
+def test_through_the_board_engine_on_a_fake_device():
+    """--engine board --port: the board engine (host/board.py) talking to the pure-Python
+    fake device (host/fakedevice.py) on a pseudo-terminal; its exit codes come through."""
+    from host.fakedevice import FakeDevice
+    device = FakeDevice(max_rows=10, max_cols=10, timeout=1.0)
+    path, stop = device.serve_pty()
+    try:
+        code, out, err = run_main("-e", "board", "--port", path, "-u", "-f", "json", EXAMPLE)
+        assert code == 0, err
+        record = json.loads(out)
+        assert record["engine"] == "board" and record["status"] == "solved_unique"
+        assert check(load_puzzle(EXAMPLE), parse_colouring("\n".join(record["solution"]))).ok
+        big = PUZZLES / "loopy_15x15_easy_02.txt"
+        code, out, err = run_main("-e", "board", "--port", path, big)
+        assert code == ExitCode.TOO_LARGE
+        assert err.startswith("host/solve.py: loopy_15x15_easy_02: ") and err.count("\n") == 1
+    finally:
+        stop()
