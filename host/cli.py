@@ -427,6 +427,15 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
     if args.convert:
         return _convert(args, items, stdout, complain)
 
+    if args.format == "unicode" and not args.output:
+        encoding = getattr(stdout, "encoding", None) or "utf-8"
+        try:
+            "┌─┐│·".encode(encoding)
+        except (UnicodeEncodeError, LookupError):
+            complain(f"standard output ({encoding}) cannot show box drawing: use "
+                     f"--format text, or a UTF-8 locale")
+            return ExitCode.USAGE
+
     try:
         solve = resolve_engine(args.engine)
     except _engines().EngineUnavailable as error:

@@ -319,3 +319,11 @@ def test_through_the_board_engine_on_a_fake_device():
         assert err.startswith("host/solve.py: loopy_15x15_easy_02: ") and err.count("\n") == 1
     finally:
         stop()
+
+
+def test_a_file_of_several_ids_and_unicode_output():
+    code, out, _ = run_main("-e", "model", "-u", "-f", "unicode",
+                            REPO / "examples" / "loopy_ids_4x6.txt")
+    assert code == 0
+    assert out.count(": 4x6, engine model: solved, unique") == 3
+    assert out.rstrip().splitlines()[-1].startswith("summary: 3 puzzles: 3 solved, unique;")

@@ -21,7 +21,7 @@ from host.formats import (detect_format, format_loopy, format_puzzlink, iter_puz
 from host.puzzle import Puzzle, PuzzleError, format_plain, parse_plain
 from tests.conftest import PUZZLES, REPO
 
-EXAMPLES = sorted((REPO / "examples").glob("loopy_*.txt"))
+EXAMPLES = [REPO / "examples" / "loopy_7x7.txt", REPO / "examples" / "loopy_10x10.txt"]
 PZPR = sorted(PUZZLES.glob("pzpr_*.txt"))
 # URLs of the corpus written by pzprjs itself (the others come from other encoders)
 PZPRJS_ENCODED = {"pzpr_ctc_seshadri", "pzpr_ctc_teatime", "pzpr_penpa_1", "pzpr_penpa_2"}
@@ -351,3 +351,13 @@ def test_detect_format():
     assert detect_format("10x10t0:abc") == "loopy"
     assert detect_format("https://puzz.link/p?slither/1/1/0") == "puzzlink"
     assert detect_format("") == "plain"
+
+
+def test_the_bundled_file_of_loopy_ids():
+    path = REPO / "examples" / "loopy_ids_4x6.txt"
+    ids = [line for line in path.read_text().splitlines() if line and not line.startswith("#")]
+    puzzles = load_puzzles(str(path))
+    assert len(puzzles) == len(ids) == 3
+    for number, (puzzle, game_id) in enumerate(zip(puzzles, ids), start=1):
+        assert (puzzle.rows, puzzle.cols, puzzle.name) == (4, 6, f"loopy_ids_4x6#{number}")
+        assert format_loopy(puzzle) == game_id
