@@ -34,6 +34,9 @@ def tree_latency(count, register_every):
     """
     if register_every is None:
         return 0
+    if not isinstance(register_every, int) or register_every < 1:
+        raise ValueError(f"register_every must be a positive integer or None, "
+                         f"not {register_every!r}")
     levels = tree_levels(count)
     return max(1, -(-levels // register_every))
 
@@ -44,12 +47,7 @@ def balanced_sum(m, values, *, register_every=None, domain="sync", name="sum"):
     Returns the sum as a Value; with ``register_every`` set, the result lags the
     inputs by :func:`tree_latency` clock cycles of ``domain``.
     """
-    if register_every is not None and (not isinstance(register_every, int) or register_every < 1):
-        raise ValueError(f"register_every must be a positive integer or None, "
-                         f"not {register_every!r}")
-    layer = [v for v in values]
-    if not layer:
-        layer = [Const(0, 1)]
+    layer = list(values) or [Const(0, 1)]
     latency = tree_latency(len(layer), register_every)
     level = stage = 0
 

@@ -11,13 +11,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "sim" / "cocotb" / 
 import golden  # noqa: E402  (sim/cocotb/accelerator/golden.py)
 from hw.cells import CellLayout, grid_index  # noqa: E402
 
-__all__ = ["golden", "run", "pack_cells", "grid_board"]
+__all__ = ["golden", "run", "pack_cells", "pack_words", "grid_board", "BusDriver"]
 
 
-def run(dut, bench, *, vcd=None):
+def run(dut, bench, *, vcd=None, clock=True):
     """Run the async testbench ``bench(ctx)`` on ``dut`` with a 100 MHz clock."""
     sim = Simulator(dut)
-    sim.add_clock(1e-8)
+    if clock:
+        sim.add_clock(1e-8)
     sim.add_testbench(bench)
     if vcd:
         with sim.write_vcd(vcd):
@@ -26,26 +27,32 @@ def run(dut, bench, *, vcd=None):
         sim.run()
 
 
+def pack_words(words, max_rows, max_cols):
+    """The ``cells`` array value from ``{(r, c): (clue, pattern, attribute)}``; others blank."""
+    value = 0
+    for r in range(max_rows):
+        for c in range(max_cols):
+            clue, pattern, attribute = words.get((r, c), (4, 0, 0))
+            word = (clue << CellLayout["clue"].offset | pattern << CellLayout["pattern"].offset
+                    | attribute << CellLayout["attribute"].offset)
+            value |= word << (grid_index(max_cols, r, c) * CellLayout.size)
+    return value
+
+
 def pack_cells(puzzle, assignment, max_rows, max_cols, extra=None):
     """The ``cells`` array value of a build for a model puzzle and assignment.
 
     Cells beyond the puzzle hold ``extra(r, c)`` (clue, pattern, attribute) if
     given, else blank and unassigned.
     """
-    value = 0
+    words = {}
     for r in range(max_rows):
         for c in range(max_cols):
             if r < puzzle.rows and c < puzzle.cols:
-                clue, pattern, attribute = golden.cell_word(puzzle.clues[r][c],
-                                                            assignment.get((r, c)))
+                words[r, c] = golden.cell_word(puzzle.clues[r][c], assignment.get((r, c)))
             elif extra is not None:
-                clue, pattern, attribute = extra(r, c)
-            else:
-                clue, pattern, attribute = 4, 0, 0
-            word = (clue << CellLayout["clue"].offset | pattern << CellLayout["pattern"].offset
-                    | attribute << CellLayout["attribute"].offset)
-            value |= word << (grid_index(max_cols, r, c) * CellLayout.size)
-    return value
+                words[r, c] = extra(r, c)
+    return pack_words(words, max_rows, max_cols)
 
 
 def grid_board(rows, cols, max_rows, max_cols):
