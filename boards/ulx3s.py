@@ -1,0 +1,151 @@
+"""Radiona ULX3S (Lattice ECP5 LFE5U-85F): the board with a fully open flow.
+
+Yosys, nextpnr-ecp5 and ecppack (all from PyPI, as WebAssembly) build a real
+bitstream and a real post-route timing report on any machine, so this board is
+where the design's Fmax is measured.  The 25 MHz oscillator (G2) feeds an
+EHXPLLL that makes the design clock.  The ULX3S has no reset button wired to the
+design, so the ``sync`` reset is a power-on reset: held for 2**12 cycles after
+configuration and while the PLL is not locked.  The UART goes through the
+on-board FT231X (usually ``/dev/ttyUSB0``): FPGA rx on M1, tx on L4.
+"""
+
+from amaranth.hdl import Cat, ClockDomain, ClockSignal, Elaboratable, Instance, Module, Signal
+from amaranth.lib.cdc import ResetSynchronizer
+
+from .board import Board
+
+__all__ = ["ULX3S_85F", "ULX3S", "pll_parameters"]
+
+# ECP5 EHXPLLL (FPGA-TN-02200, sysCLOCK PLL), Hz.
+_VCO_MIN, _VCO_MAX = 400e6, 800e6
+_PFD_MIN, _PFD_MAX = 3.125e6, 400e6
+_OUT_MIN, _OUT_MAX = 3.125e6, 400e6
+
+#: Cycles of the power-on reset (log2).
+POR_BITS = 12
+
+
+def pll_parameters(f_in, f_out):
+    """``(CLKI_DIV, CLKFB_DIV, CLKOP_DIV)`` of an EHXPLLL fed back from CLKOP that
+    makes exactly ``f_out`` from ``f_in`` (the VCO as close to 600 MHz as possible,
+    as ``ecppll`` chooses).  Raises ValueError when no such setting exists."""
+    if not _OUT_MIN <= f_out <= _OUT_MAX:
+        raise ValueError(f"an ECP5 PLL cannot make {f_out / 1e6:g} MHz "
+                         f"({_OUT_MIN / 1e6:g} to {_OUT_MAX / 1e6:g} MHz)")
+    best = None
+    for clki_div in range(1, 129):
+        pfd = f_in / clki_div
+        if not _PFD_MIN <= pfd <= _PFD_MAX:
+            continue
+        for clkfb_div in range(1, 81):
+            if abs(pfd * clkfb_div - f_out) > 1e-6 * f_out:
+                continue
+            for clkop_div in range(1, 129):
+                vco = f_out * clkop_div
+                if not _VCO_MIN <= vco <= _VCO_MAX:
+                    continue
+                score = abs(vco - 600e6)
+                if best is None or score < best[0]:
+                    best = (score, (clki_div, clkfb_div, clkop_div))
+    if best is None:
+        raise ValueError(f"an ECP5 PLL cannot make exactly {f_out / 1e6:g} MHz "
+                         f"from {f_in / 1e6:g} MHz")
+    return best[1]
+
+
+class _ULX3SClocking(Elaboratable):
+    def __init__(self, board_clock, frequency):
+        self.board_clock = board_clock
+        self.frequency = frequency
+        self.parameters = pll_parameters(board_clock, frequency)
+
+    def elaborate(self, platform):
+        m = Module()
+        m.domains.sync = ClockDomain("sync")
+        m.domains.por = ClockDomain("por", reset_less=True)
+
+        clk25 = platform.request(platform.default_clk, 0)
+
+        clki_div, clkfb_div, clkop_div = self.parameters
+        clk = Signal()
+        locked = Signal()
+        m.submodules.pll = Instance("EHXPLLL",
+            a_FREQUENCY_PIN_CLKI=f"{self.board_clock / 1e6:g}",
+            a_FREQUENCY_PIN_CLKOP=f"{self.frequency / 1e6:g}",
+            a_ICP_CURRENT="12",
+            a_LPF_RESISTOR="8",
+            a_MFG_ENABLE_FILTEROPAMP="1",
+            a_MFG_GMCREF_SEL="2",
+            p_PLLRST_ENA="DISABLED",
+            p_INTFB_WAKE="DISABLED",
+            p_STDBY_ENABLE="DISABLED",
+            p_DPHASE_SOURCE="DISABLED",
+            p_OUTDIVIDER_MUXA="DIVA",
+            p_OUTDIVIDER_MUXB="DIVB",
+            p_OUTDIVIDER_MUXC="DIVC",
+            p_OUTDIVIDER_MUXD="DIVD",
+            p_CLKI_DIV=clki_div,
+            p_CLKOP_ENABLE="ENABLED",
+            p_CLKOP_DIV=clkop_div,
+            p_CLKOP_CPHASE=(clkop_div - 1) // 2,
+            p_CLKOP_FPHASE=0,
+            p_FEEDBK_PATH="CLKOP",
+            p_CLKFB_DIV=clkfb_div,
+            i_RST=0,
+            i_STDBY=0,
+            i_CLKI=clk25.i,
+            o_CLKOP=clk,
+            i_CLKFB=clk,
+            i_PHASESEL0=0,
+            i_PHASESEL1=0,
+            i_PHASEDIR=1,
+            i_PHASESTEP=1,
+            i_PHASELOADREG=1,
+            i_PLLWAKESYNC=0,
+            i_ENCLKOP=0,
+            o_LOCK=locked,
+        )
+        m.d.comb += [
+            ClockSignal("sync").eq(clk),
+            ClockSignal("por").eq(clk),
+        ]
+        # nextpnr derives the 'sync' clock's constraint from the PLL's input
+        # frequency and dividers (FREQUENCY_PIN_CLKI); boards.build checks it.
+
+        # Power-on reset: the flip-flops start at their init values after
+        # configuration (ECP5's PUR); the counter holds reset until it wraps.
+        por_count = Signal(POR_BITS)
+        por_done = Signal()
+        with m.If(~por_done):
+            m.d.por += Cat(por_count, por_done).eq(por_count + 1)
+        m.submodules.reset_sync = ResetSynchronizer(~locked | ~por_done, domain="sync")
+        return m
+
+
+class ULX3S_85F(Board):
+    name = "ulx3s"
+    title = "Radiona ULX3S-85F"
+    device = "LFE5U-85F-6BG381C, ECP5"
+    board_clock = 25e6
+    clock_frequency = 50e6
+    max_rows = 10
+    max_cols = 10
+    programmer_board = "ulx3s"
+    serial_port = "/dev/ttyUSB0"
+    # LFE5U-85F (DS1044): LUT4s, flip-flops, 18 Kb EBR blocks, 18x18 multipliers.
+    capacity = {"LUT": 83640, "FF": 83640, "EBR": 208, "DSP": 156}
+
+    def platform(self, toolchain=None):
+        from amaranth_boards.ulx3s import ULX3S_85F_Platform
+        if toolchain not in (None, "Trellis"):
+            raise ValueError(f"toolchain must be 'Trellis', not {toolchain!r}")
+        return ULX3S_85F_Platform(toolchain="Trellis")
+
+    def clock_parameters(self, frequency):
+        return pll_parameters(self.board_clock, frequency)
+
+    def clocking(self, platform, frequency):
+        return _ULX3SClocking(self.board_clock, frequency)
+
+
+ULX3S = ULX3S_85F()

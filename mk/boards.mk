@@ -1,0 +1,22 @@
+# Boards and bitstreams (boards/, docs/boards.md).
+#   make bitstream                 Arty A7-35T (XC7A35T): build tree + utilisation; the
+#                                  bitstream where Vivado or openXC7 is installed
+#   make bitstream BOARD=ulx3s     ULX3S-85F (ECP5): a real bitstream with the open flow
+#   make program [BOARD=ulx3s]     load it with openFPGALoader
+# Options: ROWS=, COLS= (maximum grid), CLOCK= (MHz), BAUD= (default 115200),
+#          CORE=soc|accelerator|loopback, BUILD_DIR=.
+
+BOARD ?= arty
+BITSTREAM_ARGS = --board $(BOARD) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS)) \
+	$(if $(CLOCK),--clock $(CLOCK)) $(if $(BAUD),--baud $(BAUD)) $(if $(CORE),--core $(CORE)) \
+	$(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
+
+.PHONY: bitstream program
+
+## bitstream       FPGA image for BOARD=arty (default; XC7A35T) or BOARD=ulx3s (ECP5); ROWS= COLS= CLOCK= BAUD=
+bitstream: setup
+	$(PY) -m boards.build $(BITSTREAM_ARGS)
+
+## program         load build/<board>/top.bit into the board with openFPGALoader (BOARD=arty|ulx3s)
+program: setup
+	$(PY) -m boards.program --board $(BOARD) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
