@@ -25,7 +25,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from .build import BUILD_ROOT, REPO, Build, BuildError, Design, build
+from .builder import BUILD_ROOT, REPO, Build, BuildError, Design, build
 
 __all__ = ["VirtualBoard", "VirtualBoardError", "BuildError", "Build", "Design", "DESIGNS",
            "build_design", "trace_kind"]
@@ -170,14 +170,21 @@ class VirtualBoard:
             if process.poll() is None:
                 process.send_signal(signal.SIGTERM)
             try:
-                out, _ = process.communicate(timeout=timeout)
+                process.wait(timeout)
             except subprocess.TimeoutExpired:
                 process.kill()
-                out, _ = process.communicate()
+                process.wait()
         except KeyboardInterrupt:
             process.kill()
             process.wait()
             raise
+        out = process.stdout.read() if process.stdout else ""
+        for stream in (process.stdin, process.stdout):
+            try:
+                if stream:
+                    stream.close()
+            except OSError:
+                pass
         for line in (out or "").splitlines():
             if line.startswith("CYCLES "):
                 self.cycles = int(line.split()[1])

@@ -58,24 +58,27 @@ class Echo(wiring.Component):
                 with m.Else():
                     m.d.sync += rx_count.eq(rx_count - 1)
 
-        # Transmitter with a one-byte buffer.
+        # Transmitter with a one-byte buffer; the next byte follows the stop bit
+        # without a gap, so it keeps up with a host that sends back to back.
         pending = Signal()
         pending_byte = Signal(8)
         tx_frame = Signal(10, init=0x3FF)
         tx_bits = Signal(range(11))
         tx_count = Signal(range(div))
         m.d.comb += self.uart_tx.eq(tx_frame[0])
-        with m.If(got):
-            m.d.sync += [pending.eq(1), pending_byte.eq(got_byte)]
-        with m.If(tx_bits == 0):
-            with m.If(pending & ~got):
-                m.d.sync += [tx_frame.eq(pending_byte << 1 | 1 << 9), tx_bits.eq(10),
-                             tx_count.eq(div - 1), pending.eq(0)]
+        free = (tx_bits == 0) | ((tx_bits == 1) & (tx_count == 0))
+        with m.If(free & pending):
+            m.d.sync += [tx_frame.eq(pending_byte << 1 | 1 << 9), tx_bits.eq(10),
+                         tx_count.eq(div - 1), pending.eq(0)]
+        with m.Elif(tx_bits == 0):
+            pass
         with m.Elif(tx_count == 0):
             m.d.sync += [tx_frame.eq(tx_frame >> 1 | 1 << 9), tx_bits.eq(tx_bits - 1),
                          tx_count.eq(div - 1)]
         with m.Else():
             m.d.sync += tx_count.eq(tx_count - 1)
+        with m.If(got):  # after the load above, so a byte arriving meanwhile is kept
+            m.d.sync += [pending.eq(1), pending_byte.eq(got_byte)]
         return m
 
 
@@ -88,7 +91,7 @@ def design(clock_hz=ECHO_CLOCK_HZ, baud=ECHO_BAUD):
     """The :class:`sim.vboard.build.Design` of the echo board."""
     from amaranth.back import verilog
 
-    from .build import Design
+    from .builder import Design
 
     divisor = round(clock_hz / baud)
     top = Echo(divisor)

@@ -1,0 +1,288 @@
+"""The board engine (host/board.py) against the fake device on a pseudo-terminal.
+
+No simulator: :class:`host.fakedevice.FakeDevice` serves the protocol on a pty
+(a thread of this process), and the board engine opens it with pyserial, the
+same code path as for /dev/ttyUSB1 or the virtual board's /dev/pts/N.
+"""
+
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+
+from host import board as B
+from host import protocol as P
+from host.fakedevice import FakeDevice
+from host.puzzle import Puzzle
+from host.result import Status
+from hw.model import search
+from tests.conftest import REPO, load
+
+
+@pytest.fixture
+def serve():
+    """``serve(device) -> pty path``; stops every device and closes every session after."""
+    stops = []
+
+    def start(device):
+        path, stop = device.serve_pty()
+        stops.append(stop)
+        return path
+
+    yield start
+    B.close_all()
+    for stop in stops:
+        stop()
+
+
+def requests_of(device, type):
+    return [f for f in device.requests if f.type == type]
+
+
+@pytest.mark.parametrize("name, unique, status", [
+    ("edge_1x2_3", True, Status.SOLVED_UNIQUE),
+    ("edge_1x3_two_solutions", True, Status.MULTIPLE),
+    ("edge_1x3_two_solutions", False, Status.SOLVED),
+    ("edge_2x4_global_unsat", True, Status.NO_SOLUTION),
+    ("janko_0002", True, Status.SOLVED_UNIQUE),
+    ("janko_0002", False, Status.SOLVED),
+])
+def test_solves_like_the_model(serve, name, unique, status):
+    puzzle, solution = load(name)
+    device = FakeDevice(max_rows=10, max_cols=10, clock_hz=100_000_000)
+    port = serve(device)
+    result = B.solve(puzzle, unique=unique, port=port, timeout=2.0)
+    model = search(puzzle, max_solutions=2 if unique else 1)
+    assert result.engine == "board"
+    assert result.status is status
+    for key, value in model.counters.as_dict().items():
+        assert result.counters[key] == value, key
+    if status.solved:
+        assert result.solution == model.solutions[0]
+        assert result.solutions == [result.solution]
+    else:
+        assert result.solution is None
+    if status is Status.SOLVED_UNIQUE:
+        assert result.solution == solution
+    cycles = result.counters["cycles"]
+    assert cycles > 0
+    assert result.counters["seconds_at_clock"] == pytest.approx(cycles / 100e6)
+    assert result.counters["seconds_at_50mhz"] == pytest.approx(cycles / 50e6)
+    # the conversation: ABORT (a stale search?), PING (the build's size), one SOLVE
+    assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING,
+                                                 P.MsgType.SOLVE]
+
+
+def test_session_is_reused_for_several_puzzles(serve):
+    device = FakeDevice()
+    port = serve(device)
+    for name in ("janko_0002", "janko_0003", "janko_0004"):
+        puzzle, solution = load(name)
+        assert B.solve(puzzle, unique=True, port=port).solution == solution
+    assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING] + \
+        [P.MsgType.SOLVE] * 3
+
+
+def test_max_checks_limit(serve):
+    puzzle, _ = load("janko_0002")
+    result = B.solve(puzzle, unique=True, port=serve(FakeDevice()), max_checks=5)
+    assert result.status is Status.LIMIT
+    assert result.counters["checks"] == 5
+
+
+def test_wrong_solution_is_never_returned(serve):
+    """A device that answers with a wrong colouring: the checker turns it into ERROR."""
+    class Liar(FakeDevice):
+        def _send(self, frame):
+            events = P.FrameDecoder().feed(frame)
+            if events and events[0].type == P.MsgType.RESULT:
+                reply = P.decode_result(events[0])
+                if reply.status.solved:
+                    wrong = tuple(tuple(not v for v in row) for row in reply.solution)
+                    frame = P.encode_result(reply.status, reply.rows, reply.cols,
+                                            solution=wrong, counters=reply.counters,
+                                            cycles=reply.cycles)
+            super()._send(frame)
+
+    puzzle, _ = load("janko_0002")
+    result = B.solve(puzzle, port=serve(Liar()))
+    assert result.status is Status.ERROR
+    assert result.solution is None and "wrong solution" in result.message
+
+
+def test_silent_device_times_out_after_one_retry(serve):
+    device = FakeDevice(misbehave="silent")
+    port = serve(device)
+    puzzle, _ = load("janko_0002")
+    start = time.monotonic()
+    with pytest.raises(B.NoAnswer) as error:
+        B.solve(puzzle, port=port, timeout=0.3)
+    assert 0.55 < time.monotonic() - start < 3
+    assert "no answer" in str(error.value) and "retry" in str(error.value)
+    assert error.value.exit_code == 9
+    assert len(requests_of(device, P.MsgType.ABORT)) == 2  # the request and its retry
+
+
+@pytest.mark.parametrize("misbehaviour", ["garbage", "bad_crc", "truncate"])
+def test_garbled_answers(serve, misbehaviour):
+    device = FakeDevice(misbehave=misbehaviour, seed=3)
+    puzzle, _ = load("janko_0002")
+    with pytest.raises(B.GarbledAnswer) as error:
+        B.solve(puzzle, port=serve(device), timeout=0.3)
+    assert "garbled" in str(error.value)
+    assert "\n" not in str(error.value)
+    assert error.value.exit_code == 10
+
+
+class Forgetful(FakeDevice):
+    """Loses the first ``lose`` SOLVE requests (as if their START byte was corrupted)."""
+
+    def __init__(self, lose, **kwargs):
+        super().__init__(**kwargs)
+        self.lose = lose
+
+    def _request(self, frame):
+        if frame.type == P.MsgType.SOLVE and self.lose:
+            self.lose -= 1
+            return None
+        return super()._request(frame)
+
+
+def test_lost_request_is_sent_again(serve):
+    device = Forgetful(1)
+    puzzle, solution = load("janko_0002")
+    result = B.solve(puzzle, unique=True, port=serve(device), timeout=0.3)
+    assert result.solution == solution
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 2
+
+
+def test_solve_request_lost_twice_is_no_answer(serve):
+    device = Forgetful(2)
+    puzzle, _ = load("janko_0002")
+    with pytest.raises(B.NoAnswer, match="SOLVE"):
+        B.solve(puzzle, port=serve(device), timeout=0.3)
+
+
+def test_long_search_is_probed_not_abandoned(serve):
+    """The search outlasts the timeout: each probe gets BUSY, and the result still comes."""
+    device = FakeDevice(delay=1.2)
+    puzzle, solution = load("janko_0002")
+    result = B.solve(puzzle, unique=True, port=serve(device), timeout=0.3)
+    assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+    assert len(requests_of(device, P.MsgType.SOLVE)) >= 3  # the request and its probes
+    assert result.seconds >= 1.2
+
+
+def test_time_limit_aborts_the_search(serve):
+    device = FakeDevice(delay=5.0)
+    puzzle, _ = load("janko_0002")
+    start = time.monotonic()
+    result = B.solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4)
+    assert time.monotonic() - start < 2.0
+    assert result.status is Status.LIMIT
+    assert "time limit" in result.message
+    assert requests_of(device, P.MsgType.ABORT)[-1] is device.requests[-1]
+
+
+def test_too_large_is_refused_before_sending(serve):
+    device = FakeDevice(max_rows=5, max_cols=5)
+    puzzle, _ = load("edge_10x10_two_solutions")
+    with pytest.raises(B.TooLarge) as error:
+        B.solve(puzzle, port=serve(device))
+    assert "10x10" in str(error.value) and "5x5" in str(error.value)
+    assert error.value.exit_code == 11
+    assert not requests_of(device, P.MsgType.SOLVE)
+
+
+def test_too_large_answered_by_the_device(serve):
+    """A device whose VERSION overstates its size still refuses; the host says so."""
+    class Boastful(FakeDevice):
+        def _request(self, frame):
+            if frame.type == P.MsgType.PING:
+                return self._send(P.encode_version(max_rows=64, max_cols=64,
+                                                   clock_hz=self.clock_hz, baud=self.baud))
+            return super()._request(frame)
+
+    device = Boastful(max_rows=5, max_cols=5)
+    port = serve(device)
+    puzzle, _ = load("edge_10x10_two_solutions")
+    with pytest.raises(B.TooLarge, match="refused"):
+        B.solve(puzzle, port=port)
+    # the conversation is still in step: a small puzzle solves on the same session
+    small, solution = load("janko_0002")
+    assert B.solve(small, unique=True, port=port).solution == solution
+
+
+def test_missing_port():
+    with pytest.raises(B.PortError) as error:
+        B.solve(Puzzle(((3,),)), port="/dev/ttyUSB_does_not_exist_42")
+    assert "does not exist" in str(error.value)
+    assert error.value.exit_code == 8
+
+
+def test_not_a_serial_port(tmp_path):
+    path = tmp_path / "plain-file"
+    path.write_text("")
+    with pytest.raises(B.PortError, match="not a serial port|cannot"):
+        B.solve(Puzzle(((3,),)), port=str(path))
+
+
+def test_busy_port(serve):
+    """Another process has the port open exclusively (as pyserial's exclusive=True does)."""
+    port = serve(FakeDevice())
+    holder = subprocess.Popen(
+        [sys.executable, "-c",
+         "import serial, sys; s = serial.Serial(sys.argv[1], exclusive=True); "
+         "print('open', flush=True); sys.stdin.read()", port],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        with pytest.raises(B.PortError) as error:
+            B.solve(Puzzle(((3,),)), port=port)
+        assert "busy" in str(error.value)
+    finally:
+        holder.stdin.close()
+        holder.wait(10)
+
+
+def test_protocol_version_mismatch(serve):
+    class Future(FakeDevice):
+        def _request(self, frame):
+            if frame.type == P.MsgType.PING:
+                good = P.encode_version(max_rows=10, max_cols=10, clock_hz=1, baud=1)
+                version = bytearray(P.FrameDecoder().feed(good)[0].payload)
+                version[0] = P.PROTOCOL_VERSION + 1
+                return self._send(P.encode_frame(P.MsgType.VERSION, bytes(version)))
+            return super()._request(frame)
+
+    with pytest.raises(B.DeviceError, match="protocol version"):
+        B.solve(Puzzle(((3,),)), port=serve(Future()))
+
+
+def test_cli_with_port(serve):
+    """host/solve.py --port PTY: the command line uses this engine end to end."""
+    if not (REPO / "host" / "cli.py").exists():
+        pytest.fail("host/cli.py is missing")
+    device = FakeDevice()
+    port = serve(device)
+    puzzle_file = REPO.parent / "shared" / "puzzles" / "janko_0002.txt"
+    run = subprocess.run([sys.executable, str(REPO / "host" / "solve.py"), "--port", port,
+                          "--unique", str(puzzle_file)],
+                         capture_output=True, text=True, timeout=60,
+                         env={**os.environ, "PYTHONPATH": str(REPO)})
+    assert run.returncode == 0, run.stderr
+    assert "solved, unique" in run.stdout
+    assert "seconds_at_50mhz" in run.stdout
+    assert requests_of(device, P.MsgType.SOLVE)
+
+
+def test_cli_exit_code_for_missing_port():
+    run = subprocess.run([sys.executable, str(REPO / "host" / "solve.py"), "--port",
+                          "/dev/ttyUSB_does_not_exist_42",
+                          str(REPO.parent / "shared" / "puzzles" / "janko_0002.txt")],
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 8, run.stderr
+    assert "does not exist" in run.stderr
+    assert "Traceback" not in run.stderr
