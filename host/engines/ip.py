@@ -43,18 +43,22 @@ answer on every puzzle:
 
 ``objective="none"`` drops the ``Arcs`` objective (pure feasibility, not the
 seed's model) for comparison.
+
+HiGHS is called through ``scipy.optimize.milp`` (one fresh MIP per run, as the
+seed's AMPL runs), not through ``highspy``: highspy 1.15 and OR-Tools 9.15
+ship different ``libhighs.so.1`` builds and cannot be loaded into one process
+(whichever is imported second fails with an undefined symbol), while scipy's
+HiGHS is private to scipy.  One thread, presolve on.
 """
 
-import highspy
 import numpy as np
+from scipy.optimize import Bounds, LinearConstraint, milp
+from scipy.sparse import csr_array
 
 from . import Stopwatch
 from ._edges import Deadline, Lattice, finish, loop_solutions, wanted_solutions
 
 __all__ = ["solve", "starting_rule_cuts"]
-
-INF = highspy.kHighsInf
-
 
 def starting_rule_cuts(puzzle, lattice=None):
     """``(lines, empty)``: edges every solution draws / leaves empty, by seed 002's rules."""
@@ -131,71 +135,56 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
     deadline = Deadline(time_limit)
     lattice = Lattice(puzzle.rows, puzzle.cols)
     counters = {"mip_runs": 0, "subtours_cut": 0, "solutions_blocked": 0,
-                "bb_nodes": 0, "simplex_iterations": 0, "known_lines": 0, "known_empty": 0}
+                "bb_nodes": 0, "known_lines": 0, "known_empty": 0}
     found, known = [], set()
     exhausted = timed_out = False
     with Stopwatch() as clock:
-        h = highspy.Highs()
-        h.setOptionValue("output_flag", False)
-        h.setOptionValue("random_seed", 0)
-        h.setOptionValue("threads", 1)
         n_arcs = 2 * lattice.num_edges          # column 2e: p -> q, 2e + 1: q -> p
-        cost = 1.0 if objective == "arcs" else 0.0
-        h.addVars(n_arcs, np.zeros(n_arcs), np.ones(n_arcs))
-        h.changeColsCost(n_arcs, np.arange(n_arcs, dtype=np.int32), np.full(n_arcs, cost))
-        h.changeColsIntegrality(n_arcs, np.arange(n_arcs, dtype=np.int32),
-                                np.full(n_arcs, highspy.HighsVarType.kInteger))
-
-        def row(lower, upper, columns, values=None):
-            columns = np.asarray(columns, dtype=np.int32)
-            values = np.ones(len(columns)) if values is None else np.asarray(values, float)
-            h.addRow(lower, upper, len(columns), columns, values)
+        rows = _Rows()
 
         def both(edges):
             return [2 * e + k for e in edges for k in (0, 1)]
 
         for r, c in puzzle.clue_cells():                                 # Demand
             d = puzzle.clues[r][c]
-            row(d, d, both(lattice.cell_edges(r, c)))
+            rows.add(d, d, both(lattice.cell_edges(r, c)))
         for p, edges in enumerate(lattice.point_edges):
             into = [2 * e + (0 if lattice.ends[e][1] == p else 1) for e in edges]
             out = [2 * e + (1 if lattice.ends[e][1] == p else 0) for e in edges]
-            row(0, 0, into + out, [1] * len(into) + [-1] * len(out))     # NetFlow
-            row(-INF, 1, into)                                            # OneIn
-            row(-INF, 1, out)                                             # OneOut
+            rows.add(0, 0, into + out, [1] * len(into) + [-1] * len(out))  # NetFlow
+            rows.add(-np.inf, 1, into)                                     # OneIn
+            rows.add(-np.inf, 1, out)                                      # OneOut
         for e in range(lattice.num_edges):
-            row(-INF, 1, both([e]))                                       # OneWay
-        row(1, INF, range(n_arcs))                                        # fix 1: a loop
-        if starting_rules:                                                # Cuts (K, K_2)
+            rows.add(-np.inf, 1, both([e]))                                # OneWay
+        rows.add(1, np.inf, range(n_arcs))                                 # fix 1: a loop
+        if starting_rules:                                                 # Cuts (K, K_2)
             lines, empty = starting_rule_cuts(puzzle, lattice)
             for e in sorted(lines):
-                row(1, 1, both([e]))
+                rows.add(1, 1, both([e]))
             for e in sorted(empty):
-                row(0, 0, both([e]))
+                rows.add(0, 0, both([e]))
             counters["known_lines"], counters["known_empty"] = len(lines), len(empty)
+        cost = np.full(n_arcs, 1.0 if objective == "arcs" else 0.0)
         clued = lattice.clued_edges(puzzle)
         while len(found) < wanted:
             if deadline.expired():
                 timed_out = True
                 break
-            h.setOptionValue("time_limit", max(0.001, deadline.remaining()))
-            h.run()
+            res = milp(cost, integrality=np.ones(n_arcs), bounds=Bounds(0, 1),
+                       constraints=rows.constraint(n_arcs),
+                       options={"time_limit": max(0.001, deadline.remaining()),
+                                "presolve": True, "disp": False})
             counters["mip_runs"] += 1
-            info = h.getInfo()
-            counters["bb_nodes"] += max(0, int(info.mip_node_count))
-            counters["simplex_iterations"] += max(0, int(info.simplex_iteration_count))
-            status = h.getModelStatus()
-            have = info.primal_solution_status == highspy.SolutionStatus.kSolutionStatusFeasible
-            if status == highspy.HighsModelStatus.kInfeasible:
+            counters["bb_nodes"] += int(getattr(res, "mip_node_count", 0) or 0)
+            if res.status == 2:
                 exhausted = True
                 break
-            if status != highspy.HighsModelStatus.kOptimal and not have:
-                if status in (highspy.HighsModelStatus.kTimeLimit,
-                              highspy.HighsModelStatus.kInterrupt):
+            if res.x is None:
+                if res.status == 1:
                     timed_out = True
                     break
-                raise RuntimeError(f"HiGHS ended with {h.modelStatusToString(status)}")
-            x = h.getSolution().col_value
+                raise RuntimeError(f"HiGHS ended with status {res.status}: {res.message}")
+            x = res.x
             edges = [e for e in range(lattice.num_edges) if x[2 * e] + x[2 * e + 1] > 0.5]
             loops = lattice.loops(edges)
             good = loop_solutions(loops, clued)
@@ -204,14 +193,14 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
                 if key not in known:
                     known.add(key)
                     found.append(key)
-            for loop in loops:                                            # Subtours
-                row(-INF, len(loop) - 1, both(loop))
+            for loop in loops:                                             # Subtours
+                rows.add(-np.inf, len(loop) - 1, both(loop))
             counters["solutions_blocked"] += len(good)
             counters["subtours_cut"] += len(loops) - len(good)
-            if status != highspy.HighsModelStatus.kOptimal and len(found) < wanted:
+            if res.status != 0 and len(found) < wanted:
                 timed_out = True   # the time ran out after a feasible point
                 break
-        counters["rows"] = h.getNumRow()
+        counters["rows"] = len(rows.lower)
     messages = [note] if note else []
     if timed_out:
         messages.append(f"time limit of {deadline.seconds:g} s reached after "
@@ -219,3 +208,23 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
     return finish("ip", puzzle, lattice, found[:wanted], unique=unique, wanted=wanted,
                   exhausted=exhausted, seconds=clock.seconds, counters=counters,
                   message="; ".join(messages))
+
+
+class _Rows:
+    """The constraint rows, kept as sparse triplets and grown by the subtour cuts."""
+
+    def __init__(self):
+        self.lower, self.upper, self.r, self.c, self.v = [], [], [], [], []
+
+    def add(self, lower, upper, columns, values=None):
+        columns = list(columns)
+        i = len(self.lower)
+        self.lower.append(lower)
+        self.upper.append(upper)
+        self.r += [i] * len(columns)
+        self.c += columns
+        self.v += [1.0] * len(columns) if values is None else [float(x) for x in values]
+
+    def constraint(self, n_cols):
+        matrix = csr_array((self.v, (self.r, self.c)), shape=(len(self.lower), n_cols))
+        return LinearConstraint(matrix, np.array(self.lower, float), np.array(self.upper, float))

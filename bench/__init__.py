@@ -1,0 +1,1 @@
+"""Benchmarks (not tests): ``python -m bench.peers`` runs the software peers on the corpus."""
