@@ -1,0 +1,27 @@
+/* Memory-mapped I/O of the SoC (addresses from the generated slk_soc.h / slk_regs.h). */
+#ifndef IO_H
+#define IO_H
+
+#include <stdint.h>
+#include "slk_soc.h"
+#include "slk_regs.h"
+
+#define REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
+
+/* accelerator registers (hw/regmap.py) */
+#define ACC(offset) REG(SLK_BASE + (offset))
+#define ACC_CELL_PTR(r, c) ((volatile uint32_t *)(uintptr_t)(SLK_BASE + SLK_CELL_ADDR((r), (c))))
+
+/* the free-running cycle counter: low word (latches the high word), then high */
+static inline uint32_t cycles_lo(void) { return REG(SOC_SYSCTL_CYCLES_LO); }
+static inline uint64_t cycles64(void)
+{
+    uint32_t lo = REG(SOC_SYSCTL_CYCLES_LO);
+    uint32_t hi = REG(SOC_SYSCTL_CYCLES_HI);
+    return ((uint64_t)hi << 32) | lo;
+}
+
+/* UART: one DATA read polls and receives; a DATA write waits while the FIFO is full */
+static inline void uart_put(uint8_t byte) { REG(SOC_UART_DATA) = byte; }
+
+#endif

@@ -1,0 +1,1 @@
+"""cocotb benches of the whole SoC (hw/soc.py) driven through its UART pins."""

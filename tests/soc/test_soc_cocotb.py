@@ -1,0 +1,66 @@
+"""The whole SoC (PicoRV32 + firmware + UART + accelerator) under cocotb and Verilator.
+
+The UART model drives the real pins at clock/16 per bit.  Answers must equal
+the .sol files and every counter must equal hw.model.search's; malformed
+frames get ERROR frames and the next request is served.  One Verilator build
+(10x10, the paper's size) is shared by the tests of this module.
+"""
+
+import json
+
+import pytest
+
+from sim.soc.build import soc_sim
+from tests.conftest import PUZZLES
+
+#: Small puzzles for the default run: no solution, two solutions, no clues, 4x4 .. 10x10.
+PUZZLE_SET = ["edge_1x2_3", "edge_2x4_global_unsat", "edge_1x3_two_solutions",
+              "edge_3x3_noclues", "edge_2x2_22_22", "janko_0008", "janko_0002",
+              "janko_1165", "janko_0751"]
+#: More puzzles (slow): up to a few thousand checks each.
+SLOW_SET = ["edge_5x5_noclues", "edge_2x5_local_unsat", "janko_0005", "janko_0011",
+            "janko_0454", "janko_0891", "loopy_7x7_normal_03", "janko_0748", "janko_1142",
+            "janko_0921", "janko_0071"]
+
+
+@pytest.fixture(scope="module")
+def sim():
+    return soc_sim(10, 10, clock_hz=50_000_000, baud=3_125_000)
+
+
+def run(sim, testcase, **env):
+    passed, failed, log = sim.run(testcase, extra_env={k: str(v) for k, v in env.items()})
+    assert failed == 0 and passed == 1, f"cocotb test {testcase} failed; see {log}"
+    return log
+
+
+def test_version(sim):
+    run(sim, "version")
+
+
+def test_solve_puzzles(sim, tmp_path):
+    report = tmp_path / "report.json"
+    run(sim, "solve_puzzles", SOC_PUZZLES=",".join(PUZZLE_SET), SOC_REPORT=report,
+        SLK_PUZZLES=PUZZLES)
+    rows = json.loads(report.read_text())
+    assert [r["name"] for r in rows] == PUZZLE_SET
+    statuses = {r["name"]: r["status"] for r in rows}
+    assert statuses["edge_2x4_global_unsat"] == "NO_SOLUTION"
+    assert statuses["edge_1x3_two_solutions"] == "MULTIPLE"
+    assert statuses["janko_0751"] == "SOLVED_UNIQUE"
+
+
+def test_modes_and_limits(sim):
+    run(sim, "modes_and_limits", SLK_PUZZLES=PUZZLES)
+
+
+def test_malformed_frames(sim):
+    run(sim, "malformed_frames", SLK_PUZZLES=PUZZLES)
+
+
+@pytest.mark.slow
+def test_solve_more_puzzles(sim, tmp_path):
+    report = tmp_path / "report.json"
+    run(sim, "solve_puzzles", SOC_PUZZLES=",".join(SLOW_SET), SOC_REPORT=report,
+        SLK_PUZZLES=PUZZLES, SOC_TIMEOUT_MS=20000)
+    assert len(json.loads(report.read_text())) == len(SLOW_SET)
