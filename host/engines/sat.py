@@ -43,13 +43,22 @@ from pysat.solvers import Solver
 from . import Stopwatch
 from ._edges import Deadline, Lattice, finish, loop_solutions, wanted_solutions
 
-__all__ = ["solve", "encode"]
+__all__ = ["solve", "encode", "exactly"]
 
 #: python-sat solver names accepted by ``solver=``.
 SOLVERS = ("cadical195", "glucose4", "glucose42", "minisat22", "maplechrono", "lingeling")
 
 #: Conflicts per CaDiCaL slice between two looks at the clock.
 CONFLICT_SLICE = 20_000
+
+
+def exactly(literals, d):
+    """Direct (binomial) CNF of "exactly ``d`` of ``literals`` are true"."""
+    n = len(literals)
+    clauses = [[-x for x in group] for group in subsets(literals, d + 1)]   # at most d
+    if d > 0:
+        clauses += [list(group) for group in subsets(literals, n - d + 1)]   # at least d
+    return clauses
 
 
 def encode(puzzle, lattice=None):
@@ -61,10 +70,7 @@ def encode(puzzle, lattice=None):
     clauses = []
     for r, c in puzzle.clue_cells():
         d = puzzle.clues[r][c]
-        sides = [e + 1 for e in lattice.cell_edges(r, c)]
-        clauses.extend([-x for x in group] for group in subsets(sides, d + 1))  # at most d
-        if d > 0:
-            clauses.extend(list(group) for group in subsets(sides, 5 - d))     # at least d
+        clauses += exactly([e + 1 for e in lattice.cell_edges(r, c)], d)
     for edges in lattice.point_edges:
         xs = [e + 1 for e in edges]
         for x in xs:                                   # not exactly one line

@@ -65,15 +65,18 @@ def formulate(puzzle):
     ans = [[z3.Int(f"ans_{i}_{j}") for j in range(size_col)] for i in range(size_row)]
     grid = [(i, j) for i in range(1, rows + 1) for j in range(1, cols + 1)]
 
+    positive = [[a > 0 for a in row] for row in ans]      # each term built once
+    zero = [[a == 0 for a in row] for row in ans]
+
     def inside(i, j):
-        return ans[i][j] > 0
+        return positive[i][j]
 
     def outside(i, j):
-        return ans[i][j] == 0
+        return zero[i][j]
 
     out = []
     # 4.4 constraint No. 3 (brim1..4): the frame is 0
-    out += [ans[i][j] == 0 for i in range(size_row) for j in range(size_col)
+    out += [zero[i][j] for i in range(size_row) for j in range(size_col)
             if not (1 <= i <= rows and 1 <= j <= cols)]
     # fix 2: no negative values
     out += [ans[i][j] >= 0 for i, j in grid]
