@@ -88,7 +88,8 @@ class BoardTop(Elaboratable):
 
     ``core`` needs the ports ``uart_rx`` (In(1)) and ``uart_tx`` (Out(1)), in the
     ``sync`` domain.  The receive pin passes a two-flop synchroniser (idle high)
-    before it reaches the core.
+    before it reaches the core.  LED 0 shows the core's ``trap`` (if it has one),
+    LED 1 blinks once a second while the design clock runs out of reset.
     """
 
     def __init__(self, board, core, *, frequency):
@@ -110,4 +111,16 @@ class BoardTop(Elaboratable):
         uart = platform.request("uart", 0)
         m.submodules.uart_rx_sync = FFSynchronizer(uart.rx.i, self.core.uart_rx, init=1)
         m.d.comb += uart.tx.o.eq(self.core.uart_tx)
+
+        # LED 0 lights when the CPU traps (a firmware bug), LED 1 blinks at 1 Hz
+        # (the design clock runs and is out of reset).
+        if hasattr(self.core, "trap"):
+            m.d.comb += platform.request("led", 0).o.eq(self.core.trap)
+        heartbeat = Signal(range(max(2, int(self.frequency // 2))))
+        beat = Signal()
+        with m.If(heartbeat == 0):
+            m.d.sync += [heartbeat.eq(int(self.frequency // 2) - 1), beat.eq(~beat)]
+        with m.Else():
+            m.d.sync += heartbeat.eq(heartbeat - 1)
+        m.d.comb += platform.request("led", 1).o.eq(beat)
         return m

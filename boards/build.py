@@ -75,10 +75,20 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None):
 
 def _make_soc(*, max_rows, max_cols, frequency, baud, firmware):
     try:
-        import hw.soc as soc
+        from hw.soc import SoC, FirmwareError
     except ImportError as e:
         raise BuildError(f"the SoC (hw/soc.py) cannot be imported: {e}") from None
-    raise BuildError("hw/soc.py has no SoC this build knows how to instantiate")
+    image = None
+    if firmware is not None:
+        try:
+            image = Path(firmware).read_bytes()
+        except OSError as e:
+            raise BuildError(f"cannot read the firmware image {firmware}: {e.strerror}") from None
+    try:
+        # the SoC adds picorv32.v to the platform itself when it is elaborated
+        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image), {}
+    except FirmwareError as e:
+        raise BuildError(str(e)) from None
 
 
 # --- running tools ------------------------------------------------------------------
@@ -120,7 +130,8 @@ def write_tree(board, core_factory, toolchain, directory, *, frequency, **overri
                           do_build=False, **overrides)
     directory.mkdir(parents=True, exist_ok=True)
     plan.extract(str(directory))
-    return [*sorted(n for n in files if n.endswith((".v", ".sv"))), "top.v"]
+    # every Verilog file of the design: those the core added (the CPU's), then the top
+    return [*platform.iter_files(".v", ".sv"), "top.v"]
 
 
 # --- Arty A7-35T ------------------------------------------------------------------

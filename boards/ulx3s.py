@@ -10,6 +10,7 @@ on-board FT231X (usually ``/dev/ttyUSB0``): FPGA rx on M1, tx on L4.
 """
 
 from amaranth.hdl import Cat, ClockDomain, ClockSignal, Elaboratable, Instance, Module, Signal
+from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
 from .board import Board
@@ -119,6 +120,12 @@ class _ULX3SClocking(Elaboratable):
         with m.If(~por_done):
             m.d.por += Cat(por_count, por_done).eq(por_count + 1)
         m.submodules.reset_sync = ResetSynchronizer(~locked | ~por_done, domain="sync")
+
+        # ULX3S convention: hold the ESP32's GPIO0 high, so that the ESP32 (when
+        # it runs its FPGA-loader firmware) does not reboot the FPGA.
+        esp32 = platform.request("esp32", 0, dir="-")
+        m.submodules.esp32_gpio0 = gpio0 = io.Buffer("o", esp32.gpio0)
+        m.d.comb += gpio0.o.eq(1)
         return m
 
 

