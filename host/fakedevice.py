@@ -36,7 +36,7 @@ import tty
 from hw.model import search
 
 from . import protocol as P
-from .result import Result, Status
+from .result import Result
 
 __all__ = ["FakeDevice", "MISBEHAVIOURS", "CYCLES_PER_CHECK", "CYCLES_PER_FLOOD_ITERATION"]
 
@@ -196,16 +196,20 @@ class FakeDevice:
         return self._send(P.encode_error(P.ErrorCode.UNKNOWN_TYPE, frame.type, frame.type))
 
     def _abort(self):
-        """End the running search: the counters of the checks done by now, status LIMIT."""
+        """End the running search with the counters of the checks done by now."""
         ready, request, _, started, total = self._running
         self._running = None
         done = int(total * min(1.0, (time.monotonic() - started) / (ready - started)))
         outcome = search(request.puzzle(), max_solutions=2 if request.unique else 1,
                          max_checks=done)
         counters = outcome.counters.as_dict()
-        self._send(P.encode_result(Status.LIMIT, request.rows, request.cols, counters=counters,
-                                   cycles=estimated_cycles(counters), aborted=True,
-                                   unique=request.unique))
+        found = len(outcome.solutions)
+        status = Result.status_for(found, wanted_unique=request.unique,
+                                   exhausted=outcome.exhausted)
+        self._send(P.encode_result(status, request.rows, request.cols,
+                                   solution=outcome.solutions[0] if found else None,
+                                   counters=counters, cycles=estimated_cycles(counters),
+                                   aborted=True, unique=request.unique))
 
     # -- a pseudo-terminal for programs that open a port ---------------------------------
 

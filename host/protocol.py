@@ -70,7 +70,7 @@ FLAG_UNIQUE = 0x01  # search on for a second solution (status SOLVED_UNIQUE / MU
 SOLVE_FLAGS = FLAG_UNIQUE
 
 #: RESULT flags.
-RESULT_ABORTED = 0x01  # the search was ended by an ABORT request (status LIMIT)
+RESULT_ABORTED = 0x01  # the search was ended by an ABORT request
 RESULT_UNIQUE = 0x02   # the request asked for uniqueness (echo of FLAG_UNIQUE)
 
 #: VERSION flags.
@@ -87,7 +87,7 @@ class MsgType(enum.IntEnum):
     """Frame types; a reply's type is its request's type with bit 7 set."""
     PING = 0x01     # request: empty payload; reply VERSION
     SOLVE = 0x02    # request: a puzzle; reply RESULT (or ERROR)
-    ABORT = 0x03    # request: empty payload; reply RESULT (aborted) or ERROR NOT_BUSY
+    ABORT = 0x03    # request: empty payload; reply RESULT (ABORTED flag) or ERROR NOT_BUSY
     VERSION = 0x81  # reply to PING
     RESULT = 0x82   # reply to SOLVE (and to ABORT of a running search)
     ERROR = 0xFF    # reply to a malformed or refused request
@@ -552,7 +552,8 @@ def markdown():
         (f"0x{MsgType.SOLVE:02X}", "SOLVE", "host -> device", "see below; answered by RESULT "
          "or ERROR (BUSY while a search runs)"),
         (f"0x{MsgType.ABORT:02X}", "ABORT", "host -> device", "empty; ends a running search, "
-         "which replies RESULT with status LIMIT and the ABORTED flag; when idle: ERROR NOT_BUSY"),
+         "which replies RESULT with the ABORTED flag and the counters so far (status LIMIT, "
+         "or SOLVED when a solution was already found); when idle: ERROR NOT_BUSY"),
         (f"0x{MsgType.VERSION:02X}", "VERSION", "device -> host", "see below"),
         (f"0x{MsgType.RESULT:02X}", "RESULT", "device -> host", "see below"),
         (f"0x{MsgType.ERROR:02X}", "ERROR", "device -> host", "see below"),

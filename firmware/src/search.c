@@ -23,13 +23,13 @@
 
 typedef struct {
     volatile uint32_t *cell;   /* the CELL register */
+    const uint32_t *first;     /* CELL words of the options, in search order */
+    const uint32_t *end;       /* one past the last option */
+    const uint32_t *current;   /* the option assigned now (kept while deeper levels run) */
     uint32_t unassigned;       /* CELL word with the clue and no attribute */
-    const uint32_t *options;   /* CELL words of the options, in search order */
-    uint32_t count;            /* number of options */
 } level_t;
 
-static level_t levels[MAX_CELLS];
-static uint8_t choice[MAX_CELLS + 1];
+static level_t levels[MAX_CELLS + 1];  /* + 1: "one past the last level" is read harmlessly */
 static uint32_t clue_levels, puzzle_rows, puzzle_cols;
 /* CELL words of every option of digits 0..3 and of a blank cell (index 4) */
 static uint32_t option_words[5][2 * SLK_MAX_PATTERNS];
@@ -87,31 +87,32 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
             level_t *level = &levels[n++];
             level->cell = cell_reg(r, c);
             level->unassigned = code << SLK_CELL_CLUE_SHIFT;
-            level->options = option_words[code];
-            level->count = option_counts[code];
+            level->first = option_words[code];
+            level->end = option_words[code] + option_counts[code];
             *level->cell = level->unassigned;
         }
     }
     clue_levels = n;
 }
 
-/* Levels for the cells that are neither required inside nor outside (section 3.1.4). */
-static uint32_t enter_completion(void)
+/* Levels for the cells that are neither required inside nor outside (section 3.1.4);
+   returns one past the last level. */
+static level_t *enter_completion(void)
 {
-    uint32_t n = clue_levels;
+    level_t *level = &levels[clue_levels];
     for (uint32_t r = 0; r < puzzle_rows; r++) {
         for (uint32_t c = 0; c < puzzle_cols; c++) {
             volatile uint32_t *cell = cell_reg(r, c);
             if (*cell & (SLK_CELL_S0_MASK | SLK_CELL_S1_MASK))
                 continue;
-            level_t *level = &levels[n++];
             level->cell = cell;
             level->unassigned = SLK_CLUE_BLANK << SLK_CELL_CLUE_SHIFT;
-            level->options = option_words[BLANK_INDEX];
-            level->count = 2;
+            level->first = option_words[BLANK_INDEX];
+            level->end = option_words[BLANK_INDEX] + 2;
+            level++;
         }
     }
-    return n;
+    return level;
 }
 
 static void save_solution(uint8_t *out)
@@ -128,84 +129,99 @@ static void save_solution(uint8_t *out)
 #define STATUS_FAIL (SLK_STATUS_CONFLICT_MASK | SLK_STATUS_CHECKERBOARD_MASK)
 #define FLOOD_WORD(mode) (SLK_CONTROL_FLOOD_MASK | ((mode) << SLK_CONTROL_FLOOD_MODE_SHIFT))
 
+/* Counters off the hot path live in memory, so the check loop keeps its registers. */
+static counters_t count;
+
 /* One run of the flood array (section 3.3.1); returns its flood_complete bit. */
-static inline uint32_t flood(uint32_t mode, uint64_t *floods, uint64_t *iterations)
+static __attribute__((noinline)) uint32_t flood(uint32_t mode)
 {
     uint32_t st;
     ACC(SLK_CONTROL) = FLOOD_WORD(mode);
     do
         st = ACC(SLK_STATUS);
     while (st & SLK_STATUS_FLOOD_BUSY_MASK);
-    *floods += 1;
-    *iterations += ACC(SLK_FLOOD_ITERATIONS);
+    count.floods += 1;
+    count.flood_iterations += ACC(SLK_FLOOD_ITERATIONS);
     return st & SLK_STATUS_FLOOD_COMPLETE_MASK;
 }
 
 void search_run(uint32_t max_solutions, uint32_t check_limit, search_result_t *result)
 {
-    uint32_t checks = 0, backtracks = 0, candidates = 0, found = 0;
-    uint64_t floods = 0, flood_iterations = 0;
-    uint32_t k = 0, n = clue_levels;
+    uint32_t checks = 0, found = 0;
     int exhausted = 0, aborted = 0;
+    count.backtracks = count.candidates = 0;
+    count.floods = count.flood_iterations = 0;
+    level_t *const first = levels;
+    level_t *const clue_end = levels + clue_levels;
+    level_t *end = clue_end;
+    level_t *level = first;              /* the level being assigned */
+    const uint32_t *option;              /* its option to try next */
+    /* the next check count at which to poll the UART or stop at the limit:
+       polls at every multiple of SEARCH_POLL_MASK + 1 (0 included) */
+    uint32_t next_event = 0;
 
-    choice[0] = 0;
-    if (clue_levels == 0)
-        n = enter_completion();
+    if (clue_end == first)
+        end = enter_completion();
+    option = first->first;
     for (;;) {
-        if (k == n) {
+        if (level == end) {
             /* a candidate: everything is determined (section 3.1.3) */
-            candidates++;
+            count.candidates++;
             uint32_t st = ACC(SLK_STATUS);
-            if (!(st & SLK_STATUS_INSIDE_EMPTY_MASK) && flood(SLK_FLOOD_REACH, &floods, &flood_iterations)
+            if (!(st & SLK_STATUS_INSIDE_EMPTY_MASK)
+                && flood(SLK_FLOOD_REACH)
                 && (st & SLK_STATUS_PICK_OK_MASK)) {
                 if (found == 0)
                     save_solution(result->solution);
                 if (++found >= max_solutions)
                     break;
             }
-            k--;
-            choice[k]++;
+            level--;
+            option = level->current + 1;
             continue;
         }
-        level_t *level = &levels[k];
-        uint32_t c = choice[k];
-        if (c == level->count) {
-            backtracks++;
+        if (option == level->end) {
+            /* the level ran out of options */
+            count.backtracks++;
             *level->cell = level->unassigned;
-            if (k == 0) {
+            if (level == first) {
                 exhausted = 1;
                 break;
             }
-            k--;
-            choice[k]++;
+            level--;
+            option = level->current + 1;
             continue;
         }
-        if ((checks & SEARCH_POLL_MASK) == 0 && search_poll()) {
-            aborted = 1;
-            break;
+        if (checks == next_event) {
+            if ((checks & SEARCH_POLL_MASK) == 0 && search_poll()) {
+                aborted = 1;
+                break;
+            }
+            if (checks >= check_limit)
+                break;
+            next_event = (checks + SEARCH_POLL_MASK + 1) & ~SEARCH_POLL_MASK;
+            if (next_event > check_limit || next_event == 0)
+                next_event = check_limit;
         }
-        if (checks >= check_limit)
-            break;
-        *level->cell = level->options[c];
+        /* one check: one CELL write, one STATUS read (section 3.3) */
+        *level->cell = *option;
         checks++;
         uint32_t st = ACC(SLK_STATUS);
-        int ok = !(st & STATUS_FAIL);
-        if (ok && k >= clue_levels)
-            ok = flood(SLK_FLOOD_REACH, &floods, &flood_iterations) && flood(SLK_FLOOD_ESCAPE, &floods, &flood_iterations);
-        if (!ok) {
-            choice[k] = (uint8_t)(c + 1);
+        if ((st & STATUS_FAIL)
+            || (level >= clue_end
+                && !(flood(SLK_FLOOD_REACH)
+                     && flood(SLK_FLOOD_ESCAPE)))) {
+            option++;
             continue;
         }
-        k++;
-        choice[k] = 0;
-        if (k == clue_levels)
-            n = enter_completion();
+        level->current = option;
+        level++;
+        if (level == clue_end)
+            end = enter_completion();
+        option = level->first;
     }
-    result->counters.checks = checks;
-    result->counters.backtracks = backtracks;
-    result->counters.candidates = candidates;
-    result->counters.floods = floods;
-    result->counters.flood_iterations = flood_iterations;
+    count.checks = checks;
+    result->counters = count;
     result->found = found;
     result->exhausted = exhausted;
     result->aborted = aborted;

@@ -158,7 +158,8 @@ async def modes_and_limits(dut):
     assert r.status == Status.SOLVED
     r = await solve_and_compare(bench, two, unique=True)
     assert r.status == Status.MULTIPLE
-    puzzle, _ = load(os.environ.get("SOC_LONG_PUZZLE", "janko_0002"))
+    # a puzzle whose search runs for more than 400k checks
+    puzzle, _ = load(os.environ.get("SOC_LONG_PUZZLE", "janko_0101"))
     r = await solve_and_compare(bench, puzzle, unique=True, max_checks=37)
     assert r.status == Status.LIMIT and r.counters["checks"] == 37
     # a long search: PING answers, SOLVE is BUSY, ABORT ends it with the model's counters
@@ -169,9 +170,10 @@ async def modes_and_limits(dut):
     busy = await bench.request(P.encode_solve(puzzle))
     assert isinstance(busy, P.ErrorReply) and busy.code == P.ErrorCode.BUSY
     r = await bench.request(P.encode_abort())
-    assert isinstance(r, P.ResultReply) and r.aborted and r.status == Status.LIMIT, r
+    assert isinstance(r, P.ResultReply) and r.aborted, r
     model = search(puzzle, max_solutions=2, max_checks=r.counters["checks"])
-    assert r.counters == model.counters.as_dict()
+    assert r.counters == model.counters.as_dict() and r.counters["checks"] > 0
+    assert r.status == (Status.SOLVED if model.solutions else Status.LIMIT), r
     nb = await bench.request(P.encode_abort())
     assert isinstance(nb, P.ErrorReply) and nb.code == P.ErrorCode.NOT_BUSY
     await solve_and_compare(bench, two, unique=True)
@@ -231,7 +233,7 @@ async def malformed_frames(dut):
     replies = await bench.replies(2, timeout_ms=100)
     assert isinstance(replies[0], P.ErrorReply), replies
     assert replies[0].code in (P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT), replies
-    assert isinstance(replies[1], P.ResultReply) and replies[1].status == Status.SOLVED_UNIQUE
+    assert isinstance(replies[1], P.ResultReply) and replies[1].status == Status.SOLVED
     # a START byte inside garbage, then a valid frame after the timeout
     await bench.send(b"\x13\x37" + bytes([P.START, 0x20, 0x00, 0x99]) + b"\x00" * 5)
     reply = await bench.request(b"", timeout_ms=50)

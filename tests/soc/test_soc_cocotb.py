@@ -1,6 +1,6 @@
 """The whole SoC (PicoRV32 + firmware + UART + accelerator) under cocotb and Verilator.
 
-The UART model drives the real pins at clock/16 per bit.  Answers must equal
+The UART model drives the real pins at clock/8 per bit.  Answers must equal
 the .sol files and every counter must equal hw.model.search's; malformed
 frames get ERROR frames and the next request is served.  One Verilator build
 (10x10, the paper's size) is shared by the tests of this module.
@@ -25,7 +25,7 @@ SLOW_SET = ["edge_5x5_noclues", "edge_2x5_local_unsat", "janko_0005", "janko_001
 
 @pytest.fixture(scope="module")
 def sim():
-    return soc_sim(10, 10, clock_hz=50_000_000, baud=3_125_000)
+    return soc_sim(10, 10, clock_hz=50_000_000, baud=6_250_000)
 
 
 def run(sim, testcase, **env):
