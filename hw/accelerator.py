@@ -31,7 +31,7 @@ from amaranth.lib.wiring import In
 
 from . import bus, regmap
 from .cells import CELL_FIELDS, CellArray, CellLayout, check_build_size, grid_index
-from .checker import Checker
+from .checker import Checker, Requirements
 from .flood import Flood
 from .holes import Holes
 
@@ -82,6 +82,7 @@ class Accelerator(wiring.Component):
                              f"fit a {ADDR_WIDTH}-bit bus address")
         self.max_rows, self.max_cols = max_rows, max_cols
         self.cells = CellArray(max_rows, max_cols)
+        self.requirements = Requirements()
         self.checker = Checker(max_rows, max_cols)
         self.flood = Flood(max_rows, max_cols)
         self.holes = Holes(max_rows, max_cols, register_every=register_every)
@@ -91,13 +92,15 @@ class Accelerator(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.cells = cells = self.cells
+        m.submodules.requirements = requirements = self.requirements
         m.submodules.checker = checker = self.checker
         m.submodules.flood = flood = self.flood
         m.submodules.holes = holes = self.holes
         geo = cells.geometry
 
         m.d.comb += [
-            checker.cells.eq(cells.cells), checker.grid.eq(cells.grid),
+            requirements.state.eq(cells.data), cells.need.eq(requirements.need),
+            checker.needs.eq(cells.needs), checker.grid.eq(cells.grid),
             flood.s0.eq(checker.s0), flood.s1.eq(checker.s1), flood.grid.eq(cells.grid),
             holes.s1.eq(checker.s1), holes.grid.eq(cells.grid),
         ]
@@ -141,10 +144,22 @@ class Accelerator(wiring.Component):
         in_build = in_window & (cell_row < self.max_rows) & (cell_col < self.max_cols)
 
         # read values, each packed from its register class
-        index = cell_row * self.max_cols + cell_col
-        framed = (cell_row + 1) * geo.width + cell_col + 1
-        cell_state = cells.cells.as_value().word_select(index, CellLayout.size)
-        cell_fields = {f.name: cell_state[CellLayout[f.name].offset:][:f.width] for f in CELL_FIELDS}
+        # the CELL read mux: one word per cell (state, s0, s1), rows padded to a power
+        # of two so that the index is just {row, col} (no multiplier)
+        col_bits = max(1, (self.max_cols - 1).bit_length())
+        row_bits = max(1, (self.max_rows - 1).bit_length())
+        words = []
+        for r in range(1 << row_bits):
+            for c in range(1 << col_bits):
+                if r < self.max_rows and c < self.max_cols:
+                    framed = (r + 1) * geo.width + c + 1
+                    words.append(Cat(cells.cells[grid_index(self.max_cols, r, c)].as_value(),
+                                     checker.s0[framed], checker.s1[framed]))
+                else:
+                    words.append(Const(0, CellLayout.size + 2))
+        cell_word = Cat(*words).word_select(Cat(cell_col[:col_bits], cell_row[:row_bits]),
+                                            CellLayout.size + 2)
+        cell_fields = {f.name: cell_word[CellLayout[f.name].offset:][:f.width] for f in CELL_FIELDS}
         reads = {
             regmap.Id: pack(regmap.Id, version=Const(regmap.VERSION, 8),
                             magic=Const(regmap.ID_MAGIC, 24)),
@@ -160,9 +175,8 @@ class Accelerator(wiring.Component):
             regmap.PickI: pack(regmap.PickI, count=holes.I),
             regmap.PickB: pack(regmap.PickB, count=holes.B),
         }
-        cell_read = pack(regmap.Cell, **cell_fields,
-                         s0=checker.s0.bit_select(framed, 1),
-                         s1=checker.s1.bit_select(framed, 1))
+        cell_read = pack(regmap.Cell, **cell_fields, s0=cell_word[CellLayout.size],
+                         s1=cell_word[CellLayout.size + 1])
 
         with m.If(accept):
             m.d.sync += [ready.eq(1), rdata.eq(0)]

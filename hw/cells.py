@@ -23,8 +23,8 @@ from amaranth.lib.wiring import In, Out
 from . import regmap
 from .model import Geometry
 
-__all__ = ["CellLayout", "CELL_FIELDS", "check_build_size", "build_geometry",
-           "grid_index", "CellArray", "BLANK"]
+__all__ = ["CellLayout", "NeedLayout", "OFFSETS", "CELL_FIELDS", "check_build_size",
+           "build_geometry", "grid_index", "CellArray", "BLANK"]
 
 #: The writable fields of the CELL register, in bit order: the cell's state.
 CELL_FIELDS = tuple(f for f in sorted(regmap.Cell.fields, key=lambda f: f.offset)
@@ -35,6 +35,14 @@ CellLayout = data.StructLayout({f.name: f.width for f in CELL_FIELDS})
 
 for _f in CELL_FIELDS:  # the layout packs fields in order; it must match the register
     assert CellLayout[_f.name].offset == _f.offset, f"CELL.{_f.name} is not packed"
+
+#: The nine cells a cell's assignment can constrain, as (drow, dcol): its eight
+#: neighbours of Fig. 12 and itself (``b_0``; the model's deviation), row-major.
+OFFSETS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+
+#: The requirements an assigned cell puts on the cells at :data:`OFFSETS` (the
+#: paper's b_k[0] in ``s0``, b_k[1] in ``s1``; bit i is ``OFFSETS[i]``).
+NeedLayout = data.StructLayout({"s0": len(OFFSETS), "s1": len(OFFSETS)})
 
 #: A blank, unassigned cell (CONTROL.clear, reset).
 BLANK = {"clue": regmap.CLUE_BLANK, "pattern": 0, "attribute": 0}
@@ -67,22 +75,29 @@ def grid_index(max_cols, row, col):
 class CellArray(wiring.Component):
     """The x/a0/a1 register array with the run-time puzzle size (section 3.2.1).
 
+    Beside each cell's state (clue, pattern, attribute: the CELL register) it
+    keeps the cell's requirements ``need`` (the paper's b_0..b_8), decoded
+    once per write by :class:`hw.checker.Requirements` at the write port
+    instead of by a decoder in every cell.
+
     Ports:
 
-    * ``write``, ``row``, ``col``, ``data``: store ``data`` into cell
-      ``(row, col)``; ignored outside the build size.  Cells outside the
-      run-time size may be written: they are stored but act as frame.
+    * ``write``, ``row``, ``col``, ``data``, ``need``: store ``data`` and
+      ``need`` into cell ``(row, col)``; ignored outside the run-time size.
     * ``size_write``, ``size_rows``, ``size_cols``: set the run-time size;
-      ignored unless 1 <= rows <= max_rows and 1 <= cols <= max_cols.
-      Changing the size does not clear the cells.
+      ignored unless 1 <= rows <= max_rows and 1 <= cols <= max_cols.  Cells
+      that fall outside the new size are unassigned (their clues are kept).
     * ``clear``: every cell blank and unassigned; ``unassign``: every cell
       unassigned (pattern 0, attribute NONE), clues kept.  ``clear`` wins
       over ``unassign``, which wins over ``write``.
-    * ``cells``: every cell's state (``grid_index`` order); ``rows``/``cols``:
-      the run-time size; ``grid``: bitboard of the cells inside the run-time
-      size.  All outputs are registers and change one cycle after the command.
+    * ``cells``, ``needs``: every cell's state and requirements
+      (``grid_index`` order); ``rows``/``cols``: the run-time size; ``grid``:
+      bitboard of the cells inside the run-time size.  All outputs are
+      registers and change one cycle after the command.
 
-    Reset: size = build size, every cell blank and unassigned.
+    Invariant: a cell outside the run-time size has no requirement, so the
+    checker needs no per-cell gating.  Reset: size = build size, every cell
+    blank and unassigned.
     """
 
     def __init__(self, max_rows, max_cols):
@@ -94,12 +109,14 @@ class CellArray(wiring.Component):
             "row": In(_ROW_WIDTH),
             "col": In(_COL_WIDTH),
             "data": In(CellLayout),
+            "need": In(NeedLayout),
             "size_write": In(1),
             "size_rows": In(_SIZE_WIDTH),
             "size_cols": In(_SIZE_WIDTH),
             "clear": In(1),
             "unassign": In(1),
             "cells": Out(data.ArrayLayout(CellLayout, n), init=[BLANK] * n),
+            "needs": Out(data.ArrayLayout(NeedLayout, n)),
             "rows": Out(_SIZE_WIDTH, init=max_rows),
             "cols": Out(_SIZE_WIDTH, init=max_cols),
             "grid": Out(self.geometry.cells, init=self.geometry.grid),
@@ -113,9 +130,11 @@ class CellArray(wiring.Component):
         # that it changes in the same cycle as rows/cols (no extra latency)
         valid = ((self.size_rows >= 1) & (self.size_rows <= mr)
                  & (self.size_cols >= 1) & (self.size_cols <= mc))
-        with m.If(self.size_write & valid):
-            row_on = [self.size_rows > r for r in range(mr)]
-            col_on = [self.size_cols > c for c in range(mc)]
+        resize = Signal()
+        m.d.comb += resize.eq(self.size_write & valid)
+        row_on = [self.size_rows > r for r in range(mr)]
+        col_on = [self.size_cols > c for c in range(mc)]
+        with m.If(resize):
             bits = [Const(0, 1)] * geo.cells
             for r in range(mr):
                 for c in range(mc):
@@ -123,13 +142,21 @@ class CellArray(wiring.Component):
             m.d.sync += [self.rows.eq(self.size_rows), self.cols.eq(self.size_cols),
                          self.grid.eq(Cat(*bits))]
 
+        # one-hot row and column selects, shared by the cells
+        row_sel = [Signal(name=f"row_sel_{r}") for r in range(mr)]
+        col_sel = [Signal(name=f"col_sel_{c}") for c in range(mc)]
+        m.d.comb += [s.eq(self.write & (self.row == r)) for r, s in enumerate(row_sel)]
+        m.d.comb += [s.eq(self.col == c) for c, s in enumerate(col_sel)]
+
         for r in range(mr):
             for c in range(mc):
-                cell = self.cells[grid_index(mc, r, c)]
+                i = grid_index(mc, r, c)
+                cell, need = self.cells[i], self.needs[i]
+                active = self.grid[(r + 1) * geo.width + c + 1]
                 with m.If(self.clear):
-                    m.d.sync += cell.eq(CellLayout.const(BLANK))
-                with m.Elif(self.unassign):
-                    m.d.sync += [cell.pattern.eq(0), cell.attribute.eq(0)]
-                with m.Elif(self.write & (self.row == r) & (self.col == c)):
-                    m.d.sync += cell.eq(self.data)
+                    m.d.sync += [cell.eq(CellLayout.const(BLANK)), need.eq(0)]
+                with m.Elif(self.unassign | (resize & ~(row_on[r] & col_on[c]))):
+                    m.d.sync += [cell.pattern.eq(0), cell.attribute.eq(0), need.eq(0)]
+                with m.Elif(row_sel[r] & col_sel[c] & active):
+                    m.d.sync += [cell.eq(self.data), need.eq(self.need)]
         return m

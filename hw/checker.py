@@ -1,20 +1,24 @@
 """Partial-condition checker (paper section 3.3, Tables 1-6, Figs. 12-15).
 
-Every cell generates the requirements ``b_1 .. b_8`` for its eight neighbours
-from its clue, pattern and attribute, plus a ninth, ``b_0``, for itself (the
+Every assigned cell requires colours of its eight neighbours, ``b_1 .. b_8``
+(from its clue, pattern and attribute), plus a ninth, ``b_0``, of itself (the
 cell's own attribute; a deviation from the paper documented in
-:mod:`hw.model`).  The lookup is generated here from
+:mod:`hw.model`).  :class:`Requirements` is that lookup, generated from
 :func:`hw.combinations.requirements` by a loop over
-:func:`hw.combinations.combinations`: no table is typed by hand.
+:func:`hw.combinations.combinations`: no table is typed by hand.  The paper
+puts this decoder in every cell; we put one at the cell array's write port and
+store its 18 output bits per cell (:class:`hw.cells.CellArray`), which costs
+18 flip-flops per cell and saves the decoder's LUTs in every cell.
 
-Each cell's ``s0`` (required outside) is the OR of the neighbours' ``b_k[0]``
-aimed at it, plus 1 for a frame cell; ``s1`` likewise from ``b_k[1]``.  The
-verdict flags whether a cell is required both (``conflict``) and whether a
-fully determined 2x2 block is a checkerboard (Fig. 15).
+Each cell's ``s0`` (required outside) is the OR of the ``b_k[0]`` aimed at it
+by itself and its eight neighbours, plus 1 for a frame cell; ``s1`` likewise
+from ``b_k[1]``.  The verdict flags whether a cell is required both
+(``conflict``) and whether a fully determined 2x2 block is a checkerboard
+(Fig. 15).
 
-Pipeline (``latency`` = 2 cycles from ``cells``/``grid`` to the flags):
+Pipeline (``latency`` = 2 cycles from ``needs``/``grid`` to the flags):
 
-1. ``b_k`` lookup and the 9-input ORs, registered as ``s0``/``s1``;
+1. the 9-input ORs, registered as ``s0``/``s1``;
 2. the per-cell conflict and per-block checkerboard terms, OR-reduced over the
    grid, registered as ``conflict``/``checkerboard``.
 """
@@ -23,15 +27,11 @@ from amaranth import Cat, Const, Module, Shape, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from .cells import CellLayout, build_geometry, grid_index
-from .combinations import Attribute, combinations, patterns, requirements
+from .cells import OFFSETS, CellLayout, NeedLayout, build_geometry, grid_index
+from .combinations import Attribute, combinations, requirements
 from . import regmap
 
-__all__ = ["OFFSETS", "requirement_table", "Checker"]
-
-#: The nine cells a cell's assignment can constrain, as (drow, dcol): itself
-#: (``b_0``, index 4 here) and its eight neighbours of Fig. 12.
-OFFSETS = tuple((dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1))
+__all__ = ["OFFSETS", "requirement_table", "Requirements", "Checker"]
 
 
 def _key(clue, pattern, attribute):
@@ -74,23 +74,39 @@ def requirement_table():
     return table
 
 
+class Requirements(wiring.Component):
+    """The b_0..b_8 of one cell state (combinational), from :func:`requirement_table`."""
+
+    def __init__(self):
+        super().__init__({"state": In(CellLayout), "need": Out(NeedLayout)})
+
+    def elaborate(self, platform):
+        m = Module()
+        with m.Switch(self.state.as_value()):
+            for key, (mask0, mask1) in requirement_table().items():
+                with m.Case(key):
+                    m.d.comb += [self.need.s0.eq(mask0), self.need.s1.eq(mask1)]
+        return m
+
+
 class Checker(wiring.Component):
     """The partial-condition checker over the whole framed grid (section 3.3).
 
-    ``cells`` and ``grid`` come from :class:`hw.cells.CellArray`; ``s0``/``s1``
+    ``needs`` and ``grid`` come from :class:`hw.cells.CellArray` (which keeps
+    every cell outside the run-time size free of requirements); ``s0``/``s1``
     are framed bitboards (frame included: every frame cell has ``s0``).
     """
 
-    #: cycles from ``cells``/``grid`` to ``s0``/``s1``
+    #: cycles from ``needs``/``grid`` to ``s0``/``s1``
     s_latency = 1
-    #: cycles from ``cells``/``grid`` to ``conflict``/``checkerboard``
+    #: cycles from ``needs``/``grid`` to ``conflict``/``checkerboard``
     latency = 2
 
     def __init__(self, max_rows, max_cols):
         self.geometry = geo = build_geometry(max_rows, max_cols)
         self.max_rows, self.max_cols = max_rows, max_cols
         super().__init__({
-            "cells": In(data.ArrayLayout(CellLayout, max_rows * max_cols)),
+            "needs": In(data.ArrayLayout(NeedLayout, max_rows * max_cols)),
             "grid": In(geo.cells),
             "s0": Out(geo.cells, init=geo.frame),
             "s1": Out(geo.cells),
@@ -101,32 +117,18 @@ class Checker(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         geo, mr, mc, w = self.geometry, self.max_rows, self.max_cols, self.geometry.width
-        table = requirement_table()
 
-        # stage 1a: b_k of every grid cell (zero for a cell outside the run-time size)
-        b0, b1 = {}, {}
-        for r in range(mr):
-            for c in range(mc):
-                cell = self.cells[grid_index(mc, r, c)]
-                n0 = Signal(len(OFFSETS), name=f"b0_{r}_{c}")
-                n1 = Signal(len(OFFSETS), name=f"b1_{r}_{c}")
-                with m.If(self.grid[(r + 1) * w + c + 1]):
-                    with m.Switch(cell.as_value()):
-                        for key, (mask0, mask1) in table.items():
-                            with m.Case(key):
-                                m.d.comb += [n0.eq(mask0), n1.eq(mask1)]
-                b0[r, c], b1[r, c] = n0, n1
-
-        # stage 1b: s0/s1 of every framed cell = OR of the b_k aimed at it
+        # stage 1: s0/s1 of every framed cell = OR of the b_k aimed at it
         s0_next, s1_next = [], []
         for fr in range(mr + 2):
             for fc in range(mc + 2):
                 t0, t1 = [], []
                 for k, (dr, dc) in enumerate(OFFSETS):
-                    src = (fr - 1 - dr, fc - 1 - dc)  # grid cell whose b_k lands here
-                    if src in b0:
-                        t0.append(b0[src][k])
-                        t1.append(b1[src][k])
+                    r, c = fr - 1 - dr, fc - 1 - dc  # the grid cell whose b_k lands here
+                    if 0 <= r < mr and 0 <= c < mc:
+                        need = self.needs[grid_index(mc, r, c)]
+                        t0.append(need.s0[k])
+                        t1.append(need.s1[k])
                 index = fr * w + fc
                 frame = ~self.grid[index] if geo.grid >> index & 1 else Const(1, 1)
                 s0_next.append(Cat(frame, *t0).any())

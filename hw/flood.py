@@ -4,17 +4,18 @@ Every cell has a flip-flop ``p``; each cycle ``p |= (p of the N/S/E/W
 neighbours) & region``, until nothing grows.  Two modes (:class:`hw.model.FloodMode`):
 
 * REACH: ``region`` = grid cells not required outside, seeded with the first
-  inside cell in row-major scan order (chosen in hardware by a two-level
-  priority encoder: the first row that has an inside cell, then the first
-  inside cell of that row); complete when every inside cell is reached.  On a
+  inside cell in row-major scan order (chosen in hardware by two priority
+  encoders: the first row that has an inside cell, then, on that row picked
+  out by an AND-OR multiplexer, its first inside cell); complete when every inside cell is reached.  On a
   fully determined colouring this is the paper's flood over the inside cells.
   The paper seeds with the right-most inside cell of row 1 and assumes one.
 * ESCAPE: ``region`` = cells not required inside, seeded with every frame cell
   in the region; complete when every grid cell required outside is reached.
 
 Cycles.  ``start`` (in IDLE) latches ``mode``; one set-up cycle (SEED) loads
-``p`` with the seed; then ITERATE runs one step per cycle and ``iterations``
-counts them, including the final step in which nothing grew, exactly like
+``p`` with the seed and registers the region (so that a step is one LUT per
+cell: ``p | region & (N | S | E | W)``); then ITERATE runs one step per cycle
+and ``iterations`` counts them, including the final step in which nothing grew, exactly like
 :func:`hw.model.flood`.  ``busy`` is high from the cycle after ``start`` until
 the cycle after the last step; a flood of ``n`` iterations keeps ``busy`` high
 for ``n + 1`` cycles.  The paper detects "no growth" by comparing popcounts of
@@ -47,6 +48,14 @@ def _first_one(m, value, name):
     return result
 
 
+def _or_rows(rows):
+    """Bitwise OR of equal-width values, as a balanced tree."""
+    while len(rows) > 1:
+        rows = [rows[i] | rows[i + 1] if i + 1 < len(rows) else rows[i]
+                for i in range(0, len(rows), 2)]
+    return rows[0]
+
+
 class Flood(wiring.Component):
     """The flood register array; see the module docstring for modes and cycles."""
 
@@ -74,6 +83,7 @@ class Flood(wiring.Component):
         p = self.reached
         inside = self.s1 & self.grid
         region = Signal(n)
+        region_r = Signal(n)  # the region, registered in SEED
         target = Signal(n)
         seed = Signal(n)
         m.d.comb += [
@@ -81,17 +91,24 @@ class Flood(wiring.Component):
             target.eq(Mux(escape, self.s0 & self.grid, inside)),
         ]
 
-        # REACH seed: the first row holding an inside cell, then its first inside cell
-        rows = [inside[r * w:(r + 1) * w] for r in range(geo.rows + 2)]
+        # REACH seed: the first grid row holding an inside cell (a priority encoder
+        # over the rows), that row selected (AND-OR), then its first inside cell
+        # (one priority encoder over a row, shared by all rows)
+        mr, mc = geo.rows, geo.cols
+        rows = [inside[(r + 1) * w + 1:(r + 1) * w + 1 + mc] for r in range(mr)]
         first_row = _first_one(m, Cat(*(row.any() for row in rows)), "first_row")
-        first_in_row = [_first_one(m, row, f"first_in_row_{r}") for r, row in enumerate(rows)]
-        reach_seed = Cat(*(first_in_row[r] & first_row[r].replicate(w)
-                           for r in range(geo.rows + 2)))
-        m.d.comb += seed.eq(Mux(escape, ~self.grid & region, reach_seed))
+        chosen = Signal(mc)
+        m.d.comb += chosen.eq(_or_rows([rows[r] & first_row[r].replicate(mc) for r in range(mr)]))
+        first_col = _first_one(m, chosen, "first_col")
+        reach_seed = [Const(0, 1)] * n
+        for r in range(mr):
+            for c in range(mc):
+                reach_seed[(r + 1) * w + c + 1] = first_row[r] & first_col[c]
+        m.d.comb += seed.eq(Mux(escape, ~self.grid & region, Cat(*reach_seed)))
 
         neighbours = ((p << 1) | (p >> 1) | (p << w) | (p >> w))[:n]
         fresh = Signal(n)  # cells reached for the first time in this step
-        m.d.comb += fresh.eq(neighbours & region & cells & ~p)
+        m.d.comb += fresh.eq(neighbours & region_r & cells & ~p)
 
         with m.FSM(name="flood"):
             with m.State("IDLE"):
@@ -100,7 +117,7 @@ class Flood(wiring.Component):
                     m.next = "SEED"
             with m.State("SEED"):
                 m.d.comb += self.busy.eq(1)
-                m.d.sync += [p.eq(seed & region), self.iterations.eq(0)]
+                m.d.sync += [p.eq(seed & region), region_r.eq(region), self.iterations.eq(0)]
                 m.next = "ITERATE"
             with m.State("ITERATE"):
                 m.d.comb += self.busy.eq(1)

@@ -6,11 +6,11 @@ From the cells required inside (``s1`` within the run-time grid) it counts
 * ``I``: lattice points whose four surrounding cells are all inside (Fig. 16);
 * ``B``: lines, i.e. adjacent cell pairs with exactly one inside (Fig. 17);
 
-with balanced adder trees (:mod:`hw.popcount`) and tests Pick's theorem
+with balanced counter trees (:mod:`hw.popcount`) and tests Pick's theorem
 ``2S == 2I + B - 2``.  Only bit positions that can ever be 1 are counted (the
 blocks and pairs of the build's grid), so the trees stay as narrow as they can.
 
-Pipeline: the popcount trees register every ``register_every`` adder levels
+Pipeline: the popcount trees register every ``register_every`` logic levels
 and at their output; one more register stage holds ``ok`` and ``empty``, and
 ``S``/``I``/``B`` are delayed to match, so every output has ``latency`` cycles.
 """
@@ -20,7 +20,7 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .cells import build_geometry
-from .popcount import balanced_sum, tree_latency
+from .popcount import popcount, popcount_latency
 from . import regmap
 
 __all__ = ["Holes"]
@@ -42,11 +42,11 @@ class Holes(wiring.Component):
                         for c in range(max_cols - 1)]
         self._horizontal = [(r + 1) * w + c for r in range(max_rows) for c in range(max_cols + 1)]
         self._vertical = [r * w + c + 1 for r in range(max_rows + 1) for c in range(max_cols)]
-        widest = max(len(self._cells), len(self._horizontal) + len(self._vertical))
         if 2 * len(self._horizontal + self._vertical) >= 1 << _COUNT_WIDTH:
             raise ValueError(f"a {max_rows}x{max_cols} grid overflows the "
                              f"{_COUNT_WIDTH}-bit PICK registers")
-        self.tree_latency = tree_latency(widest, register_every)
+        self.tree_latency = max(popcount_latency(n, register_every) for n in (
+            len(self._cells), len(self._points), len(self._horizontal) + len(self._vertical)))
         self.latency = self.tree_latency + 1
         super().__init__({
             "s1": In(geo.cells),
@@ -68,9 +68,9 @@ class Holes(wiring.Component):
         down = inside ^ (inside >> w)    # a line between (r, c) and (r + 1, c)
 
         def count(bits, name):
-            total = balanced_sum(m, bits, register_every=self.register_every, name=name)
+            total = popcount(m, bits, register_every=self.register_every, name=name)
             # align every count to the widest tree's latency
-            for stage in range(tree_latency(max(len(bits), 1), self.register_every),
+            for stage in range(popcount_latency(len(bits), self.register_every),
                                self.tree_latency):
                 delayed = Signal(len(total), name=f"{name}_d{stage}")
                 m.d.sync += delayed.eq(total)

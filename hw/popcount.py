@@ -1,81 +1,173 @@
-"""Balanced popcount (adder) trees, the counting logic of paper section 3.3.1-3.3.2.
+"""Popcount trees, the counting logic of paper sections 3.3.1-3.3.2.
 
 The paper counts the 1s of each 32-bit row with the five-step SWAR formula of
-its section 3.3.1 and adds the rows up.  We count any number of bits with one
-balanced binary tree of adders instead: depth ``ceil(log2(n))`` adders, no
-Python recursion (``sum()`` over hundreds of bits hits ``RecursionError`` at
-elaboration, TOOLCHAIN.md), and optional pipeline registers every ``k`` adder
-levels so that wide counts (the ~1,500 line bits of a 20x36 grid) still meet
-timing.
+its section 3.3.1 and adds the rows up.  We count any number of bits with a
+balanced counter tree (a Wallace tree) built for LUT6 FPGAs:
+
+* every level replaces each group of six bits of equal weight by their 3-bit
+  count (a 6:3 counter: three 6-input functions, one LUT6 each; the rest of a
+  column goes through a 5:3, 4:3 or 3:2 counter or passes), so a level is one
+  LUT deep and halves the height of every column of bits;
+* when no column holds more than two bits, one carry-chain adder (CARRY4)
+  adds the two remaining rows.
+
+An adder tree over n bits costs about 2-3 LUTs per bit on Artix-7; this tree
+about one.  No Python recursion and no ``sum()`` over the bits (which hits
+``RecursionError`` at elaboration, TOOLCHAIN.md).  Pipeline registers can be
+placed every ``register_every`` levels; the result is then always registered.
 """
 
 from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["balanced_sum", "tree_levels", "tree_latency", "PopCount"]
+__all__ = ["popcount", "popcount_levels", "popcount_latency", "PopCount"]
 
 
-def tree_levels(count):
-    """Adder levels of a balanced tree over ``count`` operands."""
-    levels = 0
-    while count > 1:
-        count = (count + 1) // 2
+def _check_every(register_every):
+    if register_every is not None and (not isinstance(register_every, int)
+                                       or isinstance(register_every, bool) or register_every < 1):
+        raise ValueError(f"register_every must be a positive integer or None, "
+                         f"not {register_every!r}")
+
+
+def _groups(height):
+    """How a column of ``height`` bits is cut: sixes (6:3 counters), then a 3:2, 4:3 or
+    5:3 counter for the rest, or 1-2 bits passed through to the next level."""
+    groups = [6] * (height // 6)
+    if height % 6:
+        groups.append(height % 6)
+    return groups
+
+
+def _next_heights(heights):
+    """Column heights after one counter level (mirrors :func:`popcount`)."""
+    out = {}
+    for weight, height in heights.items():
+        for size in _groups(height):
+            outputs = 2 if size == 3 else 3 if size > 3 else 0
+            if outputs:
+                for k in range(outputs):
+                    out[weight + k] = out.get(weight + k, 0) + 1
+            else:
+                out[weight] = out.get(weight, 0) + size
+    return {w: h for w, h in out.items() if h}
+
+
+def popcount_levels(count):
+    """Logic levels of the tree over ``count`` bits: counter levels, plus 1 for the final add."""
+    heights, levels = ({0: count} if count else {}), 0
+    while heights and max(heights.values()) > 2:
+        heights = _next_heights(heights)
+        levels += 1
+    if any(h == 2 for h in heights.values()):
         levels += 1
     return levels
 
 
-def tree_latency(count, register_every):
-    """Register stages :func:`balanced_sum` inserts for ``count`` operands.
-
-    With ``register_every=None`` the tree is combinational (0).  Otherwise a
-    register follows every ``register_every``-th adder level and the result is
-    always registered, so the latency is ``max(1, ceil(levels / k))``.
-    """
+def popcount_latency(count, register_every):
+    """Register stages of :func:`popcount` for ``count`` bits (0 when combinational)."""
+    _check_every(register_every)
     if register_every is None:
         return 0
-    if not isinstance(register_every, int) or register_every < 1:
-        raise ValueError(f"register_every must be a positive integer or None, "
-                         f"not {register_every!r}")
-    levels = tree_levels(count)
-    return max(1, -(-levels // register_every))
+    return max(1, -(-popcount_levels(count) // register_every))
 
 
-def balanced_sum(m, values, *, register_every=None, domain="sync", name="sum"):
-    """Sum of ``values`` (unsigned Amaranth values) by a balanced tree of adders.
+def _full(a, b, c):
+    return a ^ b ^ c, (a & b) | (a & c) | (b & c)
 
-    Returns the sum as a Value; with ``register_every`` set, the result lags the
-    inputs by :func:`tree_latency` clock cycles of ``domain``.
+
+def _counter(bits):
+    """Count of up to six values (bit vectors of equal width, counted bitwise) as
+    three vectors of weights 1, 2, 4, in plain logic (one LUT6 per output bit)."""
+    bits = list(bits)
+    a, b, c, d, e, f = (bits + [Const(0, len(bits[0]))] * 6)[:6]
+    s1, c1 = _full(a, b, c)
+    s2, c2 = _full(d, e, f)
+    ones = s1 ^ s2
+    twos, fours = _full(c1, c2, s1 & s2)
+    return ones, twos, fours
+
+
+def popcount(m, bits, *, register_every=None, domain="sync", name="pop"):
+    """Number of 1s among ``bits`` (1-bit Amaranth values), by a counter tree.
+
+    Returns a Value; with ``register_every`` set it lags the inputs by
+    :func:`popcount_latency` cycles of ``domain``.
     """
-    layer = list(values) or [Const(0, 1)]
-    latency = tree_latency(len(layer), register_every)
+    _check_every(register_every)
+    bits = list(bits)
+    latency = popcount_latency(len(bits), register_every)
+    # a column is one vector Signal of the bits of one weight; a level works on
+    # whole vectors (six slices in, three out), which keeps the simulator fast
+    columns = {}
+    if bits:
+        columns[0] = Signal(len(bits), name=f"{name}_in")
+        m.d.comb += columns[0].eq(Cat(*bits))
     level = stage = 0
 
-    def register(layer):
-        nonlocal stage
-        out = []
-        for i, v in enumerate(layer):
-            r = Signal(len(v), name=f"{name}_s{stage}_{i}")
-            m.d[domain] += r.eq(v)
-            out.append(r)
+    def register():
+        nonlocal columns, stage
+        new = {}
+        for weight, column in columns.items():
+            new[weight] = Signal(len(column), name=f"{name}_s{stage}_w{weight}")
+            m.d[domain] += new[weight].eq(column)
+        columns = new
         stage += 1
-        return out
 
-    while len(layer) > 1:
-        pairs = [layer[i] + layer[i + 1] for i in range(0, len(layer) - 1, 2)]
-        if len(layer) % 2:
-            pairs.append(layer[-1])
-        layer = pairs
+    while columns and max(len(c) for c in columns.values()) > 2:
+        pieces = {}
+        for weight, column in sorted(columns.items()):
+            height = len(column)
+            g = height // 6
+            if g:  # g 6:3 counters side by side, on six g-bit slices
+                outs = _counter([column[i * g:(i + 1) * g] for i in range(6)])
+                for k, v in enumerate(outs):
+                    pieces.setdefault(weight + k, []).append(v)
+            rest = [column[i] for i in range(6 * g, height)]
+            if len(rest) >= 3:
+                outs = _full(*rest) if len(rest) == 3 else _counter(rest)
+                for k, v in enumerate(outs):
+                    pieces.setdefault(weight + k, []).append(v)
+            elif rest:
+                pieces.setdefault(weight, []).extend(rest)
+        columns = {}
+        for weight, parts in pieces.items():
+            columns[weight] = Signal(sum(len(p) for p in parts), name=f"{name}_l{level}_w{weight}")
+            m.d.comb += columns[weight].eq(Cat(*parts))
         level += 1
         if register_every is not None and level % register_every == 0:
-            layer = register(layer)
+            register()
+
+    width = max(len(bits), 1).bit_length()
+    rows = [Const(0, width), Const(0, width)]
+    for i in range(2):
+        row = [Const(0, 1)] * width
+        for weight, column in columns.items():
+            if i < len(column) and weight < width:  # higher weights are always 0
+                row[weight] = column[i]
+        rows[i] = Cat(*row)
+    total = Signal(width, name=f"{name}_sum")
+    result = total
+    if any(len(c) == 2 for c in columns.values()):
+        m.d.comb += total.eq(rows[0] + rows[1])  # the one carry chain
+        level += 1
+        if register_every is not None and level % register_every == 0:
+            result = Signal(width, name=f"{name}_s{stage}")
+            m.d[domain] += result.eq(total)
+            stage += 1
+    else:
+        m.d.comb += total.eq(rows[0])
     while stage < latency:
-        layer = register(layer)
-    return layer[0]
+        r = Signal(width, name=f"{name}_out{stage}")
+        m.d[domain] += r.eq(result)
+        result = r
+        stage += 1
+    return result
 
 
 class PopCount(wiring.Component):
-    """Number of 1s in ``bits``, by a balanced adder tree (see :func:`balanced_sum`).
+    """Number of 1s in ``bits``, by the counter tree of :func:`popcount`.
 
     ``latency`` is the number of clock cycles from ``bits`` to ``count``.
     """
@@ -83,9 +175,10 @@ class PopCount(wiring.Component):
     def __init__(self, width, *, register_every=None):
         if not isinstance(width, int) or width < 0:
             raise ValueError(f"popcount width must be a non-negative integer, not {width!r}")
+        _check_every(register_every)
         self.width = width
         self.register_every = register_every
-        self.latency = tree_latency(max(width, 1), register_every)
+        self.latency = popcount_latency(width, register_every)
         super().__init__({
             "bits": In(width),
             "count": Out(max(width, 1).bit_length()),
@@ -93,7 +186,6 @@ class PopCount(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        total = balanced_sum(m, [self.bits[i] for i in range(self.width)],
-                             register_every=self.register_every, name="pop")
-        m.d.comb += self.count.eq(total)
+        m.d.comb += self.count.eq(popcount(m, [self.bits[i] for i in range(self.width)],
+                                           register_every=self.register_every))
         return m

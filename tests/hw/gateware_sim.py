@@ -9,9 +9,19 @@ from amaranth.sim import Simulator
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "sim" / "cocotb" / "accelerator"))
 
 import golden  # noqa: E402  (sim/cocotb/accelerator/golden.py)
-from hw.cells import CellLayout, grid_index  # noqa: E402
+from hw.cells import CellLayout, NeedLayout, grid_index  # noqa: E402
+from hw.checker import requirement_table  # noqa: E402
 
-__all__ = ["golden", "run", "pack_cells", "pack_words", "grid_board", "BusDriver"]
+__all__ = ["golden", "run", "pack_cells", "pack_words", "pack_needs", "word_key", "puzzle_words", "grid_board",
+           "BusDriver"]
+
+_TABLE = requirement_table()
+
+
+def word_key(clue, pattern, attribute):
+    """The packed CellLayout value of a cell."""
+    return (clue << CellLayout["clue"].offset | pattern << CellLayout["pattern"].offset
+            | attribute << CellLayout["attribute"].offset)
 
 
 def run(dut, bench, *, vcd=None, clock=True):
@@ -32,27 +42,30 @@ def pack_words(words, max_rows, max_cols):
     value = 0
     for r in range(max_rows):
         for c in range(max_cols):
-            clue, pattern, attribute = words.get((r, c), (4, 0, 0))
-            word = (clue << CellLayout["clue"].offset | pattern << CellLayout["pattern"].offset
-                    | attribute << CellLayout["attribute"].offset)
+            word = word_key(*words.get((r, c), (4, 0, 0)))
             value |= word << (grid_index(max_cols, r, c) * CellLayout.size)
     return value
 
 
-def pack_cells(puzzle, assignment, max_rows, max_cols, extra=None):
-    """The ``cells`` array value of a build for a model puzzle and assignment.
+def pack_needs(words, max_rows, max_cols):
+    """The ``needs`` array value (what CellArray stores) for ``{(r, c): (clue, pattern, attr)}``."""
+    value = 0
+    for (r, c), word in words.items():
+        s0, s1 = _TABLE.get(word_key(*word), (0, 0))
+        need = s0 << NeedLayout["s0"].offset | s1 << NeedLayout["s1"].offset
+        value |= need << (grid_index(max_cols, r, c) * NeedLayout.size)
+    return value
 
-    Cells beyond the puzzle hold ``extra(r, c)`` (clue, pattern, attribute) if
-    given, else blank and unassigned.
-    """
-    words = {}
-    for r in range(max_rows):
-        for c in range(max_cols):
-            if r < puzzle.rows and c < puzzle.cols:
-                words[r, c] = golden.cell_word(puzzle.clues[r][c], assignment.get((r, c)))
-            elif extra is not None:
-                words[r, c] = extra(r, c)
-    return pack_words(words, max_rows, max_cols)
+
+def puzzle_words(puzzle, assignment):
+    """``{(r, c): (clue, pattern, attribute)}`` of a model puzzle and assignment."""
+    return {(r, c): golden.cell_word(puzzle.clues[r][c], assignment.get((r, c)))
+            for r in range(puzzle.rows) for c in range(puzzle.cols)}
+
+
+def pack_cells(puzzle, assignment, max_rows, max_cols):
+    """The ``cells`` array value of a build for a model puzzle and assignment."""
+    return pack_words(puzzle_words(puzzle, assignment), max_rows, max_cols)
 
 
 def grid_board(rows, cols, max_rows, max_cols):

@@ -139,10 +139,18 @@ def test_cells_window_clear_and_unassign():
         got = await dev.read_cell(0, 0)
         assert (got["clue"], got["pattern"], got["attribute"], got["s1"]) == (3, 1, 2, 1)
         assert (await dev.read_cell(1, 2))["s0"] == 1
-        # cells outside the run-time size are stored but read as frame (s0, not s1)
-        await dev.write_cell(2, 3, 3, 0, Attribute.INSIDE)
+        # cells outside the run-time size ignore writes and read as frame (s0, not s1)
+        await dev.bus.write(cell_address(2, 3), Cell.pack(clue=3, attribute=2))
         got = await dev.read_cell(2, 3)
-        assert (got["clue"], got["attribute"], got["s0"], got["s1"]) == (3, 2, 1, 0)
+        assert (got["clue"], got["attribute"], got["s0"], got["s1"]) == (4, 0, 1, 0)
+        # shrinking the size unassigns the cells that fall outside, keeping clues
+        await dev.size(2, 1)
+        got = await dev.read_cell(1, 2)
+        assert (got["clue"], got["attribute"], got["s0"], got["s1"]) == (4, 0, 1, 0)
+        got = await dev.read_cell(0, 0)
+        assert (got["clue"], got["attribute"]) == (3, 2)
+        await dev.size(2, 3)
+        assert (await dev.read_cell(1, 2))["s0"] == 0
         # outside the build (but inside the 64x64 window): reads 0, writes ignored
         await dev.bus.write(cell_address(3, 0), Cell.pack(clue=1, attribute=1))
         await dev.bus.write(cell_address(0, 4), Cell.pack(clue=1, attribute=1))

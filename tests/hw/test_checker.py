@@ -12,20 +12,21 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gateware_sim import golden, grid_board, pack_cells, pack_words, run  # noqa: E402
+from gateware_sim import (golden, grid_board, pack_needs, pack_words, puzzle_words,  # noqa: E402
+                          run, word_key)
 
-from hw.checker import Checker  # noqa: E402
+from hw.cells import CellLayout, NeedLayout  # noqa: E402
+from hw.checker import Checker, Requirements, requirement_table  # noqa: E402
 from hw.combinations import Attribute  # noqa: E402
 from hw.model import partial_condition  # noqa: E402
 
 
-def junk(rng):
-    """Random (clue, pattern, attribute) for cells beyond the run-time size."""
-    return lambda r, c: (rng.randrange(8), rng.randrange(8), rng.randrange(4))
+def check_states(build, states):
+    """Drive ``(puzzle, assignment)`` pairs into a Checker of size ``build``.
 
-
-def check_states(build, states, rng):
-    """Drive ``(puzzle, assignment)`` pairs into a Checker of size ``build``."""
+    The cells' requirements are what hw.cells.CellArray stores: the
+    Requirements lookup of each cell inside the run-time size, nothing outside.
+    """
     max_rows, max_cols = build
     dut = Checker(max_rows, max_cols)
     seen = {"conflict": 0, "checkerboard": 0, "ok": 0}
@@ -34,8 +35,8 @@ def check_states(build, states, rng):
         for i, (puzzle, assignment) in enumerate(states):
             rows, cols = puzzle.rows, puzzle.cols
             state = partial_condition(puzzle, assignment)
-            ctx.set(dut.cells.as_value(),
-                    pack_cells(puzzle, assignment, max_rows, max_cols, extra=junk(rng)))
+            ctx.set(dut.needs.as_value(),
+                    pack_needs(puzzle_words(puzzle, assignment), max_rows, max_cols))
             ctx.set(dut.grid, grid_board(rows, cols, max_rows, max_cols))
             await ctx.tick()
             # s0/s1 after one cycle, the flags after two (Checker.latency)
@@ -68,7 +69,7 @@ def test_random_states(build, count):
         else:
             rows, cols = rng.randint(1, max_rows), rng.randint(1, max_cols)
         states.append(golden.random_state(rng, rows, cols))
-    seen = check_states(build, states, rng)
+    seen = check_states(build, states)
     # the random states must exercise every verdict
     assert all(seen.values()) or build == (1, 1), seen
 
@@ -91,7 +92,11 @@ def test_invalid_states_force_nothing():
                         words[r, c] = golden.cell_word(puzzle.clues[r][c], assignment[r, c])
                         continue
                     assignment.pop((r, c), None)
-                    clue = puzzle.clues[r][c] if r < rows and c < cols else rng.randrange(8)
+                    if not (r < rows and c < cols):
+                        continue  # CellArray keeps cells outside the size requirement-free
+                    clue = puzzle.clues[r][c]
+                    if rng.random() < 0.2:
+                        clue = rng.randrange(5, 8)
                     code = 4 if clue is None else clue
                     choice = rng.randrange(4)
                     if code > 4:  # reserved clue codes: anything
@@ -104,7 +109,7 @@ def test_invalid_states_force_nothing():
                     else:
                         words[r, c] = (code, rng.randrange(8), 0)
             state = partial_condition(puzzle, assignment)
-            ctx.set(dut.cells.as_value(), pack_words(words, max_rows, max_cols))
+            ctx.set(dut.needs.as_value(), pack_needs(words, max_rows, max_cols))
             ctx.set(dut.grid, grid_board(rows, cols, max_rows, max_cols))
             await ctx.tick().repeat(2)
             assert ctx.get(dut.s0) == golden.expected_s0(state.s0, rows, cols, max_rows, max_cols)
@@ -128,23 +133,21 @@ def search_states(names, max_checks):
 
 def test_search_states():
     """The states the golden search visits on real puzzles, on a bigger build."""
-    rng = random.Random(11)
     states = search_states(["janko_0006", "janko_0011", "janko_0014", "edge_1x5_ends",
                             "edge_3x3_noclues",
                             "loopy_5x5_easy_03", "edge_2x5_local_unsat"], 600)
     assert len(states) > 1000
-    seen = check_states((6, 7), states, rng)
+    seen = check_states((6, 7), states)
     assert seen["ok"] and seen["conflict"] and seen["checkerboard"]
 
 
 @pytest.mark.slow
 def test_search_states_slow():
-    rng = random.Random(12)
     names = [n for n in ("janko_0014", "janko_0039", "loopy_7x7_normal_01",
                          "puzzleloop_7x7_hard_6395376", "pzpr_penpa_3")]
     states = search_states(names, 5000)
-    check_states((10, 10), states, rng)
-    check_states((7, 12), [s for s in states if s[0].cols <= 12], rng)
+    check_states((10, 10), states)
+    check_states((7, 12), [s for s in states if s[0].rows <= 7])
 
 
 @pytest.mark.slow
@@ -153,7 +156,7 @@ def test_random_states_large(build):
     rng = random.Random(13)
     states = [golden.random_state(rng, rng.randint(1, build[0]), rng.randint(1, build[1]))
               for _ in range(400)]
-    check_states(build, states, rng)
+    check_states(build, states)
 
 
 def test_attribute_alone_is_required():
@@ -165,7 +168,7 @@ def test_attribute_alone_is_required():
     async def bench(ctx):
         for attribute in (Attribute.OUTSIDE, Attribute.INSIDE):
             assignment = {(1, 1): attribute}
-            ctx.set(dut.cells.as_value(), pack_cells(puzzle, assignment, 2, 2))
+            ctx.set(dut.needs.as_value(), pack_needs(puzzle_words(puzzle, assignment), 2, 2))
             ctx.set(dut.grid, grid_board(2, 2, 2, 2))
             await ctx.tick()
             bit = 1 << (2 * 4 + 2)
@@ -173,3 +176,17 @@ def test_attribute_alone_is_required():
             assert bool(ctx.get(dut.s0) & bit) == (attribute is Attribute.OUTSIDE)
 
     run(dut, bench)
+
+
+def test_requirements_decoder_exhaustive():
+    """The Requirements block equals requirement_table() on all 256 cell states."""
+    dut = Requirements()
+    table = requirement_table()
+
+    async def bench(ctx):
+        for key in range(1 << CellLayout.size):
+            ctx.set(dut.state.as_value(), key)
+            s0, s1 = table.get(key, (0, 0))
+            assert (ctx.get(dut.need.s0), ctx.get(dut.need.s1)) == (s0, s1), key
+
+    run(dut, bench, clock=False)

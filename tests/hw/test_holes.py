@@ -12,7 +12,7 @@ from gateware_sim import golden, grid_board, run  # noqa: E402
 
 from hw.holes import Holes  # noqa: E402
 from hw.model import Geometry, pick  # noqa: E402
-from hw.popcount import PopCount, tree_latency, tree_levels  # noqa: E402
+from hw.popcount import PopCount, popcount_latency, popcount_levels  # noqa: E402
 
 
 def check_picks(build, boards, rng):
@@ -108,7 +108,7 @@ def test_random_regions_large(build):
 def test_popcount(width, every):
     rng = random.Random(width)
     dut = PopCount(width, register_every=every)
-    assert dut.latency == tree_latency(max(width, 1), every)
+    assert dut.latency == popcount_latency(width, every)
 
     async def bench(ctx):
         values = [0, (1 << width) - 1] + [rng.getrandbits(width) if width else 0
@@ -122,14 +122,16 @@ def test_popcount(width, every):
     run(dut, bench, clock=bool(dut.latency))
 
 
-def test_popcount_tree_is_balanced_and_not_recursive():
-    """Thousands of bits elaborate (no RecursionError) into ceil(log2 n) adder levels."""
-    assert [tree_levels(n) for n in (1, 2, 3, 4, 5, 840, 1024, 1025)] == \
-        [0, 1, 2, 2, 3, 10, 10, 11]
-    assert tree_latency(1476, 4) == 3 and tree_latency(1, 4) == 1 and tree_latency(9, None) == 0
-    dut = PopCount(5000, register_every=4)
+def test_popcount_tree_is_shallow_and_not_recursive():
+    """Thousands of bits elaborate (no RecursionError) into a few counter levels."""
+    # n bits: counter levels (each one LUT6 deep) + 1 for the final carry-chain add
+    assert [popcount_levels(n) for n in (0, 1, 2, 3, 6, 7, 36, 840, 1476, 5000)] == \
+        [0, 0, 1, 1, 1, 2, 5, 9, 9, 12]
+    assert popcount_latency(1476, 4) == 3 and popcount_latency(1, 4) == 1
+    assert popcount_latency(9, None) == 0
+    dut = PopCount(2000, register_every=4)
     text = rtlil.convert(dut)
     assert "$add" in text
-    for bad in (0, -1, 2.5):
+    for bad in (0, -1, 2.5, True):
         with pytest.raises(ValueError, match="register_every"):
-            tree_latency(8, bad)
+            popcount_latency(8, bad)
