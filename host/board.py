@@ -39,6 +39,7 @@ all subclasses of :class:`BoardError`.
 
 import atexit
 import collections
+import os
 import sys
 import time
 
@@ -54,7 +55,8 @@ __all__ = ["solve", "Board", "open_board", "close_all", "BoardError", "PortError
 DEFAULT_BAUD = 115_200
 #: Seconds of silence before a request is sent again (a real board).
 DEFAULT_TIMEOUT = 2.0
-#: The same for the virtual board, which runs about 40x slower than a 100 MHz board.
+#: The same for the virtual board (also for any pseudo-terminal given as the port):
+#: it simulates about half a million cycles a second, 100x slower than the board.
 VIRTUAL_TIMEOUT = 60.0
 #: The paper's clock (section 5: 0.1578 s per 10x10 puzzle at 50 MHz).
 PAPER_CLOCK_HZ = 50_000_000
@@ -140,6 +142,11 @@ def _port_message(port, error):
     return f"cannot open serial port {port}: {text}"
 
 
+def _is_pty(port):
+    """A Unix 98 pseudo-terminal (the virtual board's kind of port), links followed."""
+    return os.path.realpath(str(port)).startswith("/dev/pts/")
+
+
 # -- one conversation ---------------------------------------------------------------------
 
 class Board:
@@ -152,8 +159,9 @@ class Board:
     def __init__(self, port, *, baud=None, timeout=None, virtual=False):
         self.port = port
         self.baud = int(baud or DEFAULT_BAUD)
-        self.timeout = float(timeout if timeout is not None
-                             else VIRTUAL_TIMEOUT if virtual else DEFAULT_TIMEOUT)
+        if timeout is None:  # a pseudo-terminal is most likely a virtual board
+            timeout = VIRTUAL_TIMEOUT if virtual or _is_pty(port) else DEFAULT_TIMEOUT
+        self.timeout = float(timeout)
         if self.timeout <= 0:
             raise ValueError(f"timeout must be positive, not {timeout!r}")
         self.virtual = virtual
@@ -197,35 +205,38 @@ class Board:
         except (serial.SerialException, OSError) as error:
             raise PortError(f"cannot write to {self.port}: {error}") from None
 
-    def _next_event(self, deadline):
-        """The next frame or bad frame, or None at ``deadline``; also returns the
-        number of bytes read meanwhile.  Events decoded together are queued, so
-        none is lost when a caller stops early."""
+    def _next_event(self, clock):
+        """The next frame or bad frame, or None when ``clock`` says time is up;
+        also returns the number of bytes read meanwhile.  Events decoded together
+        are queued, so none is lost when a caller stops early."""
         import serial
         seen = 0
         while not self._queue:
-            timeout = deadline - time.monotonic()
-            if timeout <= 0:
+            remaining = clock.remaining()
+            if remaining <= 0:
                 return None, seen
             try:
-                self.serial.timeout = min(timeout, 0.05)
+                self.serial.timeout = min(remaining, 0.05)
                 data = self.serial.read(max(1, self.serial.in_waiting))
             except (serial.SerialException, OSError) as error:
                 raise PortError(f"cannot read from {self.port}: {error}") from None
             if data:
                 seen += len(data)
+                clock.activity()
                 self._queue.extend(self.decoder.feed_events(data))
         return self._queue.popleft(), seen
 
     def _wait(self, accept, seconds, *, stop_on_bad=False):
-        """Wait up to ``seconds`` for a reply that ``accept(reply)`` takes (returns
-        not None).  Returns ``(value, bytes_seen, bad_events)``; ``value`` is None
-        on timeout (or at the first bad frame, with ``stop_on_bad``).  Replies
-        not accepted are kept in :attr:`stale`."""
+        """Wait for a reply that ``accept(reply)`` takes (returns not None), until
+        the line has been silent for ``seconds`` (bytes arriving, e.g. a long
+        frame at a slow baud rate, extend the wait, up to 4x).  Returns
+        ``(value, bytes_seen, bad_events)``; ``value`` is None on timeout (or
+        at the first bad frame, with ``stop_on_bad``).  Replies not accepted
+        are kept in :attr:`stale`."""
         seen, bad = 0, []
-        deadline = time.monotonic() + seconds
+        clock = _SilenceClock(seconds)
         while True:
-            event, nbytes = self._next_event(deadline)
+            event, nbytes = self._next_event(clock)
             seen += nbytes
             if event is None:
                 break
@@ -412,6 +423,21 @@ class Board:
             result.message = (result.message + "; " if result.message else "") + \
                 "on the virtual board (Verilator; cycles are exact)"
         return verified(puzzle, result)
+
+
+class _SilenceClock:
+    """Time is up after ``seconds`` without a byte, or after ``4 * seconds`` in all."""
+
+    def __init__(self, seconds):
+        self.seconds = seconds
+        self.last = self.start = time.monotonic()
+
+    def activity(self):
+        self.last = time.monotonic()
+
+    def remaining(self):
+        now = time.monotonic()
+        return min(self.last + self.seconds, self.start + 4 * self.seconds) - now
 
 
 def _describe_bad(event):

@@ -130,3 +130,133 @@ def test_harness_rejects_bad_options(echo_build):
     run = subprocess.run([str(echo_build.path), "--trace", "x.vcd"], capture_output=True,
                          text=True, timeout=30)
     assert run.returncode == 2 and "no tracing" in run.stderr
+
+
+# -- part 2: the SoC's virtual board, end to end ------------------------------------------
+
+from host import board as B  # noqa: E402
+from host.result import Status  # noqa: E402
+from hw.model import search  # noqa: E402
+from tests.conftest import load  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def soc_build():
+    """The SoC's virtual board (the Arty build: 10x10, 50 MHz, 115200 baud)."""
+    return build_design("soc", quiet=True)
+
+
+@pytest.fixture(scope="module")
+def soc_board(soc_build):
+    """A running SoC virtual board, shared by the tests of this module."""
+    with VirtualBoard("soc", build=soc_build) as board:
+        yield board
+
+
+@pytest.fixture
+def connection(soc_board):
+    """A :class:`host.board.Board` connected to the shared virtual board."""
+    board = B.Board(soc_board.port, baud=soc_board.baud, virtual=True)
+    try:
+        yield board
+    finally:
+        board.close()
+
+
+@pytest.mark.parametrize("name, unique, status", [
+    ("edge_1x2_3", True, Status.SOLVED_UNIQUE),
+    ("edge_1x3_two_solutions", True, Status.MULTIPLE),
+    ("edge_2x4_global_unsat", True, Status.NO_SOLUTION),
+    ("puzzleloop_5x5_medium_8118588", True, Status.SOLVED_UNIQUE),
+    ("janko_1165", True, Status.SOLVED_UNIQUE),      # 10x10, the build's largest
+    ("janko_0751", False, Status.SOLVED),             # 10x10
+])
+def test_solves_like_the_model(soc_board, connection, name, unique, status):
+    """The board engine on the virtual board: the firmware's counters are the model's."""
+    puzzle, solution = load(name)
+    version = connection.connect()
+    assert (version.max_rows, version.max_cols) == (10, 10)
+    assert (version.clock_hz, version.baud) == (soc_board.clock_hz, soc_board.baud)
+    assert version.accelerator_ok
+    result = connection.solve(puzzle, unique=unique)
+    model = search(puzzle, max_solutions=2 if unique else 1)
+    assert result.status is status, result.message
+    for key, value in model.counters.as_dict().items():
+        assert result.counters[key] == value, key
+    if status.solved:
+        assert result.solution == model.solutions[0]
+    if status is Status.SOLVED_UNIQUE:
+        assert result.solution == solution
+    cycles = result.counters["cycles"]
+    assert 0 < cycles
+    assert result.counters["seconds_at_50mhz"] == pytest.approx(cycles / 50e6)
+    assert result.counters["seconds_at_clock"] == pytest.approx(cycles / soc_board.clock_hz)
+
+
+def test_board_cycles_cover_the_solve(soc_build):
+    """The harness's exact cycle count includes the firmware's solve cycles."""
+    puzzle, _ = load("janko_0002")
+    with VirtualBoard("soc", build=soc_build) as vboard:
+        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+            board.connect()
+            result = board.solve(puzzle, unique=True)
+    assert vboard.cycles > result.counters["cycles"] > 0
+    # the transfers alone (ABORT, PING, SOLVE and their replies) take 10 bits of
+    # clock_hz / baud cycles per byte
+    P = B.P
+    frames = [P.encode_abort(), P.encode_error(P.ErrorCode.NOT_BUSY, P.MsgType.ABORT),
+              P.encode_ping(), P.encode_version(max_rows=10, max_cols=10, clock_hz=1, baud=1),
+              P.encode_solve(puzzle), P.encode_result(Status.SOLVED, 4, 4,
+                                                      solution=result.solution)]
+    transfer = sum(map(len, frames)) * 10 * round(vboard.clock_hz / vboard.baud)
+    assert vboard.cycles > transfer + result.counters["cycles"]
+
+
+def test_too_large_for_the_build(connection):
+    puzzle, _ = load("janko_0068")  # 12x16
+    connection.connect()
+    with pytest.raises(B.TooLarge, match="12x16.*10x10"):
+        connection.solve(puzzle)
+    # the firmware refuses it too, when asked directly
+    connection._write(B.P.encode_solve(puzzle))
+    reply, _, _ = connection._wait(lambda r: r if isinstance(r, B.P.ErrorReply) else None, 60)
+    assert reply is not None and reply.code == B.P.ErrorCode.TOO_LARGE
+
+
+def test_engine_starts_and_stops_its_own_virtual_board(soc_build):
+    """solve() without a port: the virtual board is started, used, and stopped."""
+    puzzle, solution = load("janko_0002")
+    result = B.solve(puzzle, unique=True)
+    try:
+        assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+        assert "virtual board" in result.message
+        session = B._sessions[("virtual",)]
+        process = session.vboard.process
+        assert process.poll() is None
+    finally:
+        B.close_all()
+    assert process.poll() is not None  # stopped
+
+
+def test_solve_cli_against_a_board_started_by_hand(soc_build):
+    """`python -m sim.vboard run` in one process, `host/solve.py --port` in another."""
+    board = subprocess.Popen([sys.executable, "-m", "sim.vboard", "run"], cwd=REPO,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             start_new_session=True)
+    try:
+        first = board.stdout.readline()
+        assert first.startswith("PTY /dev/pts/"), board.stderr.read()
+        port = first.split()[1]
+        run = subprocess.run([sys.executable, str(REPO / "host" / "solve.py"), "--port", port,
+                              "--unique", str(REPO.parent / "shared" / "puzzles"
+                                              / "janko_0002.txt")],
+                             capture_output=True, text=True, timeout=120)
+        assert run.returncode == 0, run.stdout + run.stderr
+        assert "solved, unique" in run.stdout
+        assert "checks 292" in run.stdout and "seconds_at_50mhz" in run.stdout
+    finally:
+        os.killpg(board.pid, signal.SIGINT)
+        out, err = board.communicate(timeout=30)
+    assert board.returncode == 0, err
+    assert re.search(r"^CYCLES \d+$", out, re.M)
+    assert "framing errors" in err

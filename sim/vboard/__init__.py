@@ -35,21 +35,28 @@ class VirtualBoardError(RuntimeError):
     """The virtual board could not be started or stopped.  ``str()`` is one line."""
 
 
-def _soc_design():
+def _soc(params):
     from . import soc
-    return soc.design()
+    merged = {**soc.board_parameters(), **{k: v for k, v in params.items() if v is not None}}
+    return soc.design_name(merged), lambda: soc.design(**merged), repr(sorted(merged.items()))
 
 
-def _echo_design():
+def _echo(params):
+    if params:
+        raise BuildError(f"the echo design takes no parameters, not {sorted(params)}")
     from . import echo
-    return echo.design()
+    return "echo", echo.design, ""
 
 
-#: design name -> (factory, the files and folders it is made from)
+_HERE = Path(__file__).resolve().parent
+
+#: design name -> (function of the parameters -> (build name, factory, key), the files
+#: and folders the design is made from)
 DESIGNS = {
-    "soc": (_soc_design, [REPO / "hw", REPO / "firmware", REPO / "host" / "protocol.py",
-                          REPO / "host" / "result.py", Path(__file__).parent / "soc.py"]),
-    "echo": (_echo_design, [Path(__file__).parent / "echo.py"]),
+    "soc": (_soc, [REPO / "hw", REPO / "firmware", REPO / "host" / "protocol.py",
+                   REPO / "host" / "result.py", REPO / "boards" / "arty.py",
+                   REPO / "boards" / "board.py", _HERE / "soc.py"]),
+    "echo": (_echo, [_HERE / "echo.py"]),
 }
 
 
@@ -60,14 +67,19 @@ def trace_kind(path):
     return "fst" if str(path).endswith(".fst") else "vcd"
 
 
-def build_design(name="soc", *, trace=None, force=False, quiet=False, root=None):
-    """Build (or find the cached build of) a virtual board; returns a :class:`Build`."""
+def build_design(name="soc", *, params=None, trace=None, force=False, quiet=False, root=None):
+    """Build (or find the cached build of) a virtual board; returns a :class:`Build`.
+
+    ``params`` of the SoC: ``max_rows``, ``max_cols``, ``clock_hz``, ``baud``
+    (default: those of the Arty A7 build).
+    """
     if name not in DESIGNS:
         raise BuildError(f"unknown virtual board design {name!r}; choose one of: "
                          f"{', '.join(DESIGNS)}")
-    factory, inputs = DESIGNS[name]
-    return build(factory, name=name, inputs=inputs, trace=trace, force=force, quiet=quiet,
-                 root=root)
+    make, inputs = DESIGNS[name]
+    build_name, factory, key = make(dict(params or {}))
+    return build(factory, name=build_name, inputs=inputs, trace=trace, force=force,
+                 quiet=quiet, root=root, key=key)
 
 
 class VirtualBoard:
@@ -80,9 +92,10 @@ class VirtualBoard:
     when this Python process dies (it watches its stdin pipe).
     """
 
-    def __init__(self, design="soc", *, build=None, trace=None, args=(), quiet=True,
-                 start_timeout=30.0, root=None):
+    def __init__(self, design="soc", *, params=None, build=None, trace=None, args=(),
+                 quiet=True, start_timeout=30.0, root=None):
         self.design = design
+        self.params = params
         self._build = build
         self.trace = trace
         self.args = list(args)
@@ -98,7 +111,8 @@ class VirtualBoard:
     @property
     def build(self):
         if self._build is None:
-            self._build = build_design(self.design, trace=trace_kind(self.trace),
+            self._build = build_design(self.design, params=self.params,
+                                       trace=trace_kind(self.trace),
                                        quiet=self.quiet, root=self.root)
         return self._build
 

@@ -28,6 +28,11 @@ def main(argv=None):
         sub.add_argument("--design", default="soc", choices=sorted(DESIGNS),
                          help="the top-level design (default: soc; echo is a self-test)")
         sub.add_argument("--force", action="store_true", help="rebuild even if up to date")
+        for option, text in (("--max-rows", "largest grid (default: the Arty build's)"),
+                             ("--max-cols", "largest grid (default: the Arty build's)"),
+                             ("--clock-hz", "SoC clock (default: the Arty build's)"),
+                             ("--baud", "UART baud rate (default: the Arty build's)")):
+            sub.add_argument(option, type=int, metavar="N", help=text)
         if name == "build":
             sub.add_argument("--trace", choices=["vcd", "fst"],
                              help="build the variant that can write a trace")
@@ -44,7 +49,9 @@ def main(argv=None):
 
     trace = args.trace if args.command == "build" else trace_kind(args.trace)
     try:
-        built = build_design(args.design, trace=trace, force=args.force)
+        params = {key: getattr(args, key) for key in ("max_rows", "max_cols", "clock_hz", "baud")
+                  if getattr(args, key) is not None}
+        built = build_design(args.design, params=params, trace=trace, force=args.force)
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

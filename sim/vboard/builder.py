@@ -15,8 +15,9 @@ input changes:
    named after the hash of the exact Verilog, the harness and the build flags,
    so an input change that does not change the Verilog reuses the binary.
 
-A file lock (``build/vboard/.lock``) serialises builds, so parallel pytest
-workers and a concurrent ``make vboard`` never compile the same thing twice.
+A file lock per design (``build/vboard/.lock-<design>``) serialises builds,
+so parallel pytest workers and a concurrent ``make vboard`` never compile the
+same thing twice (different designs build in parallel).
 """
 
 import fcntl
@@ -56,7 +57,9 @@ class Design:
 
     ``sources`` maps file names to Verilog text (or to a :class:`Path` of a
     Verilog file used in place, such as PicoRV32's).  ``ports`` names the
-    top-level ports ``clk``, ``rst`` (active high), ``uart_rx`` and ``uart_tx``.
+    top-level ports ``clk``, ``rst`` (active high), ``uart_rx`` and ``uart_tx``,
+    and optionally ``trap`` (an output that goes high when the CPU stops; the
+    harness reports it).
     ``info`` is free-form metadata stored beside the binary (e.g. the firmware
     image's hash, the maximum grid size).
     """
@@ -193,6 +196,7 @@ def _config_header(design, trace):
         f"#define VB_RST {p['rst']}",
         f"#define VB_UART_RX {p['uart_rx']}",
         f"#define VB_UART_TX {p['uart_tx']}",
+        *([f"#define VB_TRAP {p['trap']}"] if "trap" in p else []),
         f"#define VB_CLOCK_HZ {design.clock_hz}ull",
         f"#define VB_BAUD {design.baud}ull",
         f"#define VB_TRACE_VCD {int(trace == 'vcd')}",
@@ -202,9 +206,9 @@ def _config_header(design, trace):
 
 
 @contextmanager
-def _lock(root):
+def _lock(root, name):
     root.mkdir(parents=True, exist_ok=True)
-    with open(root / ".lock", "w") as handle:
+    with open(root / f".lock-{name}", "w") as handle:
         fcntl.flock(handle, fcntl.LOCK_EX)
         try:
             yield
@@ -218,20 +222,21 @@ def _say(quiet, message):
 
 
 def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False, quiet=False,
-          jobs=None):
+          jobs=None, key=""):
     """Build (or find) the virtual board of a design.
 
     ``design_factory()`` returns the :class:`Design`; it is called only when
     no build exists for the current ``inputs`` (the files it is made from).
     ``trace`` is ``None``, ``"vcd"`` or ``"fst"``: a traced binary is a
-    separate build.  Returns a :class:`Build`.
+    separate build.  ``key`` is any further text that selects the build (the
+    design's parameters).  Returns a :class:`Build`.
     """
     if trace not in TRACE_KINDS:
         raise ValueError(f"trace must be one of {TRACE_KINDS}, not {trace!r}")
     root = Path(root) if root else BUILD_ROOT
-    key = input_key(inputs, extra=f"{name}|trace={trace}")
-    stamp = root / "inputs" / f"{name}-{key[:24]}.json"
-    with _lock(root):
+    inputs_key = input_key(inputs, extra=f"{name}|trace={trace}|{key}")
+    stamp = root / "inputs" / f"{name}-{inputs_key[:24]}.json"
+    with _lock(root, name):
         if stamp.exists() and not force:
             found = Build.from_json(json.loads(stamp.read_text()))
             if found.path.exists():
@@ -254,6 +259,7 @@ def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False
         if force or not binary.exists():
             _compile(design, sources, header, flags, directory, exe_path, env, quiet, jobs)
             (directory / "build.json").write_text(json.dumps(result.as_json(), indent=2) + "\n")
+            _prune(root, name, trace, keep=directory)
         stamp.parent.mkdir(parents=True, exist_ok=True)
         tmp = stamp.with_suffix(".tmp")
         tmp.write_text(json.dumps(result.as_json(), indent=2) + "\n")
@@ -261,12 +267,46 @@ def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False
         return result
 
 
+#: Builds of one design (and trace kind) kept besides the newest.
+KEEP_OLD_BUILDS = 2
+
+
+def _prune(root, name, trace, keep):
+    """Delete all but the newest few builds of ``name`` (a build is ~1 MB once its
+    objects are gone; running boards keep their deleted binary until they end)."""
+    builds = []
+    for path in root.iterdir():
+        info = path / "build.json"
+        if path == keep or not info.exists():
+            continue
+        try:
+            data = json.loads(info.read_text())
+        except (OSError, ValueError):
+            continue
+        if data.get("design") == name and data.get("trace") == trace:
+            builds.append((info.stat().st_mtime, path))
+    builds.sort(reverse=True)
+    for _, path in builds[KEEP_OLD_BUILDS:]:
+        shutil.rmtree(path, ignore_errors=True)
+    stamps = root / "inputs"
+    if stamps.is_dir():
+        for stamp in stamps.glob("*.json"):
+            try:
+                target = Path(json.loads(stamp.read_text())["path"])
+            except (OSError, ValueError, KeyError):
+                continue
+            if not target.exists():
+                stamp.unlink(missing_ok=True)
+
+
 def _verilator_flags(design, trace):
     flags = ["--cc", "--exe", "--build", "--prefix", "Vboard", "--top-module", design.top,
              "--no-timing", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--noassert",
              "-Wno-fatal", "-Wno-lint", "-Wno-style", "-Wno-MULTIDRIVEN", "-Wno-UNOPTFLAT",
              "--timescale", "1ps/1ps",
-             "-CFLAGS", "-std=c++20 -O2", "-MAKEFLAGS", "OPT_FAST=-O2 OPT_SLOW=-O1"]
+             "-CFLAGS", "-std=c++20",
+             # the PyPI build leaves the precompiled-header option empty: give it
+             "-MAKEFLAGS", "OPT_FAST=-O1 OPT_SLOW=-O0 OPT_GLOBAL=-O1 CFG_CXXFLAGS_PCH_I=-include"]
     if trace == "vcd":
         flags.append("--trace")
     elif trace == "fst":
@@ -303,4 +343,5 @@ def _compile(design, sources, header, flags, directory, exe, env, quiet, jobs):
         first = errors[0].strip() if errors else f"exit status {process.returncode}"
         raise BuildError(f"Verilator could not build the {design.name} virtual board: {first} "
                          f"(full log: {directory / 'build.log'})", log)
+    shutil.rmtree(directory / "obj", ignore_errors=True)  # ~200 MB of objects, never reused
     _say(quiet, f"vboard: built {directory / 'vboard'} in {time.monotonic() - start:.0f} s")

@@ -301,6 +301,7 @@ int main(int argc, char** argv) {
 
     uint64_t cycles = 0;
     uint64_t paused_polls = 0;
+    bool trapped = false;
     auto step = [&](uint8_t rst) {
         top->VB_RST = rst;
         top->VB_UART_RX = rst ? 1 : rx.next();
@@ -363,6 +364,13 @@ int main(int argc, char** argv) {
             burst = std::min(burst, opt.max_cycles - cycles);
         }
         for (uint64_t i = 0; i < burst; ++i) step(0);
+#ifdef VB_TRAP
+        if (top->VB_TRAP && !trapped) {
+            trapped = true;  // a firmware bug: the board hangs, as a real one would
+            std::fprintf(stderr, "vboard: the CPU trapped (illegal instruction or misaligned "
+                                 "access) by cycle %llu\n", (unsigned long long)cycles);
+        }
+#endif
         if (!tx.out.empty()) {
             pending.insert(pending.end(), tx.out.begin(), tx.out.end());
             tx.out.clear();
@@ -390,6 +398,7 @@ int main(int argc, char** argv) {
                      (unsigned long long)opt.clock_hz, wall, (unsigned long long)rx.bytes,
                      (unsigned long long)tx.bytes, (unsigned long long)tx.framing_errors);
     (void)paused_polls;
+    (void)trapped;
     close(master);
     return 0;
 }

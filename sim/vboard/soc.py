@@ -1,20 +1,66 @@
 """The SoC as a virtual-board design: hw/soc.py's Verilog, PicoRV32 and the firmware.
 
-Filled in against hw/soc.py once it is in the tree; until then building the
-SoC's virtual board fails with one clear line.
+The virtual board mirrors the primary board, the Arty A7-35T
+(:class:`boards.arty.ArtyA7_35`): the same grid size, the same SoC clock (the
+paper's 50 MHz) and the same UART baud rate, so its cycle counts are the
+board's and the host sees the same bytes at the same rate.  Other parameters
+can be given (``python -m sim.vboard build --max-rows 16 --max-cols 16``).
 """
 
-from .builder import BuildError
+from .builder import BuildError, Design
 
-__all__ = ["design"]
+__all__ = ["design", "board_parameters"]
+
+FALLBACK = {"max_rows": 10, "max_cols": 10, "clock_hz": 50_000_000, "baud": 115_200}
 
 
-def design():
+def board_parameters():
+    """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build."""
     try:
-        import hw.soc  # noqa: F401
+        from boards.arty import ArtyA7_35
+        from boards.board import DEFAULT_BAUD
+    except ImportError:
+        return dict(FALLBACK)
+    return {"max_rows": ArtyA7_35.max_rows, "max_cols": ArtyA7_35.max_cols,
+            "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD}
+
+
+def design(max_rows=None, max_cols=None, clock_hz=None, baud=None):
+    """The :class:`Design` of the SoC (builds the firmware if needed)."""
+    params = board_parameters()
+    for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
+                       ("clock_hz", clock_hz), ("baud", baud)):
+        if value is not None:
+            params[key] = int(value)
+    try:
+        from hw import soc
     except ModuleNotFoundError as error:
         if error.name == "hw.soc":
-            raise BuildError("the SoC (hw/soc.py) is not in this tree yet, so there is no "
+            raise BuildError("the SoC (hw/soc.py) is not in this tree, so there is no "
                              "virtual board to build; use --engine model") from None
         raise
-    raise BuildError("the virtual board does not know this hw/soc.py yet")
+    try:
+        firmware = soc.build_firmware(params["max_rows"], params["max_cols"])
+        text, extra = soc.soc_verilog(params["max_rows"], params["max_cols"],
+                                      clock_hz=params["clock_hz"], baud=params["baud"],
+                                      firmware=firmware)
+    except soc.FirmwareError as error:
+        raise BuildError(f"cannot build the firmware: {str(error).splitlines()[0]}") from None
+    except ValueError as error:
+        raise BuildError(f"cannot build the SoC: {error}") from None
+    sources = {f"{soc.TOP_NAME}.v": text}
+    for path in extra:
+        sources[path.name] = path
+    name = design_name(params)
+    return Design(name, soc.TOP_NAME, params["clock_hz"], params["baud"], sources,
+                  ports={"clk": "clk", "rst": "rst", "uart_rx": "uart_rx",
+                         "uart_tx": "uart_tx", "trap": "trap"},
+                  info={**params, "firmware_bytes": len(firmware)})
+
+
+def design_name(params):
+    default = board_parameters()
+    if params == default:
+        return "soc"
+    return (f"soc-{params['max_rows']}x{params['max_cols']}-{params['clock_hz']}"
+            f"-{params['baud']}")
