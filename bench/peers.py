@@ -288,7 +288,7 @@ def parse_args(argv):
     parser.add_argument("--larger", type=int, default=DEFAULT_LARGER,
                         help="puzzles per size class above 20x36 in the default sample "
                              "(default: %(default)s)")
-    parser.add_argument("--time-limit", type=float, default=20.0,
+    parser.add_argument("--time-limit", type=float, default=15.0,
                         help="seconds per puzzle and engine (default: %(default)s)")
     parser.add_argument("--jobs", type=int, default=2,
                         help="solver processes at a time (default: %(default)s)")

@@ -313,3 +313,16 @@ def test_glucose_is_interrupted_by_the_time_limit(corpus):
     puzzle, _ = load("loopy_60x60_hard_02")
     result = get_engine("sat")(puzzle, unique=True, time_limit=0.001, solver="glucose4")
     assert result.status is Status.LIMIT
+
+
+@pytest.mark.parametrize("engine", PEERS)
+def test_a_loop_that_avoids_row_1(engine):
+    """The paper's SMT root sits in row 1 (section 4.4); here row 1 is all outside."""
+    puzzle = Puzzle([[None, 0, None], [None, None, None], [None, 3, None]])
+    result = get_engine(engine)(puzzle, unique=True, time_limit=60)
+    assert result.status is Status.MULTIPLE
+    assert all(not any(s[0]) for s in result.solutions)
+    only = get_engine(engine)(Puzzle([[0, 0], [None, None], [3, 3]]), unique=True,
+                              time_limit=60)
+    assert only.status is Status.SOLVED_UNIQUE
+    assert only.solution == ((False, False), (False, False), (True, True))

@@ -52,7 +52,7 @@ import z3
 
 from hw.combinations import Attribute, combinations, requirements
 
-from . import Stopwatch
+from . import Result, Stopwatch, verified
 from ._edges import Deadline, wanted_solutions
 
 __all__ = ["solve", "formulate"]
@@ -164,7 +164,6 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None, seed=0):
         for key in ("conflicts", "decisions", "propagations"):
             if key in stats.keys():
                 counters[key] = stats.get_key_value(key)
-    from . import Result, verified
     messages = [note] if note else []
     if timed_out:
         messages.append(f"time limit of {deadline.seconds:g} s reached after "
