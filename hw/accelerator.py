@@ -102,7 +102,7 @@ class Accelerator(wiring.Component):
             requirements.state.eq(cells.data), cells.need.eq(requirements.need),
             checker.needs.eq(cells.needs), checker.grid.eq(cells.grid),
             flood.s0.eq(checker.s0), flood.s1.eq(checker.s1), flood.grid.eq(cells.grid),
-            holes.s1.eq(checker.s1), holes.grid.eq(cells.grid),
+            holes.inside.eq(checker.inside),
         ]
 
         # --- settling and the flood start ----------------------------------

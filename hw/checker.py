@@ -94,10 +94,12 @@ class Checker(wiring.Component):
 
     ``needs`` and ``grid`` come from :class:`hw.cells.CellArray` (which keeps
     every cell outside the run-time size free of requirements); ``s0``/``s1``
-    are framed bitboards (frame included: every frame cell has ``s0``).
+    are framed bitboards (frame included: every frame cell has ``s0``);
+    ``inside`` is ``s1`` within the run-time grid (registered with them, for
+    the hole detector).
     """
 
-    #: cycles from ``needs``/``grid`` to ``s0``/``s1``
+    #: cycles from ``needs``/``grid`` to ``s0``/``s1``/``inside``
     s_latency = 1
     #: cycles from ``needs``/``grid`` to ``conflict``/``checkerboard``
     latency = 2
@@ -110,6 +112,7 @@ class Checker(wiring.Component):
             "grid": In(geo.cells),
             "s0": Out(geo.cells, init=geo.frame),
             "s1": Out(geo.cells),
+            "inside": Out(geo.cells),
             "conflict": Out(1),
             "checkerboard": Out(1),
         })
@@ -133,7 +136,8 @@ class Checker(wiring.Component):
                 frame = ~self.grid[index] if geo.grid >> index & 1 else Const(1, 1)
                 s0_next.append(Cat(frame, *t0).any())
                 s1_next.append(Cat(*t1).any() if t1 else Const(0, 1))
-        m.d.sync += [self.s0.eq(Cat(*s0_next)), self.s1.eq(Cat(*s1_next))]
+        m.d.sync += [self.s0.eq(Cat(*s0_next)), self.s1.eq(Cat(*s1_next)),
+                     self.inside.eq(Cat(*s1_next) & self.grid)]
 
         # stage 2: conflict and checkerboard (Fig. 15), as bitboard operations
         s0, s1 = self.s0, self.s1

@@ -21,7 +21,8 @@ from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["popcount", "popcount_levels", "popcount_latency", "PopCount"]
+__all__ = ["popcount", "count_columns", "popcount_levels", "popcount_latency",
+           "columns_levels", "columns_latency", "PopCount"]
 
 
 def _check_every(register_every):
@@ -56,7 +57,12 @@ def _next_heights(heights):
 
 def popcount_levels(count):
     """Logic levels of the tree over ``count`` bits: counter levels, plus 1 for the final add."""
-    heights, levels = ({0: count} if count else {}), 0
+    return columns_levels({0: count})
+
+
+def columns_levels(heights):
+    """Logic levels of :func:`count_columns` for columns of these heights ``{weight: n}``."""
+    heights, levels = {w: h for w, h in heights.items() if h}, 0
     while heights and max(heights.values()) > 2:
         heights = _next_heights(heights)
         levels += 1
@@ -67,10 +73,15 @@ def popcount_levels(count):
 
 def popcount_latency(count, register_every):
     """Register stages of :func:`popcount` for ``count`` bits (0 when combinational)."""
+    return columns_latency({0: count}, register_every)
+
+
+def columns_latency(heights, register_every):
+    """Register stages of :func:`count_columns` (0 when combinational)."""
     _check_every(register_every)
     if register_every is None:
         return 0
-    return max(1, -(-popcount_levels(count) // register_every))
+    return max(1, -(-columns_levels(heights) // register_every))
 
 
 def _full(a, b, c):
@@ -95,15 +106,27 @@ def popcount(m, bits, *, register_every=None, domain="sync", name="pop"):
     Returns a Value; with ``register_every`` set it lags the inputs by
     :func:`popcount_latency` cycles of ``domain``.
     """
-    _check_every(register_every)
     bits = list(bits)
-    latency = popcount_latency(len(bits), register_every)
+    return count_columns(m, {0: bits}, len(bits), register_every=register_every,
+                         domain=domain, name=name)
+
+
+def count_columns(m, inputs, maximum, *, register_every=None, domain="sync", name="pop"):
+    """The sum of 1-bit values with weights: ``inputs`` is ``{weight: [bits]}``, each
+    bit worth ``2**weight``; ``maximum`` bounds the sum (it sets the result width).
+
+    The same counter tree as :func:`popcount`; callers use it to add partial counts
+    computed by their own fused logic.  Latency: :func:`columns_latency`.
+    """
+    _check_every(register_every)
+    latency = columns_latency({w: len(b) for w, b in inputs.items()}, register_every)
     # a column is one vector Signal of the bits of one weight; a level works on
     # whole vectors (six slices in, three out), which keeps the simulator fast
     columns = {}
-    if bits:
-        columns[0] = Signal(len(bits), name=f"{name}_in")
-        m.d.comb += columns[0].eq(Cat(*bits))
+    for weight, bits in sorted(inputs.items()):
+        if bits:
+            columns[weight] = Signal(len(bits), name=f"{name}_in_w{weight}")
+            m.d.comb += columns[weight].eq(Cat(*bits))
     level = stage = 0
 
     def register():
@@ -139,7 +162,7 @@ def popcount(m, bits, *, register_every=None, domain="sync", name="pop"):
         if register_every is not None and level % register_every == 0:
             register()
 
-    width = max(len(bits), 1).bit_length()
+    width = max(maximum, 1).bit_length()
     rows = [Const(0, width), Const(0, width)]
     for i in range(2):
         row = [Const(0, 1)] * width

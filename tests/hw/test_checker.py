@@ -42,6 +42,8 @@ def check_states(build, states):
             # s0/s1 after one cycle, the flags after two (Checker.latency)
             assert ctx.get(dut.s0) == golden.expected_s0(state.s0, rows, cols, max_rows, max_cols), i
             assert ctx.get(dut.s1) == golden.to_build(state.s1, rows, cols, max_rows, max_cols), i
+            assert ctx.get(dut.inside) == golden.to_build(state.s1 & state.geometry.grid,
+                                                          rows, cols, max_rows, max_cols), i
             await ctx.tick()
             assert ctx.get(dut.conflict) == state.conflict, i
             assert ctx.get(dut.checkerboard) == state.checkerboard, i
