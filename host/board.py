@@ -8,7 +8,7 @@ loaded" to "answer ready".  Every answer is checked with the rules checker
 (:func:`host.engines.verified`) before it is returned.
 
 ``solve(puzzle, port="/dev/ttyUSB1")`` talks to a real board (the Arty A7's
-FT2232, second interface).  ``solve(puzzle)`` with no port starts the
+FT2232, second interface; ``port="auto"`` finds it, :mod:`host.ports`).  ``solve(puzzle)`` with no port starts the
 *virtual board* (:mod:`sim.vboard`: the same SoC, firmware and gateware in
 Verilator, its UART on a pseudo-terminal), building it first if needed, and
 talks to it through exactly the same code path; the virtual board is stopped
@@ -539,6 +539,12 @@ def solve(puzzle, *, unique=False, time_limit=None, port=None, baud=None, timeou
     """
     if options:
         raise TypeError(f"unknown option(s) of the board engine: {', '.join(sorted(options))}")
+    if port == "auto":
+        from .ports import find_board
+        try:
+            port = find_board()
+        except LookupError as error:
+            raise PortError(str(error)) from None
     if time_limit is not None and time_limit <= 0:
         raise ValueError(f"time_limit must be positive, not {time_limit!r}")
     board = open_board(port, baud=baud, timeout=timeout)

@@ -286,3 +286,25 @@ def test_cli_exit_code_for_missing_port():
     assert run.returncode == 8, run.stderr
     assert "does not exist" in run.stderr
     assert "Traceback" not in run.stderr
+
+
+def test_port_discovery():
+    """host/ports.py picks the FT2232's second interface (the Arty's UART)."""
+    from types import SimpleNamespace as Port
+
+    from host.ports import candidates, find_board
+
+    def port(device, location, vid=0x0403, pid=0x6010, manufacturer="Digilent"):
+        return Port(device=device, location=location, vid=vid, pid=pid, interface=None,
+                    manufacturer=manufacturer, product="Digilent USB Device",
+                    serial_number="210319A8B2C3")
+
+    arty = [port("/dev/ttyUSB0", "1-2:1.0"), port("/dev/ttyUSB1", "1-2:1.1")]
+    other = [port("/dev/ttyUSB2", "1-3:1.0", pid=0x6001, manufacturer="FTDI")]
+    assert [p.device for p in candidates(arty + other)] == ["/dev/ttyUSB1"]
+    assert find_board(arty + other) == "/dev/ttyUSB1"
+    with pytest.raises(LookupError, match="no FT2232"):
+        find_board(other)
+    two = arty + [port("/dev/ttyUSB4", "1-4:1.1")]
+    with pytest.raises(LookupError, match="several"):
+        find_board(two)

@@ -10,8 +10,7 @@ prints the number of cycles simulated.
 """
 
 import argparse
-import signal
-import subprocess
+import os
 import sys
 
 from . import DESIGNS, BuildError, build_design, trace_kind
@@ -72,23 +71,13 @@ def main(argv=None):
         command.append("--no-pause")
     if args.max_cycles is not None:
         command += ["--max-cycles", str(args.max_cycles)]
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
-    try:
-        first = process.stdout.readline()
-        print(first, end="", flush=True)
-        if first.startswith("PTY "):
-            print(f"vboard: connect with  host/solve.py --port {first.split()[1]} PUZZLE  "
-                  f"(Ctrl-C stops the board)", file=sys.stderr, flush=True)
-        for line in process.stdout:
-            print(line, end="", flush=True)
-        return process.wait()
-    except KeyboardInterrupt:
-        # The terminal sent SIGINT to the board too; let it print its summary.
-        process.send_signal(signal.SIGINT)
-        for line in process.stdout:
-            print(line, end="", flush=True)
-        process.wait()
-        return 0
+    if args.design == "soc":
+        print(f"vboard: starting {built.path}; then connect with  host/solve.py --port "
+              f"<the /dev/pts/N it prints> PUZZLE  (Ctrl-C stops the board)",
+              file=sys.stderr, flush=True)
+    sys.stdout.flush()
+    # the harness takes this process's place: signals reach it directly
+    os.execv(command[0], command)
 
 
 if __name__ == "__main__":
