@@ -153,11 +153,16 @@ class Board:
     """A connection to a board (real or virtual) on a serial port or pty path.
 
     ``timeout`` is how long the device may stay silent before a request is
-    sent again; ``virtual`` only changes the wording of messages.
+    sent again; ``virtual`` only changes the wording of messages; ``health``,
+    if given, is called now and then while waiting and raises a
+    :class:`BoardError` when the device has died (the virtual board's process
+    ended, or its CPU trapped), so that nobody waits for the timeout.
     """
 
-    def __init__(self, port, *, baud=None, timeout=None, virtual=False):
+    def __init__(self, port, *, baud=None, timeout=None, virtual=False, health=None):
         self.port = port
+        self.health = health  # called while waiting; raises when the device is gone
+        self._health_checked = 0.0
         self.baud = int(baud or DEFAULT_BAUD)
         if timeout is None:  # a pseudo-terminal is most likely a virtual board
             timeout = VIRTUAL_TIMEOUT if virtual or _is_pty(port) else DEFAULT_TIMEOUT
@@ -215,6 +220,9 @@ class Board:
             remaining = clock.remaining()
             if remaining <= 0:
                 return None, seen
+            if self.health is not None and time.monotonic() - self._health_checked > 0.5:
+                self._health_checked = time.monotonic()
+                self.health()
             try:
                 self.serial.timeout = min(remaining, 0.05)
                 data = self.serial.read(max(1, self.serial.in_waiting))
@@ -495,8 +503,14 @@ def _start_virtual(timeout):
     except BaseException:
         vboard.stop()
         raise
+    def health():
+        problem = vboard.problem()
+        if problem:
+            raise VirtualBoardFailed(problem)
+
     try:
-        board = Board(vboard.port, baud=vboard.baud, timeout=timeout, virtual=True)
+        board = Board(vboard.port, baud=vboard.baud, timeout=timeout, virtual=True,
+                      health=health)
     except BaseException:
         vboard.stop()
         raise

@@ -85,7 +85,7 @@ def test_stops_when_its_parent_goes_away(echo_build):
 def test_trace_has_the_uart_waveform(echo_build, tmp_path):
     """A traced run: the byte 0x55 on uart_rx as 10 bits of exactly BIT cycles each."""
     trace = tmp_path / "echo.vcd"
-    with VirtualBoard("echo", trace=trace) as board:
+    with VirtualBoard("echo", build=echo_build, trace=trace) as board:
         with serial.Serial(board.port, echo_build.baud, timeout=5) as port:
             port.write(b"\x55")
             assert port.read(1) == b"\x56"
@@ -114,7 +114,7 @@ def test_build_is_cached(echo_build, tmp_path):
         calls.append(1)
         return echo.design()
 
-    again = vbuild.build(factory, name="echo", inputs=vbuild_inputs(), quiet=True)
+    again = vbuild.build(factory, name="echo", inputs=vbuild_inputs(), trace="vcd", quiet=True)
     assert again.path == echo_build.path and not calls  # same inputs: nothing generated
 
 
@@ -127,7 +127,13 @@ def test_harness_rejects_bad_options(echo_build):
     run = subprocess.run([str(echo_build.path), "--baud", "fast"], capture_output=True,
                          text=True, timeout=30)
     assert run.returncode == 2 and "--baud wants a non-negative integer" in run.stderr
-    run = subprocess.run([str(echo_build.path), "--trace", "x.vcd"], capture_output=True,
+    run = subprocess.run([str(echo_build.path), "--clock-hz", "100", "--baud", "99"],
+                         capture_output=True, text=True, timeout=30)
+    assert run.returncode == 2 and "at least twice the baud rate" in run.stderr
+
+
+def test_untraced_build_refuses_a_trace(soc_build):
+    run = subprocess.run([str(soc_build.path), "--trace", "x.vcd"], capture_output=True,
                          text=True, timeout=30)
     assert run.returncode == 2 and "no tracing" in run.stderr
 
@@ -260,3 +266,26 @@ def test_solve_cli_against_a_board_started_by_hand(soc_build):
     assert board.returncode == 0, err
     assert re.search(r"^CYCLES \d+$", out, re.M)
     assert "framing errors" in err
+
+
+def test_a_dead_board_is_noticed_at_once(echo_build):
+    """The engine does not wait out its timeout when the virtual board has died."""
+    vboard = VirtualBoard("echo", build=echo_build).start()
+
+    def health():
+        problem = vboard.problem()
+        if problem:
+            raise B.VirtualBoardFailed(problem)
+
+    board = B.Board(vboard.port, timeout=30, health=health)
+    try:
+        vboard.process.kill()
+        vboard.process.wait(10)
+        start = time.monotonic()
+        with pytest.raises(B.BoardError):
+            board.ping()
+        assert time.monotonic() - start < 5
+        assert vboard.problem().startswith("the virtual board stopped")
+    finally:
+        board.close()
+        vboard.stop()

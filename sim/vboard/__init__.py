@@ -78,6 +78,8 @@ def build_design(name="soc", *, params=None, trace=None, force=False, quiet=Fals
                          f"{', '.join(DESIGNS)}")
     make, inputs = DESIGNS[name]
     build_name, factory, key = make(dict(params or {}))
+    if name == "echo" and trace in (None, "vcd"):
+        trace = "vcd"  # the small self-test board always has VCD tracing: one build
     return build(factory, name=build_name, inputs=inputs, trace=trace, force=force,
                  quiet=quiet, root=root, key=key)
 
@@ -174,6 +176,18 @@ class VirtualBoard:
 
     def running(self):
         return self.process is not None and self.process.poll() is None
+
+    def problem(self):
+        """One line if the board has died or its CPU has trapped, else ``""``."""
+        if self.process is None:
+            return "the virtual board is not running"
+        if self.process.poll() is not None:
+            return (f"the virtual board stopped (exit status {self.process.returncode}): "
+                    f"{self._last_log_line() or 'no message'}")
+        for line in self.log.splitlines():
+            if "trapped" in line:
+                return line.strip()
+        return ""
 
     def stop(self, timeout=10.0):
         """Stop the board (SIGTERM, then SIGKILL); returns the cycle count (or None)."""
