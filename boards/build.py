@@ -54,7 +54,7 @@ def log(message):
 
 # --- the core on the board --------------------------------------------------------
 
-def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None):
+def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_kind="zig"):
     """``(core, files)``: the design to put on the board and the extra source files
     (``{name: text}``, e.g. the CPU's Verilog) its build needs.
 
@@ -69,11 +69,11 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None):
         return AcceleratorProbe(max_rows, max_cols), {}
     if kind == "soc":
         return _make_soc(max_rows=max_rows, max_cols=max_cols, frequency=frequency,
-                         baud=baud, firmware=firmware)
+                         baud=baud, firmware=firmware, cc_kind=cc_kind)
     raise BuildError(f"unknown core {kind!r} (known: {', '.join(CORES)})")
 
 
-def _make_soc(*, max_rows, max_cols, frequency, baud, firmware):
+def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind):
     try:
         from hw.soc import SoC, FirmwareError
     except ImportError as e:
@@ -86,7 +86,8 @@ def _make_soc(*, max_rows, max_cols, frequency, baud, firmware):
             raise BuildError(f"cannot read the firmware image {firmware}: {e.strerror}") from None
     try:
         # the SoC adds picorv32.v to the platform itself when it is elaborated
-        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image), {}
+        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image,
+                   cc_kind=cc_kind), {}
     except FirmwareError as e:
         raise BuildError(str(e)) from None
 
@@ -356,10 +357,26 @@ def _suggest_clock(board, fmax):
     return 10e6
 
 
+def provenance():
+    """The commit the design was built from, and whether hw/, firmware/ or boards/
+    had uncommitted changes (then the numbers belong to no commit)."""
+    repo = Path(__file__).resolve().parent.parent
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo,
+                                capture_output=True, text=True, timeout=30).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "hw", "firmware",
+                                "boards"], cwd=repo, capture_output=True, text=True,
+                               timeout=30).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return {"commit": commit or None, "uncommitted_changes": bool(dirty)}
+
+
 # --- the command line --------------------------------------------------------------
 
 def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
-          baud=DEFAULT_BAUD, firmware=None, build_dir=None, toolchain=None, seed=1):
+          baud=DEFAULT_BAUD, firmware=None, cc_kind="zig", build_dir=None, toolchain=None,
+          seed=1):
     """Build ``board``; returns the summary (also written to ``summary.json``).
 
     Raises :class:`ToolsMissing` (after writing everything it can) when the board's
@@ -384,7 +401,7 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
     def core_factory():
         try:
             return make_core(core, max_rows=max_rows, max_cols=max_cols, frequency=frequency,
-                             baud=baud, firmware=firmware)
+                             baud=baud, firmware=firmware, cc_kind=cc_kind)
         except (ValueError, TypeError) as e:
             raise BuildError(str(e)) from None
 
@@ -398,7 +415,7 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
         f"{frequency / 1e6:g} MHz, {baud} baud")
     summary = {"board": board.name, "title": board.title, "device": board.device,
                "core": core, "max_rows": max_rows, "max_cols": max_cols,
-               "clock_mhz": frequency / 1e6, "baud": baud}
+               "clock_mhz": frequency / 1e6, "baud": baud, "source": provenance()}
     start = time.monotonic()
     if board.name == "arty":
         result, error = build_arty(board, provide_core, out, frequency=frequency,
@@ -438,6 +455,8 @@ def main(argv=None):
                              "the flow")
     parser.add_argument("--firmware", help="firmware image for the SoC's BRAM "
                         "(default: the SoC's own)")
+    parser.add_argument("--cc", choices=("zig", "gcc"), default="zig",
+                        help="the firmware's cross compiler (default: zig, from PyPI)")
     parser.add_argument("--toolchain", choices=("vivado", "openxc7", "trellis"),
                         help="Arty: force Vivado or openXC7 (default: whichever is installed)")
     parser.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (ECP5)")
@@ -448,6 +467,7 @@ def main(argv=None):
         build(board, core=args.core, max_rows=args.rows, max_cols=args.cols,
               frequency=None if args.clock is None else args.clock * 1e6,
               baud=FAST_BAUD if args.fast_uart else args.baud, firmware=args.firmware,
+              cc_kind=args.cc,
               build_dir=args.build_dir, toolchain=args.toolchain, seed=args.seed)
     except ToolsMissing as e:
         print(f"boards.build: {e}", file=sys.stderr)

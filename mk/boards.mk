@@ -4,12 +4,12 @@
 #   make bitstream BOARD=ulx3s     ULX3S-85F (ECP5): a real bitstream with the open flow
 #   make program [BOARD=ulx3s]     load it with openFPGALoader
 # Options: ROWS=, COLS= (maximum grid), CLOCK= (MHz), BAUD= (default 115200),
-#          CORE=soc|accelerator|loopback, BUILD_DIR=.
+#          CORE=soc|accelerator|loopback, CC_KIND=zig|gcc (firmware), BUILD_DIR=.
 
 BOARD ?= arty
 BITSTREAM_ARGS = --board $(BOARD) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS)) \
 	$(if $(CLOCK),--clock $(CLOCK)) $(if $(BAUD),--baud $(BAUD)) $(if $(CORE),--core $(CORE)) \
-	$(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
+	$(if $(CC_KIND),--cc $(CC_KIND)) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
 
 .PHONY: bitstream program
 

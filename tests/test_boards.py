@@ -197,7 +197,7 @@ def test_arty_soc_tree_utilisation_and_missing_tools(tmp_path):
         assert f"LOC {pin}" in xdc
     assert "create_clock" in xdc and "-period 10.0" in xdc
     tcl = (viv / "top.tcl").read_text()
-    assert "xc7a35ticsg324-1L" in tcl and "add_files picorv32.v" in tcl
+    assert "xc7a35ticsg324-1L" in tcl and 'add_files "picorv32.v"' in tcl
     assert "vivado" in (viv / "build_top.sh").read_text().lower()
     # the openXC7 tree
     xray = (out / "openxc7" / "build_top.sh").read_text()
