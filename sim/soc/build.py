@@ -56,7 +56,8 @@ class SocSim:
             results = runner.test(test_module="sim.soc.soc_tests", hdl_toplevel=TOP,
                                   hdl_toplevel_lang="verilog",
                                   testcase=testcase, build_dir=self.build_dir,
-                                  test_dir=test_dir, extra_env=env, log_file=test_dir / "sim.log")
+                                  test_dir=test_dir, extra_env=env, log_file=test_dir / "sim.log",
+                                  results_xml=str(test_dir / "results.xml"))
         except SystemExit:  # the runner exits when a test fails; the results file says which
             results = test_dir / "results.xml"
             if not results.exists():
