@@ -9,7 +9,7 @@ VBOARD_ARGS ?=
 vboard: setup
 	$(PY) -m sim.vboard build
 
-## vboard-run   start a virtual board, print its /dev/pts/N (VBOARD_ARGS="--trace b.fst")
+## vboard-run   start a virtual board, print its /dev/pts/N (VBOARD_ARGS="--trace board.vcd")
 vboard-run: setup
 	$(PY) -m sim.vboard run $(VBOARD_ARGS)
 

@@ -289,3 +289,13 @@ def test_a_dead_board_is_noticed_at_once(echo_build):
     finally:
         board.close()
         vboard.stop()
+
+
+def test_link_names_the_pty_while_running(echo_build, tmp_path):
+    link = tmp_path / "slk-board"
+    with VirtualBoard("echo", build=echo_build, args=["--link", str(link)]) as board:
+        assert os.path.realpath(link) == board.port
+        with serial.Serial(str(link), echo_build.baud, timeout=5) as port:  # as --port PATH
+            port.write(b"x")
+            assert port.read(1) == b"y"
+    assert not link.exists()

@@ -234,6 +234,8 @@ def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False
     if trace not in TRACE_KINDS:
         raise ValueError(f"trace must be one of {TRACE_KINDS}, not {trace!r}")
     root = Path(root) if root else BUILD_ROOT
+    if trace == "fst":
+        _check_fst_headers()
     inputs_key = input_key(inputs, extra=f"{name}|trace={trace}|{key}")
     stamp = root / "inputs" / f"{name}-{inputs_key[:24]}.json"
     with _lock(root, name):
@@ -265,6 +267,20 @@ def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False
         tmp.write_text(json.dumps(result.as_json(), indent=2) + "\n")
         tmp.replace(stamp)
         return result
+
+
+def _check_fst_headers():
+    """Verilator's FST writer includes <lz4.h> and <zlib.h>: say so before a long build."""
+    cxx = os.environ.get("CXX", "c++")
+    for header, package in (("lz4.h", "liblz4-dev"), ("zlib.h", "zlib1g-dev")):
+        try:
+            found = subprocess.run([cxx, "-x", "c++", "-E", "-"], input=f"#include <{header}>\n",
+                                   capture_output=True, text=True, timeout=60).returncode == 0
+        except (OSError, subprocess.SubprocessError):
+            found = False
+        if not found:
+            raise BuildError(f"FST traces need the C header {header} (sudo apt-get install "
+                             f"{package}); or write a VCD trace (a file name not ending in .fst)")
 
 
 #: Builds of one design (and trace kind) kept besides the newest.
