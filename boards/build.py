@@ -392,6 +392,10 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
         check_baud(baud, frequency)
     except ValueError as e:
         raise BuildError(str(e)) from None
+    toolchains = {"arty": (None, "vivado", "openxc7"), "ulx3s": (None, "trellis")}[board.name]
+    if toolchain not in toolchains:
+        raise BuildError(f"the {board.title} builds with "
+                         f"{' or '.join(t for t in toolchains if t)}, not {toolchain!r}")
     out = Path(build_dir or Path("build") / board.name)
     out.mkdir(parents=True, exist_ok=True)
     for stale in ("top.bit", "summary.json", "utilisation.txt"):
@@ -421,9 +425,6 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
         result, error = build_arty(board, provide_core, out, frequency=frequency,
                                    toolchain=toolchain)
     else:
-        if toolchain not in (None, "trellis"):
-            raise BuildError(f"the {board.title} builds only with the open ECP5 flow, "
-                             f"not {toolchain!r}")
         result, error = build_ulx3s(board, provide_core, out, frequency=frequency, seed=seed)
     summary.update(result)
     summary["seconds"] = round(time.monotonic() - start, 1)

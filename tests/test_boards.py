@@ -163,6 +163,7 @@ def test_nextpnr_ecp5_report():
     (["--clock", "1000"], "cannot make 1000 MHz"),
     (["--baud", "5000000"], "too fast"),
     (["--core", "accelerator", "--rows", "0"], "max_rows must be an integer"),
+    (["--toolchain", "trellis"], "builds with vivado or openxc7"),
 ])
 def test_build_user_errors_are_one_line(tmp_path, args, message):
     r = run_module("boards.build", "--build-dir", str(tmp_path / "b"), *args,
@@ -334,3 +335,21 @@ def test_program_reports_a_missing_board(tmp_path):
                    env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=60)
     assert r.returncode == 1
     assert "no Digilent Arty A7-35T found" in r.stderr
+
+
+def test_table_rows_show_the_measured_numbers():
+    from boards.table import row
+    arty = {"board": "arty", "core": "soc", "max_rows": 10, "max_cols": 10, "clock_mhz": 50.0,
+            "utilisation": {"LUT": 4935, "FF": 4045, "BRAM36": 8.0, "DSP": 0},
+            "place_and_route": None, "source": {"commit": "abc1234",
+                                                "uncommitted_changes": False}}
+    text = row(arty)
+    assert "| 10x10 |" in text and "4935 (23.7 %)" in text and "8 RAMB36 (16 %)" in text
+    assert "n/a (no P&R tool)" in text and "abc1234" in text
+    ecp5 = {"board": "ulx3s", "core": "soc", "max_rows": 4, "max_cols": 6, "clock_mhz": 50.0,
+            "utilisation": {"LUT": 3000, "FF": 900, "EBR": 16, "DSP": 0},
+            "fmax_worst_mhz": 88.123, "source": {"commit": "abc1234",
+                                                 "uncommitted_changes": True}}
+    text = row(ecp5)
+    assert "| 4x6 |" in text and "88.1 MHz" in text and "16 DP16KD" in text
+    assert "local changes" in text
