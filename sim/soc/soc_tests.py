@@ -158,8 +158,8 @@ async def modes_and_limits(dut):
     assert r.status == Status.SOLVED
     r = await solve_and_compare(bench, two, unique=True)
     assert r.status == Status.MULTIPLE
-    # a puzzle whose search runs for more than 400k checks
-    puzzle, _ = load(os.environ.get("SOC_LONG_PUZZLE", "janko_0101"))
+    # a puzzle whose search runs for more than 300k checks
+    puzzle, _ = load(os.environ["SOC_LONG_PUZZLE"])
     r = await solve_and_compare(bench, puzzle, unique=True, max_checks=37)
     assert r.status == Status.LIMIT and r.counters["checks"] == 37
     # a long search: PING answers, SOLVE is BUSY, ABORT ends it with the model's counters
