@@ -115,7 +115,7 @@ class CellArray(wiring.Component):
             "size_cols": In(_SIZE_WIDTH),
             "clear": In(1),
             "unassign": In(1),
-            "cells": Out(data.ArrayLayout(CellLayout, n), init=[BLANK] * n),
+            "cells": Out(data.ArrayLayout(CellLayout, n)),
             "needs": Out(data.ArrayLayout(NeedLayout, n)),
             "rows": Out(_SIZE_WIDTH, init=max_rows),
             "cols": Out(_SIZE_WIDTH, init=max_cols),
@@ -148,10 +148,15 @@ class CellArray(wiring.Component):
         m.d.comb += [s.eq(self.write & (self.row == r)) for r, s in enumerate(row_sel)]
         m.d.comb += [s.eq(self.col == c) for c, s in enumerate(col_sel)]
 
+        # one register per cell (a partial assignment per cell to one wide signal
+        # would make Amaranth's netlist quadratic in the number of cells)
+        states, needs = [], []
         for r in range(mr):
             for c in range(mc):
-                i = grid_index(mc, r, c)
-                cell, need = self.cells[i], self.needs[i]
+                cell = Signal(CellLayout, init=BLANK, name=f"cell_{r}_{c}")
+                need = Signal(NeedLayout, name=f"need_{r}_{c}")
+                states.append(cell)
+                needs.append(need)
                 active = self.grid[(r + 1) * geo.width + c + 1]
                 with m.If(self.clear):
                     m.d.sync += [cell.eq(CellLayout.const(BLANK)), need.eq(0)]
@@ -159,4 +164,6 @@ class CellArray(wiring.Component):
                     m.d.sync += [cell.pattern.eq(0), cell.attribute.eq(0), need.eq(0)]
                 with m.Elif(row_sel[r] & col_sel[c] & active):
                     m.d.sync += [cell.eq(self.data), need.eq(self.need)]
+        m.d.comb += [self.cells.as_value().eq(Cat(*(v.as_value() for v in states))),
+                     self.needs.as_value().eq(Cat(*(v.as_value() for v in needs)))]
         return m
