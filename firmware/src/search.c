@@ -149,77 +149,83 @@ void search_run(uint32_t max_solutions, uint32_t check_limit, search_result_t *r
 {
     uint32_t checks = 0, found = 0;
     int exhausted = 0, aborted = 0;
-    count.backtracks = count.candidates = 0;
-    count.floods = count.flood_iterations = 0;
     level_t *const first = levels;
     level_t *const clue_end = levels + clue_levels;
     level_t *end = clue_end;
-    level_t *level = first;              /* the level being assigned */
-    const uint32_t *option;              /* its option to try next */
     /* the next check count at which to poll the UART or stop at the limit:
        polls at every multiple of SEARCH_POLL_MASK + 1 (0 included) */
     uint32_t next_event = 0;
 
+    count.backtracks = count.candidates = 0;
+    count.floods = count.flood_iterations = 0;
     if (clue_end == first)
         end = enter_completion();
-    option = first->first;
+
+    /* the level being assigned, cached: its CELL register, its options */
+    level_t *level = first;
+    volatile uint32_t *cell = level->cell;
+    const uint32_t *option = level->first, *options_end = level->end;
     for (;;) {
+        /* try the level's options from `option` on; stop at the first that passes */
+        for (; option != options_end; option++) {
+            if (checks == next_event) {
+                if ((checks & SEARCH_POLL_MASK) == 0 && search_poll()) {
+                    aborted = 1;
+                    goto done;
+                }
+                if (checks >= check_limit)
+                    goto done;
+                next_event = (checks + SEARCH_POLL_MASK + 1) & ~SEARCH_POLL_MASK;
+                if (next_event > check_limit || next_event == 0)
+                    next_event = check_limit;
+            }
+            /* one check: one CELL write, one STATUS read (section 3.3) */
+            *cell = *option;
+            checks++;
+            if (!(ACC(SLK_STATUS) & STATUS_FAIL)
+                && (level < clue_end
+                    || (flood(SLK_FLOOD_REACH) && flood(SLK_FLOOD_ESCAPE))))
+                break;
+        }
+        if (option == options_end) {
+            /* the level ran out of options: backtrack */
+            count.backtracks++;
+            *cell = level->unassigned;
+            if (level == first) {
+                exhausted = 1;
+                break;
+            }
+            level--;
+            cell = level->cell;
+            options_end = level->end;
+            option = level->current + 1;
+            continue;
+        }
+        /* the option passed: go one level deeper */
+        level->current = option;
+        level++;
+        if (level == clue_end)
+            end = enter_completion();
         if (level == end) {
             /* a candidate: everything is determined (section 3.1.3) */
             count.candidates++;
             uint32_t st = ACC(SLK_STATUS);
-            if (!(st & SLK_STATUS_INSIDE_EMPTY_MASK)
-                && flood(SLK_FLOOD_REACH)
+            if (!(st & SLK_STATUS_INSIDE_EMPTY_MASK) && flood(SLK_FLOOD_REACH)
                 && (st & SLK_STATUS_PICK_OK_MASK)) {
                 if (found == 0)
                     save_solution(result->solution);
                 if (++found >= max_solutions)
                     break;
             }
-            level--;
-            option = level->current + 1;
-            continue;
-        }
-        if (option == level->end) {
-            /* the level ran out of options */
-            count.backtracks++;
-            *level->cell = level->unassigned;
-            if (level == first) {
-                exhausted = 1;
-                break;
-            }
-            level--;
-            option = level->current + 1;
-            continue;
-        }
-        if (checks == next_event) {
-            if ((checks & SEARCH_POLL_MASK) == 0 && search_poll()) {
-                aborted = 1;
-                break;
-            }
-            if (checks >= check_limit)
-                break;
-            next_event = (checks + SEARCH_POLL_MASK + 1) & ~SEARCH_POLL_MASK;
-            if (next_event > check_limit || next_event == 0)
-                next_event = check_limit;
-        }
-        /* one check: one CELL write, one STATUS read (section 3.3) */
-        *level->cell = *option;
-        checks++;
-        uint32_t st = ACC(SLK_STATUS);
-        if ((st & STATUS_FAIL)
-            || (level >= clue_end
-                && !(flood(SLK_FLOOD_REACH)
-                     && flood(SLK_FLOOD_ESCAPE)))) {
+            level--;             /* the last level goes on with its next option */
             option++;
             continue;
         }
-        level->current = option;
-        level++;
-        if (level == clue_end)
-            end = enter_completion();
+        cell = level->cell;
+        options_end = level->end;
         option = level->first;
     }
+done:
     count.checks = checks;
     result->counters = count;
     result->found = found;
