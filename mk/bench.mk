@@ -1,0 +1,17 @@
+# The benchmark (bench/board.py): the hardware on the virtual board (exact cycles),
+# beside the software peers and the paper's figures (bench/paper.py); see docs/benchmark.md.
+# Options go through BENCH_ARGS, e.g.
+#   make bench BENCH_ARGS="--sizes 10x10 --per-class all --per-source 0"
+#   make bench BENCH_ARGS="--no-peers --max-checks 50000 --jobs 1"
+
+BENCH_ARGS ?=
+
+.PHONY: bench test-bench
+
+## bench           benchmark the hardware (virtual board, exact cycles) and the peers on a corpus sample; BENCH_ARGS="..." for options
+bench: setup
+	$(PY) -m bench.board $(BENCH_ARGS)
+
+## test-bench      the benchmark's smoke test
+test-bench: setup
+	$(PY) -m pytest -q tests/test_bench.py
