@@ -76,11 +76,21 @@ def picorv32_source():
     return Path(package.data_location) / "picorv32.v"
 
 
-def default_ram_size(max_rows, max_cols):
-    """RAM for the firmware: code, the frame buffer and the per-level arrays."""
-    need = 16384 + 18 * max_rows * max_cols  # code, buffers and stack + per-level arrays
-    size = 16384
-    while size < need:
+#: RAM of the provisional build that measures the firmware.
+_MEASURE_RAM = 1 << 20
+
+
+def default_ram_size(max_rows, max_cols, *, cc_kind="zig"):
+    """The smallest power of two (at least 4 KiB) that holds the firmware's code, data
+    and per-level arrays for this grid plus :data:`STACK_RESERVE` bytes of stack.
+
+    Measured on a provisional build of the firmware (cached like every build), so
+    the SoC, ``make firmware`` and the boards agree without a table; 16 KiB for
+    a 10x10 build.
+    """
+    end = _build(max_rows, max_cols, ram_size=_MEASURE_RAM, cc_kind=cc_kind, out_dir=None)[1]
+    size = 4096
+    while size < end + STACK_RESERVE:
         size *= 2
     return size
 
@@ -198,7 +208,7 @@ class SoC(wiring.Component):
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz, self.baud = int(clock_hz), int(baud)
         self.divisor = divisor_for(self.clock_hz, self.baud)
-        self.ram_size = ram_size or default_ram_size(max_rows, max_cols)
+        self.ram_size = ram_size or default_ram_size(max_rows, max_cols, cc_kind=cc_kind)
         self.accelerator = Accelerator(max_rows, max_cols)
         if firmware is None:
             firmware = build_firmware(max_rows, max_cols, ram_size=self.ram_size,
@@ -350,6 +360,9 @@ def _sources():
 def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", out_dir=None):
     """Build the firmware for a ``max_rows`` x ``max_cols`` SoC; returns the RAM image.
 
+    ``ram_size`` defaults to :func:`default_ram_size`; an image only runs on a
+    SoC with the RAM size it was built for (its stack starts at the top).
+
     The headers are generated first (``slk_regs.h`` from :mod:`hw.regmap`,
     ``slk_protocol.h`` from :mod:`host.protocol`, ``slk_soc.h`` from this
     module) into ``out_dir/include``; ``out_dir`` defaults to
@@ -357,10 +370,18 @@ def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", ou
     directory and its results are moved in at the end, so parallel builds of
     the same firmware do not collide.
     """
+    from .cells import check_build_size
+    check_build_size(max_rows, max_cols)
+    _compilers(cc_kind)
+    ram_size = ram_size or default_ram_size(max_rows, max_cols, cc_kind=cc_kind)
+    return _build(max_rows, max_cols, ram_size=ram_size, cc_kind=cc_kind, out_dir=out_dir)[0]
+
+
+def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
+    """``(image, end of .bss)``; see :func:`build_firmware`."""
     from host import protocol
     from .cells import check_build_size
     check_build_size(max_rows, max_cols)
-    ram_size = ram_size or default_ram_size(max_rows, max_cols)
     cc, objcopy = _compilers(cc_kind)
     out_dir = Path(out_dir or REPO / "build" / "firmware"
                    / f"{max_rows}x{max_cols}-{ram_size}-{cc_kind}")
@@ -378,9 +399,10 @@ def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", ou
     for name, text in generated.items():
         digest.update(name.encode() + text.encode())
     digest = digest.hexdigest()
-    stamp, image = out_dir / "firmware.sha256", out_dir / "firmware.bin"
-    if stamp.exists() and image.exists() and stamp.read_text() == digest:
-        return image.read_bytes()
+    stamp, image, elf_out = out_dir / "firmware.sha256", out_dir / "firmware.bin", \
+        out_dir / "firmware.elf"
+    if stamp.exists() and image.exists() and elf_out.exists() and stamp.read_text() == digest:
+        return image.read_bytes(), _symbol(elf_out, "__bss_end", cc_kind)
 
     with tempfile.TemporaryDirectory(dir=out_dir, prefix=".build-") as tmp:
         tmp = Path(tmp)
@@ -410,7 +432,9 @@ def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", ou
             raise FirmwareError(f"objcopy failed: {run.stderr.strip()}")
         data = binary.read_bytes()
         end = _symbol(elf, "__bss_end", cc_kind)
-        if end is not None and end + STACK_RESERVE > ram_size:
+        if end is None:
+            raise FirmwareError(f"the firmware {elf} has no __bss_end symbol (see firmware/link.ld)")
+        if end + STACK_RESERVE > ram_size:
             raise FirmwareError(f"the firmware needs {end} bytes of RAM plus {STACK_RESERVE} "
                                 f"of stack, more than the {ram_size} bytes of the SoC: pass a "
                                 f"larger ram_size")
@@ -424,7 +448,7 @@ def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", ou
         stamp_tmp = tmp / "stamp"
         stamp_tmp.write_text(digest)
         os.replace(stamp_tmp, stamp)
-    return data
+    return data, end
 
 
 def _symbol(elf, name, cc_kind):
