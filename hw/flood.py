@@ -110,18 +110,26 @@ class Flood(wiring.Component):
         fresh = Signal(n)  # cells reached for the first time in this step
         m.d.comb += fresh.eq(neighbours & region_r & cells & ~p)
 
+        # p: loaded in SEED, otherwise p | fresh; outside a flood region_r is
+        # unchanged, so p is already a fixpoint and holds (no hold multiplexer)
+        seeding = Signal()
+        with m.If(seeding):
+            m.d.sync += [p.eq(seed & region), region_r.eq(region)]
+        with m.Else():
+            m.d.sync += p.eq(p | fresh)
+
         with m.FSM(name="flood"):
             with m.State("IDLE"):
                 with m.If(self.start):
                     m.d.sync += escape.eq(self.mode == FloodMode.ESCAPE)
                     m.next = "SEED"
             with m.State("SEED"):
-                m.d.comb += self.busy.eq(1)
-                m.d.sync += [p.eq(seed & region), region_r.eq(region), self.iterations.eq(0)]
+                m.d.comb += [self.busy.eq(1), seeding.eq(1)]
+                m.d.sync += self.iterations.eq(0)
                 m.next = "ITERATE"
             with m.State("ITERATE"):
                 m.d.comb += self.busy.eq(1)
-                m.d.sync += [p.eq(p | fresh), self.iterations.eq(self.iterations + 1)]
+                m.d.sync += self.iterations.eq(self.iterations + 1)
                 with m.If(~fresh.any()):
                     m.d.sync += self.complete.eq(~(target & ~p).any())
                     m.next = "IDLE"

