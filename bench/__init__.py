@@ -1,1 +1,6 @@
-"""Benchmarks (not tests): ``python -m bench.peers`` runs the software peers on the corpus."""
+"""Benchmarks (not tests), each run as ``python -m bench.<name>``.
+
+``bench.peers`` runs the software peers (host/engines) on a sample of the
+puzzle corpus; its sampling, judging and process pool are shared by the other
+benchmarks of this package.
+"""

@@ -24,7 +24,7 @@ solution exactly when no *other* loop touches a positive clue), then a clause
 the solver.  Negating a loop only removes the solutions equal to that loop
 (any single loop containing all of its edges *is* it), so negating every loop
 is sound once embedded solutions are recorded; seed 000 negates "all loops but
-the first", which would make an embedded solution reappear later, and seed 001
+the first", which leaves the first loop free to come back, and seed 001
 negates each loop, which is what we do.  Negating a loop that is a solution is
 also how a found solution is blocked when enumerating (``max_solutions``) or
 proving uniqueness.
