@@ -58,6 +58,7 @@ Deviations from the paper, and why (also in docs/search.md):
   otherwise never see its own attribute).
 """
 
+import time
 from dataclasses import dataclass, field
 from enum import IntEnum
 
@@ -267,11 +268,12 @@ class SearchResult:
     states: list = field(default_factory=list)  # (s0, s1) of every check, when traced
 
 
-def search(puzzle, *, max_solutions=1, max_checks=None, trace=False):
+def search(puzzle, *, max_solutions=1, max_checks=None, deadline=None, trace=False):
     """The paper-faithful search (section 3.1); see the module docstring for the order.
 
     Stops after ``max_solutions`` solutions (``None``: enumerate all) or after
-    ``max_checks`` checks (``limit_reached``).  With ``trace`` the ``(s0, s1)``
+    ``max_checks`` checks, or at ``deadline`` (a ``time.monotonic()`` value,
+    looked at every 65,536 checks), with ``limit_reached``.  With ``trace`` the ``(s0, s1)``
     bitboards of every check are recorded, for testing the gateware on the
     states a real search visits.
     """
@@ -329,6 +331,9 @@ def search(puzzle, *, max_solutions=1, max_checks=None, trace=False):
             choice[k] += 1
             continue
         if max_checks is not None and counters.checks >= max_checks:
+            result.limit_reached = True
+            return result
+        if deadline is not None and not counters.checks & 0xFFFF and time.monotonic() > deadline:
             result.limit_reached = True
             return result
         m0, m1 = options[k][choice[k]]

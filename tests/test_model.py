@@ -259,3 +259,12 @@ def test_check_limit():
     result = search(puzzle, max_checks=100)
     assert result.limit_reached and not result.exhausted
     assert result.counters.checks == 100
+
+
+def test_model_engine_time_limit_ends_in_limit_status():
+    from host.engines.model import solve
+    from host.result import Status
+    puzzle, _ = load("loopy_20x20_hard_01")
+    result = solve(puzzle, unique=True, time_limit=0.2)
+    assert result.status is Status.LIMIT and result.solution is None
+    assert "stopped after" in result.message
