@@ -140,6 +140,26 @@ def model_counters(puzzle, max_checks):
     return outcome.counters.as_dict(), outcome.limit_reached
 
 
+def model_reach(sample, max_checks):
+    """Per size class: how many puzzles the paper-faithful search (the golden model,
+    whose check counts the hardware reproduces exactly) finishes within the bound."""
+    classes = {}
+    for row in sample:
+        classes.setdefault(row["size"], []).append(row)
+    lines = [f"| size | n | finished within {max_checks:,} checks | median checks | "
+             f"max checks of the finished |", "|---|---|---|---|---|"]
+    for size in sorted(classes, key=_cells):
+        rows = classes[size]
+        done = [r["model"]["checks"] for r in rows if not r["model_limit"]]
+        median = statistics.median(r["model"]["checks"] for r in rows)
+        limited = any(r["model_limit"] for r in rows)
+        lines.append(f"| {size} | {len(rows)} | {len(done)} | "
+                     f"{'≥ ' if limited and median >= max_checks else ''}{median:,.0f} | "
+                     f"{max(done) if done else '-':,} |" if done else
+                     f"| {size} | {len(rows)} | 0 | ≥ {median:,.0f} | - |")
+    return "\n".join(lines)
+
+
 # -- frame sizes and the end-to-end time ----------------------------------------------------
 
 def frame_bytes(puzzle, status, max_checks):
@@ -245,6 +265,7 @@ def run_board(sample, args, progress, log):
                     if worker is None:
                         worker = BoardWorker(build, params, quiet=True)
                     record = solve_on_board(worker, row, args, build_grid=grid or default_grid)
+                    record["build"] = build.directory.name
                     if record["status"] == "CRASH":  # start afresh after a board failure
                         worker.close()
                         worker = None
@@ -437,7 +458,9 @@ def markdown(summary, meta):
              f"(the paper's clock is 50 MHz); unique mode; limit {meta['max_checks']:,} "
              f"checks per puzzle on the board, {meta['peer_time_limit']:g} s per puzzle and "
              f"engine for the peers; {meta['jobs']} jobs on {meta['cpus']} CPUs "
-             f"(load average at the start {meta['load_start']}).", "",
+             f"(load average at the start {meta['load_start']}); source "
+             f"{meta.get('git', 'unknown')}, virtual board build(s) "
+             f"{', '.join(meta.get('builds', [])) or 'unknown'}.", "",
              "Statistics include time-outs at the value where they stopped (a lower bound; "
              "marked ≥). Wrong answers must be 0.", ""]
     lines += ["### The hardware (exact cycles on the virtual board)", "",
@@ -718,6 +741,8 @@ def main(argv=None):
                     f"{'  (reaches the limit)' if row['model_limit'] else ''}")
             log(f"{len(sample)} puzzles ({', '.join(_class_counts(sample))}); "
                 f"{sum(r['model']['checks'] for r in sample):,} checks in all")
+            log("")
+            log(model_reach(sample, args.max_checks))
             return 0
         engines = available_engines(args.engines, args.engines_explicit, log) \
             if args.engines else []
@@ -725,7 +750,7 @@ def main(argv=None):
         print(f"bench/board.py: {error}", file=sys.stderr)
         return 2
 
-    started, load = time.time(), os.getloadavg()[0]
+    started, load, git = time.time(), os.getloadavg()[0], git_state()
     limited = sum(r["model_limit"] for r in sample)
     log(f"{len(sample)} puzzles ({', '.join(_class_counts(sample))}); limit "
         f"{args.max_checks:,} checks per puzzle ({limited} will reach it, says the golden "
@@ -765,10 +790,26 @@ def main(argv=None):
         "jobs": args.jobs, "cpus": os.cpu_count(), "load_start": f"{load:.1f}",
         "clock_hz": records[0]["clock_hz"], "elapsed_seconds": round(elapsed, 1),
         "board_seconds": round(board_seconds, 1),
-        "builds": sorted({r["build_grid"] for r in records}),
+        "builds": sorted({r.get("build", r["build_grid"]) for r in records}),
+        "git": git,
         "hardware_note": HARDWARE_NOTE,
     }
     return finish(records, meta, args, log)
+
+
+def git_state():
+    """The commit the run was made from, and whether hw/, firmware/ or sim/ differed
+    from it (the virtual board is built from the working tree)."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, text=True,
+                              capture_output=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "hw", "firmware", "sim",
+                                "host/protocol.py"], cwd=REPO, text=True, capture_output=True,
+                               timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    return f"{head}{' + uncommitted changes in hw/firmware/sim' if dirty else ''}"
 
 
 HARDWARE_NOTE = (
