@@ -11,7 +11,7 @@ records for every puzzle:
   counter at "puzzle loaded" and "answer ready", DESIGN.md section 5; exact,
   the simulation is cycle-accurate) and the search's counters (checks,
   backtracks, candidates, floods, flood iterations), which must equal those
-  of the golden model :func:`hw.model.search` (column ``model_match``);
+  of the golden model :func:`hw.model.search` (column ``golden_match``);
 * the solve time at the design clock and at the paper's 50 MHz;
 * the end-to-end time at real baud rates (``--bauds``, default 115200 and
   3 Mbaud)::
@@ -133,11 +133,30 @@ def select(rows, args):
 
 # -- the golden model ------------------------------------------------------------------------
 
-def model_counters(puzzle, max_checks):
-    """The golden model's counters for the same request (unique mode, same bound)."""
+def model_expectation(puzzle, max_checks):
+    """What the golden model does with the same request (unique mode, same bound):
+    ``{"status": name, "counters": {...}, "limit": bool}``; the hardware must agree."""
+    from host.result import Result
     from hw.model import search
     outcome = search(puzzle, max_solutions=2, max_checks=max_checks)
-    return outcome.counters.as_dict(), outcome.limit_reached
+    status = Result.status_for(len(outcome.solutions), wanted_unique=True,
+                               exhausted=outcome.exhausted)
+    return {"status": status.name, "counters": outcome.counters.as_dict(),
+            "limit": outcome.limit_reached}
+
+
+def compare_with_model(record, expected):
+    """Set ``golden_status``, ``golden_checks`` and ``golden_match`` of a board record."""
+    record["golden_status"] = expected["status"]
+    record["golden_checks"] = expected["counters"]["checks"]
+    record["golden_match"] = record["status"] == expected["status"] and all(
+        record[k] == expected["counters"][k] for k in SEARCH_COUNTERS)
+    mark = "counters differ from the golden model's"
+    record["note"] = "; ".join(n for n in record["note"].split("; ") if n and mark not in n)
+    if not record["golden_match"] and record["status"] != "CRASH":
+        record["note"] = "; ".join(filter(None, [
+            record["note"], f"{mark} ({expected['status']}, {expected['counters']})"]))
+    return record
 
 
 def model_reach(sample, max_checks):
@@ -150,9 +169,9 @@ def model_reach(sample, max_checks):
              f"max checks of the finished |", "|---|---|---|---|---|"]
     for size in sorted(classes, key=_cells):
         rows = classes[size]
-        done = [r["model"]["checks"] for r in rows if not r["model_limit"]]
-        median = statistics.median(r["model"]["checks"] for r in rows)
-        limited = any(r["model_limit"] for r in rows)
+        done = [r["model"]["counters"]["checks"] for r in rows if not r["model"]["limit"]]
+        median = statistics.median(r["model"]["counters"]["checks"] for r in rows)
+        limited = any(r["model"]["limit"] for r in rows)
         lines.append(f"| {size} | {len(rows)} | {len(done)} | "
                      f"{'≥ ' if limited and median >= max_checks else ''}{median:,.0f} | "
                      f"{max(done) if done else '-':,} |" if done else
@@ -249,7 +268,7 @@ def run_board(sample, args, progress, log):
             raise UsageError(f"cannot build the virtual board ({what}): {error}") from None
         # the longest first (the golden model knows how long), for an even load
         tasks = queue.Queue()
-        for row in sorted(rows, key=lambda r: -r["model"]["checks"]):
+        for row in sorted(rows, key=lambda r: -r["model"]["counters"]["checks"]):
             tasks.put(row)
         records, lock = [], threading.Lock()
         failures = []
@@ -274,6 +293,8 @@ def run_board(sample, args, progress, log):
                         progress(record)
             except (BoardError, VirtualBoardError) as error:
                 failures.append(str(error))
+            except Exception as error:  # noqa: BLE001 -- reported below, never lost
+                failures.append(f"{type(error).__name__}: {error}")
             finally:
                 if worker is not None:
                     worker.close()
@@ -287,6 +308,9 @@ def run_board(sample, args, progress, log):
                 thread.join(0.5)
         if failures:
             raise UsageError(f"the virtual board failed: {failures[0]}")
+        if len(records) != len(rows):  # never drop a puzzle silently
+            missing = sorted({r["name"] for r in rows} - {r["name"] for r in records})
+            raise UsageError(f"no result for {len(missing)} puzzle(s), e.g. {missing[0]}")
         yield from records
 
 
@@ -312,7 +336,6 @@ def solve_on_board(worker, row, args, *, build_grid):
     cycles = int(counters.get("cycles", 0))
     checks = int(counters.get("checks", 0))
     solve_bytes, result_bytes = frame_bytes(puzzle, answer["status"], args.max_checks)
-    model, model_limit = row["model"], row["model_limit"]
     record = {
         "name": row["name"], "size": row["size"], "rows": row["rows"], "cols": row["cols"],
         "cells": row["cells"], "clues": int(row["clues"]), "source": row["source"],
@@ -328,18 +351,13 @@ def solve_on_board(worker, row, args, *, build_grid):
         "solve_frame_bytes": solve_bytes, "result_frame_bytes": result_bytes,
         **{f"e2e_{baud}": end_to_end(solve_bytes, result_bytes, cycles, clock, baud)
            for baud in args.bauds},
-        "model_checks": model["checks"],
-        "model_match": all(int(counters.get(k, -1)) == model[k] for k in SEARCH_COUNTERS)
-        and ((answer["status"] == "LIMIT") == model_limit),
+        "golden_status": None, "golden_checks": None, "golden_match": None,
         "build_grid": f"{build_grid[0]}x{build_grid[1]}",
         "sim_wall_seconds": round(wall, 3),
         "note": note,
         "peers": {},
     }
-    if answer["status"] not in ("CRASH",) and not record["model_match"]:
-        record["note"] = (record["note"] + "; " if record["note"] else "") + \
-            f"counters differ from the golden model's {model}"
-    return record
+    return compare_with_model(record, row["model"])
 
 
 # -- the peers --------------------------------------------------------------------------------
@@ -407,7 +425,7 @@ def summarise(records, engines, bauds):
             "ok": sum(r["verdict"] == "ok" for r in recs),
             "timeouts": sum(r["verdict"] == "timeout" for r in recs),
             "wrong": sum(r["verdict"] == "wrong" for r in recs),
-            "model_mismatch": sum(not r["model_match"] for r in recs),
+            "golden_mismatch": sum(not r["golden_match"] for r in recs),
             "cycles": _stats([r["cycles"] for r in recs]),
             "cycles_sum": cycles,
             "checks": _stats([r["checks"] for r in recs]),
@@ -473,7 +491,7 @@ def markdown(summary, meta):
         ge = "≥ " if s["timeouts"] else ""
         cpc = f"{s['cycles_per_check']:.1f}" if s["cycles_per_check"] else "-"
         cells = [size, str(s["n"]), str(s["ok"]), str(s["timeouts"]), str(s["wrong"]),
-                 f"{s['n'] - s['model_mismatch']}/{s['n']}",
+                 f"{s['n'] - s['golden_mismatch']}/{s['n']}",
                  ge + _n(s["checks"]["median"]), ge + _n(s["checks"]["mean"]),
                  ge + _n(s["cycles"]["median"]), ge + _n(s["cycles"]["mean"]),
                  ge + _n(s["cycles"]["max"]), cpc,
@@ -733,14 +751,14 @@ def main(argv=None):
         for row in sample:
             row["puzzle"] = parse_plain((args.puzzles / f"{row['name']}.txt").read_text(),
                                         name=row["name"])
-            row["model"], row["model_limit"] = model_counters(row["puzzle"], args.max_checks)
+            row["model"] = model_expectation(row["puzzle"], args.max_checks)
         if args.dry_run:
             for row in sample:
                 log(f"{row['name']:<32} {row['size']:>6} {row['source']:<18} "
-                    f"{row['model']['checks']:>10,} checks"
-                    f"{'  (reaches the limit)' if row['model_limit'] else ''}")
+                    f"{row['model']['counters']['checks']:>10,} checks"
+                    f"{'  (reaches the limit)' if row['model']['limit'] else ''}")
             log(f"{len(sample)} puzzles ({', '.join(_class_counts(sample))}); "
-                f"{sum(r['model']['checks'] for r in sample):,} checks in all")
+                f"{sum(r['model']['counters']['checks'] for r in sample):,} checks in all")
             log("")
             log(model_reach(sample, args.max_checks))
             return 0
@@ -751,7 +769,7 @@ def main(argv=None):
         return 2
 
     started, load, git = time.time(), os.getloadavg()[0], git_state()
-    limited = sum(r["model_limit"] for r in sample)
+    limited = sum(r["model"]["limit"] for r in sample)
     log(f"{len(sample)} puzzles ({', '.join(_class_counts(sample))}); limit "
         f"{args.max_checks:,} checks per puzzle ({limited} will reach it, says the golden "
         f"model); {args.jobs} virtual board(s); peers: {', '.join(engines) or 'none'}")
@@ -762,7 +780,7 @@ def main(argv=None):
         done[0] += 1
         if not args.quiet:
             flag = "" if rec["verdict"] == "ok" else f"  <- {rec['verdict'].upper()}"
-            if not rec["model_match"] and rec["status"] != "CRASH":
+            if not rec["golden_match"] and rec["status"] != "CRASH":
                 flag += "  <- COUNTERS DIFFER FROM THE MODEL"
             print(f"[{done[0]:>4}/{len(sample)}] board {rec['name']:<28} {rec['status']:<13} "
                   f"{rec['checks']:>9,} checks {rec['cycles']:>12,} cycles "
@@ -828,7 +846,7 @@ def finish(records, meta, args, log):
     print(paths["md"].read_text())
     wrong = sum(r["verdict"] == "wrong" for r in records) + sum(
         p["verdict"] == "wrong" for r in records for p in r["peers"].values())
-    mismatch = sum(not r["model_match"] for r in records)
+    mismatch = sum(not r["golden_match"] for r in records)
     log(f"{len(records)} puzzles in {meta['elapsed_seconds']:.0f} s (board "
         f"{meta['board_seconds']:.0f} s); wrong answers: {wrong}; counters different from "
         f"the golden model: {mismatch}")
@@ -847,6 +865,17 @@ def rerender(args, log):
         meta.setdefault("hardware_note", HARDWARE_NOTE)
     except (OSError, ValueError, KeyError) as error:
         raise UsageError(f"cannot read the results {args.from_json}: {error}") from None
+    # compare with the golden model again (it is fast), with this version of the comparison
+    for rec in records:
+        for legacy in ("model_checks", "model_match"):  # the names of the first version
+            rec.pop(legacy, None)
+        try:
+            text = (args.puzzles / f"{rec['name']}.txt").read_text()
+        except OSError as error:
+            raise UsageError(f"cannot read puzzle {rec['name']} to compare with the golden "
+                             f"model: {error}") from None
+        compare_with_model(rec, model_expectation(parse_plain(text, name=rec["name"]),
+                                                  meta["max_checks"]))
     return finish(records, meta, args, log)
 
 
