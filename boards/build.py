@@ -369,7 +369,9 @@ def provenance():
                                timeout=30).stdout.strip()
     except (OSError, subprocess.TimeoutExpired):
         return None
-    return {"commit": commit or None, "uncommitted_changes": bool(dirty)}
+    changed = [line[3:] for line in dirty.splitlines()]
+    return {"commit": commit or None, "uncommitted_changes": bool(changed),
+            "changed_files": changed[:20]}
 
 
 # --- the command line --------------------------------------------------------------
