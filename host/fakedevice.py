@@ -43,8 +43,9 @@ __all__ = ["FakeDevice", "MISBEHAVIOURS", "CYCLES_PER_CHECK", "CYCLES_PER_FLOOD_
 MISBEHAVIOURS = frozenset({"silent", "garbage", "bad_crc", "truncate"})
 
 #: Estimated SoC cycles per partial-condition check and per flood iteration
-#: (the fake's ``cycles``; the real number comes from the SoC's cycle counter).
-CYCLES_PER_CHECK = 100
+#: (the fake's ``cycles``; the real number comes from the SoC's cycle counter:
+#: about 60-70 cycles per check on 10x10 puzzles, docs/soc-cycles.md).
+CYCLES_PER_CHECK = 63
 CYCLES_PER_FLOOD_ITERATION = 2
 
 
