@@ -34,7 +34,11 @@ if [ ! -x "$venv/bin/python" ]; then
         exit 1
     fi
 fi
-echo "setup: installing the Python packages (first time: a few minutes)"
-"$venv/bin/python" -m pip install -q --upgrade pip
-"$venv/bin/python" -m pip install -q -e .
+echo "setup: installing the Python packages (first time: a few minutes; log: $venv/setup.log)"
+if ! { "$venv/bin/python" -m pip install --upgrade pip &&
+       "$venv/bin/python" -m pip install -e . ; } > "$venv/setup.log" 2>&1; then
+    tail -n 20 "$venv/setup.log" >&2
+    echo "setup: installing the Python packages failed (full log: $venv/setup.log)" >&2
+    exit 1
+fi
 echo "setup: done"
