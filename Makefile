@@ -31,7 +31,7 @@ $(SETUP): pyproject.toml tools/setup.sh
 	@touch $@
 
 demo: setup
-	$(PY) host/solve.py $(DEMO_PUZZLE)
+	$(PY) host/solve.py --unique $(DEMO_PUZZLE)
 
 test: setup
 	$(PY) -m pytest -n 2 -q
