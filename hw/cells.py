@@ -88,8 +88,9 @@ class CellArray(wiring.Component):
       ignored unless 1 <= rows <= max_rows and 1 <= cols <= max_cols.  Cells
       that fall outside the new size are unassigned (their clues are kept).
     * ``clear``: every cell blank and unassigned; ``unassign``: every cell
-      unassigned (pattern 0, attribute NONE), clues kept.  ``clear`` wins
-      over ``unassign``, which wins over ``write``.
+      unassigned (pattern 0, attribute NONE), clues kept.  A command in the
+      same cycle as a write wins over it for the fields it clears (the bus
+      never issues both).
     * ``cells``, ``needs``: every cell's state and requirements
       (``grid_index`` order); ``rows``/``cols``: the run-time size; ``grid``:
       bitboard of the cells inside the run-time size.  All outputs are
@@ -142,11 +143,26 @@ class CellArray(wiring.Component):
             m.d.sync += [self.rows.eq(self.size_rows), self.cols.eq(self.size_cols),
                          self.grid.eq(Cat(*bits))]
 
-        # one-hot row and column selects, shared by the cells
+        # the run-time size as one flag per row and per column (the grid is their
+        # product), and the one-hot selects and resets built from them, shared by
+        # the cells of a row or a column: a cell's write enable and its reset are
+        # then one small LUT each, driving the flip-flops' CE and R pins
+        row_active = Signal(mr, init=(1 << mr) - 1)
+        col_active = Signal(mc, init=(1 << mc) - 1)
+        with m.If(resize):
+            m.d.sync += [row_active.eq(Cat(*row_on)), col_active.eq(Cat(*col_on))]
         row_sel = [Signal(name=f"row_sel_{r}") for r in range(mr)]
         col_sel = [Signal(name=f"col_sel_{c}") for c in range(mc)]
-        m.d.comb += [s.eq(self.write & (self.row == r)) for r, s in enumerate(row_sel)]
-        m.d.comb += [s.eq(self.col == c) for c, s in enumerate(col_sel)]
+        row_cut = [Signal(name=f"row_cut_{r}") for r in range(mr)]
+        col_cut = [Signal(name=f"col_cut_{c}") for c in range(mc)]
+        wipe = Signal()  # every cell loses its assignment
+        m.d.comb += wipe.eq(self.clear | self.unassign)
+        for r in range(mr):
+            m.d.comb += [row_sel[r].eq(self.write & (self.row == r) & row_active[r]),
+                         row_cut[r].eq(resize & ~row_on[r])]
+        for c in range(mc):
+            m.d.comb += [col_sel[c].eq((self.col == c) & col_active[c]),
+                         col_cut[c].eq(resize & ~col_on[c])]
 
         # one register per cell (a partial assignment per cell to one wide signal
         # would make Amaranth's netlist quadratic in the number of cells)
@@ -157,13 +173,19 @@ class CellArray(wiring.Component):
                 need = Signal(NeedLayout, name=f"need_{r}_{c}")
                 states.append(cell)
                 needs.append(need)
-                active = self.grid[(r + 1) * geo.width + c + 1]
+                selected = row_sel[r] & col_sel[c]
+                # the clue: cleared by CONTROL.clear, else written
                 with m.If(self.clear):
-                    m.d.sync += [cell.eq(CellLayout.const(BLANK)), need.eq(0)]
-                with m.Elif(self.unassign | (resize & ~(row_on[r] & col_on[c]))):
+                    m.d.sync += cell.clue.eq(BLANK["clue"])
+                with m.Elif(selected):
+                    m.d.sync += cell.clue.eq(self.data.clue)
+                # the assignment and its requirements: also cleared by CONTROL.unassign
+                # and by a SIZE that leaves the cell out
+                with m.If(wipe | row_cut[r] | col_cut[c]):
                     m.d.sync += [cell.pattern.eq(0), cell.attribute.eq(0), need.eq(0)]
-                with m.Elif(row_sel[r] & col_sel[c] & active):
-                    m.d.sync += [cell.eq(self.data), need.eq(self.need)]
+                with m.Elif(selected):
+                    m.d.sync += [cell.pattern.eq(self.data.pattern),
+                                 cell.attribute.eq(self.data.attribute), need.eq(self.need)]
         m.d.comb += [self.cells.as_value().eq(Cat(*(v.as_value() for v in states))),
                      self.needs.as_value().eq(Cat(*(v.as_value() for v in needs)))]
         return m
