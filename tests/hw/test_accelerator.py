@@ -397,3 +397,39 @@ def test_search_replay_through_bus_slow(name):
     dut = Accelerator(7, 8)
     counts = replay_through_bus(dut, golden.load_puzzle(name), 7, 8, 3000, cells_every=20)
     assert counts["check"] > 0
+
+
+def test_invalid_cell_words_force_nothing():
+    """Through the bus (the Requirements decoder at the write port): attribute 0b11,
+    patterns beyond the digit's, clue codes 5..7 and a blank cell's pattern."""
+    rng = random.Random(61)
+    dut = Accelerator(4, 5)
+    n_patterns = {0: 1, 1: 4, 2: 6, 3: 4}
+
+    async def bench(ctx):
+        dev = Device(ctx, dut)
+        for i in range(30):
+            rows, cols = rng.randint(1, 4), rng.randint(1, 5)
+            puzzle, assignment = golden.random_state(rng, rows, cols)
+            await dev.load(puzzle)
+            await dev.assign(puzzle, assignment)
+            valid = dict(assignment)
+            for _ in range(4):
+                r, c = rng.randrange(rows), rng.randrange(cols)
+                clue = puzzle.clues[r][c]
+                kind = rng.randrange(3)
+                if kind == 0:
+                    word = (4 if clue is None else clue, rng.randrange(8), 0b11)
+                elif kind == 1 and clue is not None:
+                    word = (clue, rng.randrange(n_patterns[clue], 8), rng.choice((1, 2)))
+                else:
+                    word = (rng.randrange(5, 8), rng.randrange(8), rng.randrange(4))
+                await dev.write_cell(r, c, *word)
+                valid.pop((r, c), None)
+                state = partial_condition(puzzle, valid)
+                compare_state(await dev.read(Status), state)
+                got = await dev.read_cell(r, c)
+                assert (got["clue"], got["pattern"], got["attribute"]) == word  # stored as written
+            await compare_cells(dev, puzzle, partial_condition(puzzle, valid), 4, 5)
+
+    run(dut, bench)
