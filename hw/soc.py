@@ -328,8 +328,7 @@ class FirmwareError(RuntimeError):
 
 #: Bytes of RAM kept free above the firmware's data for the stack.
 STACK_RESERVE = 2048
-CFLAGS = ["-O2", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-Werror",
-          "-std=c11"]
+CFLAGS = ["-O2", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
 
 
 def _compilers(cc_kind):
@@ -340,8 +339,8 @@ def _compilers(cc_kind):
         except ImportError:
             raise FirmwareError("the firmware's default compiler is ziglang (PyPI): "
                                 "run 'make setup'") from None
-        return (zig + ["cc", "-target", "riscv32-freestanding-none", "-mcpu=generic_rv32"],
-                zig + ["objcopy"])
+        return (zig + ["cc", "-target", "riscv32-freestanding-none", "-mcpu=generic_rv32",
+                       "-Werror"], zig + ["objcopy"])
     if cc_kind == "gcc":
         gcc = shutil.which("riscv64-unknown-elf-gcc")
         objcopy = shutil.which("riscv64-unknown-elf-objcopy")
