@@ -461,11 +461,12 @@ def _t(seconds):
 
 
 def _n(value):
+    """A count (or a statistic of counts): whole numbers, with thousands separators."""
     if value is None:
         return "-"
-    if isinstance(value, float) and not value.is_integer():
+    if isinstance(value, float) and not value.is_integer() and value < 100:
         return f"{value:,.1f}"
-    return f"{int(value):,}"
+    return f"{round(value):,}"
 
 
 def markdown(summary, meta):
@@ -482,7 +483,7 @@ def markdown(summary, meta):
              "Statistics include time-outs at the value where they stopped (a lower bound; "
              "marked ≥). Wrong answers must be 0.", ""]
     lines += ["### The hardware (exact cycles on the virtual board)", "",
-              "| size | n | ok | t/o | wrong | model = hw | checks median | checks mean | "
+              "| size | n | ok | t/o | wrong | golden model = hw | checks median | checks mean | "
               "cycles median | cycles mean | cycles max | cycles/check | "
               "median at 50 MHz | mean at 50 MHz | max at 50 MHz | "
               + " | ".join(f"e2e median @ {_baud(b)}" for b in bauds) + " |",
