@@ -168,3 +168,19 @@ def test_smoke_two_tiny_puzzles(tmp_path, capsys):
     assert B.main(["--from-json", str(out / "board-latest.json"), "--out", str(again),
                    "--no-plot"]) == 0
     assert (again / "board-latest.md").read_text() == markdown
+
+
+def test_update_docs_fills_only_its_section(tmp_path):
+    doc = tmp_path / "benchmark.md"
+    begin, end = B.DOC_BEGIN.format("larger"), B.DOC_END.format("larger")
+    doc.write_text(f"# title\n\n{begin}\nold\n{end}\n\nafter\n")
+    png = tmp_path / "plot.png"
+    png.write_bytes(b"\x89PNG fake")
+    B.update_docs("| new | table |\n", png, lambda _: None, "larger", doc=doc)
+    text = doc.read_text()
+    assert text.startswith("# title\n\n" + begin) and text.endswith(end + "\n\nafter\n")
+    assert "old" not in text and "| new | table |" in text
+    assert "(benchmark-larger.png)" in text
+    assert (tmp_path / "benchmark-larger.png").read_bytes() == png.read_bytes()
+    with pytest.raises(B.UsageError, match="no section 'results'"):
+        B.update_docs("x", None, lambda _: None, "results", doc=doc)
