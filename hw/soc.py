@@ -248,7 +248,7 @@ class SoC(wiring.Component):
             i_irq=C(0, 32),
         )
 
-        # address decoder: region = addr[31:28]; the I/O region by addr[15:12]
+        # address decoder: regions on addr[31:28]; UART and SysCtl apart on addr[27:12]
         region = mem_addr[28:32]
         targets = {
             "ram": (ram.bus, (region == RAM_BASE >> 28) & (mem_addr[:28] < self.ram_size)),

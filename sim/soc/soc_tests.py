@@ -61,6 +61,8 @@ class Bench:
                 self.frames += self.decoder.feed(bytes([byte]))
         await with_timeout(collect(), timeout_ms, "ms")
         assert not self.decoder.bad_frames, f"the SoC sent bad frames: {self.decoder.bad_frames}"
+        assert int(self.dut.trap.value) == 0, "the CPU trapped (a firmware bug)"
+        assert self.sink.framing_errors == 0, "the SoC's UART sent a bad stop bit"
         out, self.frames = self.frames[:count], self.frames[count:]
         return [P.decode_reply(f) for f in out]
 
