@@ -76,7 +76,7 @@ def format_xilinx(u, *, title, device, capacity):
 
     lines = [
         f"{title}: utilisation after yosys synth_xilinx -family xc7 ({device})",
-        "(before place-and-route: Vivado's numbers differ by a few per cent)",
+        "(yosys synthesis, before place-and-route; Vivado's own synthesis counts differently)",
         "",
         row("Slice LUTs", u["LUT"], "LUT"),
         row("  LUT as logic", u["LUT_logic"], "-"),
