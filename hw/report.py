@@ -118,6 +118,8 @@ def synthesise(block, rows, cols, *, yosys=None):
               f"read_verilog -lib -specify +/xilinx/cells_sim.v\n"
               f"tee -q -o sta.txt sta\n")
     (work / "synth.ys").write_text(script)
+    for old in ("stat.txt", "sta.txt", "yosys.log"):
+        (work / old).unlink(missing_ok=True)
     # yosys's log goes to a file: with yowasp, stdout is lost after ABC runs
     proc = subprocess.run([yosys or _yosys(), "-q", "-l", "yosys.log", "synth.ys"], cwd=work,
                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

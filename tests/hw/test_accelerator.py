@@ -273,7 +273,8 @@ def test_writes_wait_while_flood_runs():
             await dev.write_cell(0, c, 4, 0, Attribute.INSIDE)
         await dev.control(flood=1, flood_mode=int(FloodMode.REACH))
         await dev.write_cell(0, 3, 4, 0, Attribute.OUTSIDE)
-        assert dev.bus.last_cycles >= 8  # 1 seed cycle + 8 iterations
+        # held for 1 pending + 1 seed + 8 iteration cycles, then accepted, ready next cycle
+        assert dev.bus.last_cycles == 11
         status = await dev.read(Status)
         assert status["flood_busy"] == 0 and status["flood_complete"] == 1
         assert (await dev.read(FloodIterations))["count"] == 8
