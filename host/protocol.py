@@ -60,7 +60,7 @@ MAX_PAYLOAD = SOLVE_HEADER + (MAX_GRID * MAX_GRID + 1) // 2
 #: Bytes around the payload: START, LEN (2), TYPE before; CRC (2) after.
 OVERHEAD = 6
 #: Inter-byte timeout inside a frame, in byte times (10 bits) at the build's baud.
-TIMEOUT_BYTE_TIMES = 32
+TIMEOUT_BYTE_TIMES = 256  # 22 ms at 115200 baud: room for USB-serial gaps
 
 #: 4-bit clue code of a blank cell in SOLVE (0..3 are the digits; 4..14 are errors).
 CLUE_BLANK = 0xF
