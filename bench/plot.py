@@ -83,6 +83,7 @@ def draw(records, meta, path):
 
     ax.set_xscale("log")
     ax.set_yscale("log")
+    ax.xaxis.set_major_locator(matplotlib.ticker.LogLocator(base=10, subs=(1, 2, 5)))
     ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x:g}"))
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("cells of the puzzle (rows x columns)")
