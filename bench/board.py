@@ -434,6 +434,8 @@ def summarise(records, engines, bauds):
             "cycles_per_check": cycles / checks if checks else None,
             "seconds_at_clock": _stats([r["seconds_at_clock"] for r in recs]),
             "seconds_at_50mhz": _stats([r["seconds_at_50mhz"] for r in recs]),
+            "finished_seconds_at_50mhz": _stats([r["seconds_at_50mhz"] for r in recs
+                                                 if r["verdict"] == "ok"]),
             **{f"e2e_{b}": _stats([r[f"e2e_{b}"] for r in recs]) for b in bauds},
             "peers": {},
         }
@@ -539,7 +541,11 @@ def _ours_for(fig, s):
     stat = "median" if "(median)" in what else "max" if "(max)" in what else "mean"
     if what.startswith("hardware"):
         ge = "≥ " if s["timeouts"] else ""
-        return f"{ge}{_t(s['seconds_at_50mhz'][stat])} hardware at 50 MHz ({stat}, n={s['n']})"
+        text = f"{ge}{_t(s['seconds_at_50mhz'][stat])} hardware at 50 MHz ({stat}, n={s['n']})"
+        finished = s.get("finished_seconds_at_50mhz")
+        if s["timeouts"] and finished:
+            text += f"; {_t(finished[stat])} over the {s['ok']} finished"
+        return text
     if what.startswith("SMT"):
         p = s["peers"].get("z3")
         if p:
