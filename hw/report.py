@@ -11,7 +11,7 @@ yosys's Xilinx cell library: the number of LUTs on that path and its logic
 delay, with no routing delay and no clock-to-out or set-up time, so a lower
 bound on the real clock period.
 
-Usage: ``python -m hw.report [--sizes 10x10,20x20,20x36,32x32] [--block NAME]
+Usage: ``python -m hw.report [--sizes 10x10,20x20,20x36] [--block NAME]
 [--jobs N] [--markdown FILE]``.
 """
 
@@ -36,7 +36,7 @@ DEVICE_FFS = 41_600
 #: the paper's Table 7: a fixed 10x10 solver *including its MIPS soft CPU*
 PAPER_TABLE7 = {"size": "10x10 (fixed, with CPU)", "luts": (3941, 4308), "ffs": (1542, 1606)}
 
-DEFAULT_SIZES = ("10x10", "20x20", "20x36", "32x32")
+DEFAULT_SIZES = ("10x10", "20x20", "20x36")
 
 __all__ = ["Result", "synthesise", "markdown_table", "main"]
 
