@@ -366,10 +366,10 @@ def provenance():
                                 capture_output=True, text=True, timeout=30).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--", "hw", "firmware",
                                 "boards"], cwd=repo, capture_output=True, text=True,
-                               timeout=30).stdout.strip()
+                               timeout=30).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
-    changed = [line[3:] for line in dirty.splitlines()]
+    changed = [line[3:].strip() for line in dirty.splitlines() if line.strip()]
     return {"commit": commit or None, "uncommitted_changes": bool(changed),
             "changed_files": changed[:20]}
 
