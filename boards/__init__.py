@@ -5,7 +5,8 @@
   everywhere);
 * :mod:`boards.ulx3s` -- Radiona ULX3S-85F (Lattice ECP5), fully open flow from PyPI;
 * :mod:`boards.build` -- ``python -m boards.build --board arty|ulx3s``;
-* :mod:`boards.program` -- ``python -m boards.program --board arty|ulx3s``.
+* :mod:`boards.program` -- ``python -m boards.program --board arty|ulx3s``;
+* :mod:`boards.table` -- the resource table of docs/boards.md from build summaries.
 """
 
 from .board import Board, BoardTop, DEFAULT_BAUD, FAST_BAUD

@@ -34,6 +34,11 @@ def program(board, *, bitstream=None, build_dir=None, flash=False, timeout=300):
     build_dir = Path(build_dir or Path("build") / board.name)
     bitstream = Path(bitstream) if bitstream else build_dir / "top.bit"
     if not bitstream.exists():
+        if (build_dir / "vivado" / "build_top.sh").exists():
+            # an Arty build tree without place-and-route tools here
+            raise ProgramError(f"no bitstream at {bitstream}: {build_dir}/ has the build tree "
+                               f"only; on a machine with Vivado run  cd {build_dir}/vivado && "
+                               f"sh build_top.sh  and load its top.bit with --bitstream FILE")
         raise ProgramError(f"no bitstream at {bitstream}: build it first with  "
                            f"make bitstream BOARD={board.name}")
     tool_name = os.environ.get("OPENFPGALOADER", "openFPGALoader")

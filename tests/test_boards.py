@@ -353,3 +353,12 @@ def test_table_rows_show_the_measured_numbers():
     text = row(ecp5)
     assert "| 4x6 |" in text and "88.1 MHz" in text and "16 DP16KD" in text
     assert "local changes" in text
+
+
+def test_program_with_only_a_build_tree_says_where_to_build(tmp_path):
+    (tmp_path / "vivado").mkdir()
+    (tmp_path / "vivado" / "build_top.sh").write_text("")
+    r = run_module("boards.program", "--board", "arty", "--build-dir", str(tmp_path),
+                   env=clean_env(tmp_path), timeout=60)
+    assert r.returncode == 1
+    assert f"cd {tmp_path}/vivado && sh build_top.sh" in r.stderr and "--bitstream" in r.stderr
