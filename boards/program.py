@@ -32,13 +32,17 @@ def program(board, *, bitstream=None, build_dir=None, flash=False, timeout=300):
     if isinstance(board, str):
         board = get_board(board)
     build_dir = Path(build_dir or Path("build") / board.name)
-    bitstream = Path(bitstream) if bitstream else build_dir / "top.bit"
+    explicit = bitstream is not None
+    bitstream = Path(bitstream) if explicit else build_dir / "top.bit"
+    if explicit and not bitstream.is_file():
+        raise ProgramError(f"no bitstream at {bitstream}")
     if not bitstream.exists():
         if (build_dir / "vivado" / "build_top.sh").exists():
             # an Arty build tree without place-and-route tools here
             raise ProgramError(f"no bitstream at {bitstream}: {build_dir}/ has the build tree "
                                f"only; on a machine with Vivado run  cd {build_dir}/vivado && "
-                               f"sh build_top.sh  and load its top.bit with --bitstream FILE")
+                               f"sh build_top.sh  and load its top.bit with  make program "
+                               f"BITSTREAM=FILE  (python -m boards.program --bitstream FILE)")
         raise ProgramError(f"no bitstream at {bitstream}: build it first with  "
                            f"make bitstream BOARD={board.name}")
     tool_name = os.environ.get("OPENFPGALOADER", "openFPGALoader")

@@ -2,7 +2,7 @@
 #   make bitstream                 Arty A7-35T (XC7A35T): build tree + utilisation; the
 #                                  bitstream where Vivado or openXC7 is installed
 #   make bitstream BOARD=ulx3s     ULX3S-85F (ECP5): a real bitstream with the open flow
-#   make program [BOARD=ulx3s]     load it with openFPGALoader
+#   make program [BOARD=ulx3s]     load it with openFPGALoader (BITSTREAM=file.bit: another one)
 # Options: ROWS=, COLS= (maximum grid), CLOCK= (MHz), BAUD= (default 115200),
 #          CORE=soc|accelerator|loopback, CC_KIND=zig|gcc (firmware), BUILD_DIR=.
 
@@ -19,4 +19,5 @@ bitstream: setup
 
 ## program         load build/<board>/top.bit into the board with openFPGALoader (BOARD=arty|ulx3s)
 program: setup
-	$(PY) -m boards.program --board $(BOARD) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
+	$(PY) -m boards.program --board $(BOARD) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR)) \
+		$(if $(BITSTREAM),--bitstream $(BITSTREAM))

@@ -361,4 +361,4 @@ def test_program_with_only_a_build_tree_says_where_to_build(tmp_path):
     r = run_module("boards.program", "--board", "arty", "--build-dir", str(tmp_path),
                    env=clean_env(tmp_path), timeout=60)
     assert r.returncode == 1
-    assert f"cd {tmp_path}/vivado && sh build_top.sh" in r.stderr and "--bitstream" in r.stderr
+    assert f"cd {tmp_path}/vivado && sh build_top.sh" in r.stderr and "BITSTREAM=" in r.stderr
