@@ -46,20 +46,17 @@ import time
 from . import protocol as P
 from .engines import verified
 from .result import Result, Status
+from spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
 
 __all__ = ["solve", "Board", "open_board", "close_all", "BoardError", "PortError", "NoAnswer",
            "GarbledAnswer", "TooLarge", "DeviceError", "VirtualBoardFailed",
            "DEFAULT_BAUD", "DEFAULT_TIMEOUT", "VIRTUAL_TIMEOUT", "PAPER_CLOCK_HZ"]
 
-#: The UART's baud rate unless told otherwise (the SoC's default build).
-DEFAULT_BAUD = 115_200
 #: Seconds of silence before a request is sent again (a real board).
 DEFAULT_TIMEOUT = 2.0
 #: The same for the virtual board (also for any pseudo-terminal given as the port):
 #: it simulates about half a million cycles a second, 100x slower than the board.
 VIRTUAL_TIMEOUT = 60.0
-#: The paper's clock (section 5: 0.1578 s per 10x10 puzzle at 50 MHz).
-PAPER_CLOCK_HZ = 50_000_000
 
 
 def _exit_codes():

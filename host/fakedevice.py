@@ -2,7 +2,7 @@
 
 It stands in for the board (paper Fig. 7: CPU + solver behind a UART) in host
 tests that need no simulator.  It solves with the golden model
-(:func:`hw.model.search`), so its counters are exactly the model's (and hence
+(:func:`model.paper.search`), so its counters are exactly the model's (and hence
 the firmware's); only ``cycles`` is an estimate (:data:`CYCLES_PER_CHECK`,
 :data:`CYCLES_PER_FLOOD_ITERATION`).  It follows the protocol of
 :mod:`host.protocol` to the letter, including resynchronisation, the
@@ -33,7 +33,7 @@ import threading
 import time
 import tty
 
-from hw.model import search
+from model.paper import search
 
 from . import protocol as P
 from .result import Result

@@ -17,7 +17,7 @@ from host import protocol as P
 from host.fakedevice import FakeDevice
 from host.puzzle import Puzzle
 from host.result import Status
-from hw.model import search
+from model.paper import search
 from tests.conftest import REPO, load
 
 

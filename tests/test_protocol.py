@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from host import protocol as P
+from spec import protocol as SP
 from host.puzzle import Puzzle
 from host.result import Status
 from tests.conftest import REPO
@@ -191,16 +192,10 @@ def test_colouring_packing():
 
 
 def test_c_header_has_constants_and_crc_table():
-    text = P.c_header()
+    text = SP.c_header()
     assert f"#define PROTO_START 0x{P.START:02X}u" in text
     assert "#define MSG_SOLVE 0x02u" in text and "#define ERR_BAD_CLUE 6u" in text
     assert f"#define STATUS_LIMIT {int(Status.LIMIT)}u" in text
     table = text.split("proto_crc_table[256] = {")[1].split("};")[0]
     values = [int(v, 16) for v in table.replace(",", " ").split()]
     assert tuple(values) == P.CRC_TABLE and len(values) == 256
-
-
-def test_docs_protocol_md_is_current():
-    path = REPO / "docs" / "protocol.md"
-    assert path.read_text() == P.markdown(), \
-        "docs/protocol.md is stale: run python -m host.protocol --markdown docs/protocol.md"

@@ -1,21 +1,29 @@
-/* SoC firmware: serves the UART protocol (host/protocol.py) and runs the search.
+/* SoC firmware: serves the UART protocol (spec/protocol.py) and runs the search.
  *
  * The receiver keeps the bytes of the current candidate frame in a buffer and
  * resynchronises exactly like host.protocol.FrameDecoder: a candidate starts
  * at a START byte; when it fails (LEN too large, bad CRC, inter-byte timeout)
  * it is answered with an ERROR frame and the scan restarts at the byte after
  * its START, so a valid frame behind garbage or a truncated frame is found.
+ *
+ * Every offset and size of a frame and of a payload is a PROTO_* define of the
+ * generated slk_protocol.h (accessors PROTO_GET_* / PROTO_PUT_*): a reply is
+ * built in txbuf at those offsets, then sent.
  */
 #include "io.h"
 #include "proto.h"
 #include "search.h"
 
 #define RXBUF (PROTO_MAX_PAYLOAD + PROTO_OVERHEAD)
+/* the largest reply: a RESULT with the colouring of the largest grid */
+#define TX_PAYLOAD_MAX (PROTO_RESULT_SIZE + (SLK_MAX_ROWS * SLK_MAX_COLS + 7u) / 8u)
+#define TXBUF (TX_PAYLOAD_MAX + PROTO_OVERHEAD)
 
 static uint8_t rxbuf[RXBUF];
+static uint8_t txbuf[TXBUF];
+static uint8_t *const txp = txbuf + PROTO_FRAME_SIZE;  /* the reply's payload */
 static uint32_t head, avail;          /* the candidate is rxbuf[head .. avail) */
 static uint32_t last_rx, timeout_cycles;
-static uint32_t tx_crc;
 static search_result_t result;
 
 /* ---- CRC-16/CCITT-FALSE ---------------------------------------------------- */
@@ -49,53 +57,39 @@ static uint32_t mul_small(uint32_t a, uint32_t b)
 
 /* ---- transmitter ------------------------------------------------------------- */
 
-__attribute__((noinline)) void tx_byte(uint8_t byte)
+/* Frame the payload of `len` bytes at txp and send the frame. */
+static void send_frame(uint32_t type, uint32_t len)
 {
-    uart_put(byte);
-    tx_crc = crc_step(tx_crc, byte);
-}
-
-void tx_begin(uint8_t type, uint32_t len)
-{
-    uart_put(PROTO_START);
-    tx_crc = 0xFFFFu;
-    tx_byte((uint8_t)len);
-    tx_byte((uint8_t)(len >> 8));
-    tx_byte(type);
-}
-
-void tx_u16(uint32_t v) { tx_byte((uint8_t)v); tx_byte((uint8_t)(v >> 8)); }
-void tx_u32(uint32_t v) { tx_u16(v); tx_u16(v >> 16); }
-void tx_u64(uint64_t v) { tx_u32((uint32_t)v); tx_u32((uint32_t)(v >> 32)); }
-
-void tx_end(void)
-{
-    uint32_t crc = tx_crc;
-    uart_put((uint8_t)crc);
-    uart_put((uint8_t)(crc >> 8));
+    PROTO_PUT_FRAME_START(txbuf, PROTO_START);
+    PROTO_PUT_FRAME_LENGTH(txbuf, len);
+    PROTO_PUT_FRAME_TYPE(txbuf, type);
+    uint32_t end = PROTO_FRAME_SIZE + len;
+    PROTO_PUT_FRAME_CRC_CRC(txbuf + end, crc16(txbuf + PROTO_FRAME_LENGTH_OFFSET,
+                                               end - PROTO_FRAME_LENGTH_OFFSET));
+    end += PROTO_FRAME_CRC_SIZE;
+    for (uint32_t i = 0; i < end; i++)
+        uart_put(txbuf[i]);
 }
 
 void send_error(uint32_t code, uint32_t type, uint32_t detail)
 {
-    tx_begin(MSG_ERROR, PROTO_ERROR_PAYLOAD);
-    tx_byte((uint8_t)code);
-    tx_byte((uint8_t)type);
-    tx_u16(detail);
-    tx_end();
+    PROTO_PUT_ERROR_CODE(txp, code);
+    PROTO_PUT_ERROR_TYPE(txp, type);
+    PROTO_PUT_ERROR_DETAIL(txp, detail);
+    send_frame(MSG_ERROR, PROTO_ERROR_SIZE);
 }
 
 void send_version(void)
 {
-    tx_begin(MSG_VERSION, PROTO_VERSION_PAYLOAD);
-    tx_byte(PROTO_VERSION);
-    tx_byte(SLK_REGMAP_VERSION);
-    tx_byte(SLK_MAX_ROWS);
-    tx_byte(SLK_MAX_COLS);
-    tx_u32(REG(SOC_SYSCTL_CLOCK_HZ));
-    tx_u32(REG(SOC_SYSCTL_BAUD));
-    tx_u16(PROTO_MAX_PAYLOAD);
-    tx_byte(accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0);
-    tx_end();
+    PROTO_PUT_VERSION_PROTOCOL(txp, PROTO_VERSION);
+    PROTO_PUT_VERSION_REGMAP(txp, SLK_REGMAP_VERSION);
+    PROTO_PUT_VERSION_MAX_ROWS(txp, SLK_MAX_ROWS);
+    PROTO_PUT_VERSION_MAX_COLS(txp, SLK_MAX_COLS);
+    PROTO_PUT_VERSION_CLOCK_HZ(txp, REG(SOC_SYSCTL_CLOCK_HZ));
+    PROTO_PUT_VERSION_BAUD(txp, REG(SOC_SYSCTL_BAUD));
+    PROTO_PUT_VERSION_MAX_PAYLOAD(txp, PROTO_MAX_PAYLOAD);
+    PROTO_PUT_VERSION_FLAGS(txp, accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0);
+    send_frame(MSG_VERSION, PROTO_VERSION_SIZE);
 }
 
 /* ---- receiver ---------------------------------------------------------------- */
@@ -106,7 +100,7 @@ void proto_init(void)
     timeout_cycles = mul_small(REG(SOC_SYSCTL_UART_DIVISOR), PROTO_TIMEOUT_BYTE_TIMES * 10u);
     head = avail = 0;
     last_rx = cycles_lo();
-    REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN | SOC_UART_STATUS_RX_FRAME_ERROR;
+    REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK | SOC_UART_STATUS_RX_FRAME_ERROR_MASK;
 }
 
 static void skip_garbage(void)
@@ -131,15 +125,15 @@ void rx_poll(void)
             avail = n;
         }
         uint32_t word = REG(SOC_UART_DATA);
-        if (word & SOC_UART_DATA_EMPTY)
+        if (word & SOC_UART_DATA_EMPTY_MASK)
             break;
-        rxbuf[avail++] = (uint8_t)word;
+        rxbuf[avail++] = (uint8_t)(word >> SOC_UART_DATA_BYTE_SHIFT);
         got = 1;
     }
     if (got) {
         last_rx = cycles_lo();
-        if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_OVERRUN) {
-            REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN;
+        if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_OVERRUN_MASK) {
+            REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK;
             send_error(ERR_OVERRUN, 0, 0);
         }
         return;
@@ -157,9 +151,10 @@ int rx_next(frame_t *frame)
     for (;;) {
         skip_garbage();
         uint32_t have = avail - head;
-        if (have < 3)
+        if (have < PROTO_FRAME_TYPE_OFFSET)   /* LEN not complete yet */
             return 0;
-        uint32_t len = rxbuf[head + 1] | ((uint32_t)rxbuf[head + 2] << 8);
+        const uint8_t *frame_start = &rxbuf[head];
+        uint32_t len = PROTO_GET_FRAME_LENGTH(frame_start);
         if (len > PROTO_MAX_PAYLOAD) {
             send_error(ERR_BAD_LENGTH, 0, 0);
             head++;
@@ -168,15 +163,16 @@ int rx_next(frame_t *frame)
         uint32_t total = len + PROTO_OVERHEAD;
         if (have < total)
             return 0;
-        uint32_t got = rxbuf[head + total - 2] | ((uint32_t)rxbuf[head + total - 1] << 8);
-        if (crc16(&rxbuf[head + 1], len + 3) != got) {
+        uint32_t end = PROTO_FRAME_SIZE + len;
+        uint32_t got = PROTO_GET_FRAME_CRC_CRC(frame_start + end);
+        if (crc16(frame_start + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET) != got) {
             send_error(ERR_BAD_CRC, 0, got);
             head++;
             continue;
         }
-        frame->type = rxbuf[head + 3];
+        frame->type = PROTO_GET_FRAME_TYPE(frame_start);
         frame->len = len;
-        frame->payload = &rxbuf[head + 4];
+        frame->payload = frame_start + PROTO_FRAME_SIZE;
         head += total;
         return 1;
     }
@@ -225,34 +221,33 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint64_t 
     else
         status = result.exhausted ? STATUS_NO_SOLUTION : STATUS_LIMIT;
     uint32_t bits = result.found ? (mul_small(rows, cols) + 7u) >> 3 : 0;
-    tx_begin(MSG_RESULT, PROTO_RESULT_HEADER + bits);
-    tx_byte((uint8_t)status);
-    tx_byte((uint8_t)((result.aborted ? PROTO_RESULT_ABORTED : 0)
-                      | (unique ? PROTO_RESULT_UNIQUE : 0)));
-    tx_byte((uint8_t)rows);
-    tx_byte((uint8_t)cols);
-    tx_u64(result.counters.checks);
-    tx_u64(result.counters.backtracks);
-    tx_u64(result.counters.candidates);
-    tx_u64(result.counters.floods);
-    tx_u64(result.counters.flood_iterations);
-    tx_u64(cycles);
+    PROTO_PUT_RESULT_STATUS(txp, status);
+    PROTO_PUT_RESULT_FLAGS(txp, (result.aborted ? PROTO_RESULT_ABORTED : 0)
+                                | (unique ? PROTO_RESULT_UNIQUE : 0));
+    PROTO_PUT_RESULT_ROWS(txp, rows);
+    PROTO_PUT_RESULT_COLS(txp, cols);
+    PROTO_PUT_RESULT_CHECKS(txp, result.counters.checks);
+    PROTO_PUT_RESULT_BACKTRACKS(txp, result.counters.backtracks);
+    PROTO_PUT_RESULT_CANDIDATES(txp, result.counters.candidates);
+    PROTO_PUT_RESULT_FLOODS(txp, result.counters.floods);
+    PROTO_PUT_RESULT_FLOOD_ITERATIONS(txp, result.counters.flood_iterations);
+    PROTO_PUT_RESULT_CYCLES(txp, cycles);
     for (uint32_t i = 0; i < bits; i++)
-        tx_byte(result.solution[i]);
-    tx_end();
+        txp[PROTO_RESULT_COLOURING_OFFSET + i] = result.solution[i];
+    send_frame(MSG_RESULT, PROTO_RESULT_SIZE + bits);
 }
 
-/* SOLVE: validated in host.protocol.decode_solve's order, then searched. */
+/* SOLVE: validated in host.protocol.decode_solve's order (docs/protocol.md), then searched. */
 static void handle_solve(const frame_t *f)
 {
     const uint8_t *p = f->payload;
-    if (f->len < PROTO_SOLVE_HEADER) {
-        send_error(ERR_BAD_LENGTH, MSG_SOLVE, PROTO_SOLVE_HEADER);
+    if (f->len < PROTO_SOLVE_SIZE) {
+        send_error(ERR_BAD_LENGTH, MSG_SOLVE, PROTO_SOLVE_SIZE);
         return;
     }
-    uint32_t rows = p[0], cols = p[1], flags = p[2];
-    uint32_t max_checks = p[3] | ((uint32_t)p[4] << 8) | ((uint32_t)p[5] << 16)
-                        | ((uint32_t)p[6] << 24);
+    uint32_t rows = PROTO_GET_SOLVE_ROWS(p), cols = PROTO_GET_SOLVE_COLS(p);
+    uint32_t flags = PROTO_GET_SOLVE_FLAGS(p);
+    uint32_t max_checks = PROTO_GET_SOLVE_MAX_CHECKS(p);
     uint32_t size = (rows << 8) | cols;
     if (rows == 0 || cols == 0) {
         send_error(ERR_BAD_SIZE, MSG_SOLVE, size);
@@ -263,7 +258,7 @@ static void handle_solve(const frame_t *f)
         return;
     }
     uint32_t cells = mul_small(rows, cols);
-    uint32_t expected = PROTO_SOLVE_HEADER + ((cells + 1u) >> 1);
+    uint32_t expected = PROTO_SOLVE_SIZE + ((cells + 1u) >> 1);
     if (f->len != expected) {
         send_error(ERR_BAD_LENGTH, MSG_SOLVE, expected);
         return;
@@ -272,7 +267,7 @@ static void handle_solve(const frame_t *f)
         send_error(ERR_BAD_FLAGS, MSG_SOLVE, flags);
         return;
     }
-    const uint8_t *codes = p + PROTO_SOLVE_HEADER;
+    const uint8_t *codes = p + PROTO_SOLVE_CLUES_OFFSET;
     for (uint32_t i = 0; i < cells; i++) {
         uint32_t code = (codes[i >> 1] >> ((i & 1u) << 2)) & 0xFu;
         if (code > 3u && code != PROTO_CLUE_BLANK) {

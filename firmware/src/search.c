@@ -1,10 +1,10 @@
 /* The paper-faithful search (paper section 3.1, Figs. 8-10) on the accelerator.
  *
- * This is hw/model.py search(), step for step, with the same counters:
+ * This is model/paper.py search(), step for step, with the same counters:
  * levels are the clue cells in row-major order, then (once every clue cell is
  * assigned) the undetermined cells in row-major order (the "disconnected
  * procedure", section 3.1.4); a clue level tries its combinations in
- * hw/combinations.py order, an undetermined cell OUTSIDE then INSIDE.  Each
+ * spec/combinations.py order, an undetermined cell OUTSIDE then INSIDE.  Each
  * option is one CELL write and one STATUS read (one check); an undetermined
  * cell's option also runs the REACH and then the ESCAPE flood.  A candidate
  * (every level assigned) is accepted when it has an inside cell, the REACH
@@ -17,9 +17,9 @@
 #include "search.h"
 #include "io.h"
 #include "slk_protocol.h"
+#include "slk_options.h"
 
 #define MAX_CELLS (SLK_MAX_ROWS * SLK_MAX_COLS)
-#define BLANK_INDEX 4u
 
 typedef struct {
     volatile uint32_t *cell;   /* the CELL register */
@@ -31,29 +31,10 @@ typedef struct {
 
 static level_t levels[MAX_CELLS + 1];  /* + 1: "one past the last level" is read harmlessly */
 static uint32_t clue_levels, puzzle_rows, puzzle_cols;
-/* CELL words of every option of digits 0..3 and of a blank cell (index 4) */
-static uint32_t option_words[5][2 * SLK_MAX_PATTERNS];
-static uint32_t option_counts[5];
 
 static volatile uint32_t *cell_reg(uint32_t r, uint32_t c)
 {
     return (volatile uint32_t *)(uintptr_t)(SLK_BASE + SLK_CELL_ADDR(r, c));
-}
-
-static void init_options(void)
-{
-    for (uint32_t d = 0; d < 5; d++) {
-        uint32_t clue = d == BLANK_INDEX ? SLK_CLUE_BLANK : d;
-        uint32_t count = d == BLANK_INDEX ? 2u : slk_combinations[d];
-        option_counts[d] = count;
-        for (uint32_t i = 0; i < count; i++) {
-            /* combination i: pattern i / 2, OUTSIDE when i is even (hw/combinations.py) */
-            uint32_t attribute = (i & 1u) ? SLK_ATTR_INSIDE : SLK_ATTR_OUTSIDE;
-            option_words[d][i] = (clue << SLK_CELL_CLUE_SHIFT)
-                               | ((i >> 1) << SLK_CELL_PATTERN_SHIFT)
-                               | (attribute << SLK_CELL_ATTRIBUTE_SHIFT);
-        }
-    }
 }
 
 uint32_t accelerator_id(void) { return ACC(SLK_ID); }
@@ -69,11 +50,6 @@ int accelerator_ok(void)
 
 void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
 {
-    static int initialised;
-    if (!initialised) {
-        init_options();
-        initialised = 1;
-    }
     ACC(SLK_SIZE) = (rows << SLK_SIZE_ROWS_SHIFT) | (cols << SLK_SIZE_COLS_SHIFT);
     ACC(SLK_CONTROL) = SLK_CONTROL_CLEAR_MASK;
     puzzle_rows = rows;
@@ -87,8 +63,8 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
             level_t *level = &levels[n++];
             level->cell = cell_reg(r, c);
             level->unassigned = code << SLK_CELL_CLUE_SHIFT;
-            level->first = option_words[code];
-            level->end = option_words[code] + option_counts[code];
+            level->first = slk_option_words[code];   /* the digit is the option kind */
+            level->end = slk_option_words[code] + slk_option_counts[code];
             *level->cell = level->unassigned;
         }
     }
@@ -107,8 +83,8 @@ static level_t *enter_completion(void)
                 continue;
             level->cell = cell;
             level->unassigned = SLK_CLUE_BLANK << SLK_CELL_CLUE_SHIFT;
-            level->first = option_words[BLANK_INDEX];
-            level->end = option_words[BLANK_INDEX] + 2;
+            level->first = slk_option_words[SLK_OPTION_BLANK];
+            level->end = slk_option_words[SLK_OPTION_BLANK] + slk_option_counts[SLK_OPTION_BLANK];
             level++;
         }
     }

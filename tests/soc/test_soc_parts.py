@@ -7,10 +7,16 @@ import pytest
 from amaranth import Module
 from amaranth.sim import Simulator
 
+from firmware.build import default_ram_size
 from hw import soc as S
-from hw.uart import UART, DATA_EMPTY, REGISTERS, STATUS_BITS, divisor_for
+from hw.uart import UART
+from spec.board import MIN_DIVISOR, divisor_for
+from spec.registers import SYSCTL, SYSCTL_REGISTERS, UartData, UartStatus
 
-DIVISOR = 6
+DIVISOR = MIN_DIVISOR
+DATA_EMPTY = UartData.field("empty").offset
+REGISTERS = {"DATA": UartData.address, "STATUS": UartStatus.address}
+STATUS_BITS = {f.name.upper(): f.offset for f in UartStatus.fields}
 
 
 async def bus_access(ctx, bus, addr, wdata=None, *, wstrb=0xF, max_wait=100):
@@ -115,16 +121,16 @@ def test_uart_transmit_waveform():
 
 def test_sysctl_counter_and_parameters():
     sysctl = S.SysCtl(clock_hz=50_000_000, baud=6_250_000, divisor=8, ram_size=32768)
-    regs = S.SYSCTL_REGISTERS
+    regs = {register.__name__: register.address for register in SYSCTL_REGISTERS}
 
     async def testbench(ctx):
         await ctx.tick().repeat(10)
-        lo1, _ = await bus_access(ctx, sysctl.bus, regs["CYCLES_LO"])
-        hi1, _ = await bus_access(ctx, sysctl.bus, regs["CYCLES_HI"])
-        lo2, _ = await bus_access(ctx, sysctl.bus, regs["CYCLES_LO"])
+        lo1, _ = await bus_access(ctx, sysctl.bus, regs["CyclesLo"])
+        hi1, _ = await bus_access(ctx, sysctl.bus, regs["CyclesHi"])
+        lo2, _ = await bus_access(ctx, sysctl.bus, regs["CyclesLo"])
         assert hi1 == 0 and 10 <= lo1 < lo2 <= lo1 + 6
-        for name, value in (("CLOCK_HZ", 50_000_000), ("BAUD", 6_250_000),
-                            ("UART_DIVISOR", 8), ("RAM_SIZE", 32768)):
+        for name, value in (("ClockHz", 50_000_000), ("Baud", 6_250_000),
+                            ("UartDivisor", 8), ("RamSize", 32768)):
             assert (await bus_access(ctx, sysctl.bus, regs[name]))[0] == value
 
     run(sysctl, testbench)
@@ -171,9 +177,7 @@ def test_divisor_validation():
         divisor_for(1_000_000, 115_200)
 
 
-def test_soc_header_and_memory_map():
-    text = S.soc_header(ram_size=32768)
-    assert f"#define SOC_UART_DATA 0x{S.UART_BASE:08X}u" in text
-    assert f"#define SOC_SYSCTL_CYCLES_LO 0x{S.SYSCTL_BASE:08X}u" in text
-    assert "#define SOC_RAM_SIZE 32768u" in text
-    assert S.ACCEL_BASE % (1 << 28) == 0 and S.default_ram_size(10, 10) >= 16384
+def test_memory_map_and_ram_size():
+    """The SoC decodes the blocks of spec.registers.MEMORY_MAP; the firmware fits its RAM."""
+    assert SYSCTL.size == 4 * len(SYSCTL_REGISTERS)
+    assert default_ram_size(10, 10) >= 16384
