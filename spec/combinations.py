@@ -163,6 +163,7 @@ def c_header():
              "#include <stdint.h>", "",
              f"#define SLK_OPTION_BLANK {OPTION_BLANK}u",
              f"#define SLK_OPTION_KINDS {OPTION_BLANK + 1}u",
+             f"#define SLK_OPTION_BLANK_COUNT {len(options(OPTION_BLANK))}u",
              f"#define SLK_OPTIONS_MAX {width}u", "",
              "/* Options of a level in search order: digits 0..3 (their combinations, "
              "pattern-major,", "   OUTSIDE first), then SLK_OPTION_BLANK (an undetermined cell: "

@@ -6,6 +6,7 @@
 
 #define SLK_OPTION_BLANK 4u
 #define SLK_OPTION_KINDS 5u
+#define SLK_OPTION_BLANK_COUNT 2u
 #define SLK_OPTIONS_MAX 12u
 
 /* Options of a level in search order: digits 0..3 (their combinations, pattern-major,

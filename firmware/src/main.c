@@ -58,7 +58,7 @@ static uint32_t mul_small(uint32_t a, uint32_t b)
 /* ---- transmitter ------------------------------------------------------------- */
 
 /* Frame the payload of `len` bytes at txp and send the frame. */
-static void send_frame(uint32_t type, uint32_t len)
+static __attribute__((noinline)) void send_frame(uint32_t type, uint32_t len)
 {
     PROTO_PUT_FRAME_START(txbuf, PROTO_START);
     PROTO_PUT_FRAME_LENGTH(txbuf, len);
@@ -71,7 +71,7 @@ static void send_frame(uint32_t type, uint32_t len)
         uart_put(txbuf[i]);
 }
 
-void send_error(uint32_t code, uint32_t type, uint32_t detail)
+__attribute__((noinline)) void send_error(uint32_t code, uint32_t type, uint32_t detail)
 {
     PROTO_PUT_ERROR_CODE(txp, code);
     PROTO_PUT_ERROR_TYPE(txp, type);
@@ -79,7 +79,7 @@ void send_error(uint32_t code, uint32_t type, uint32_t detail)
     send_frame(MSG_ERROR, PROTO_ERROR_SIZE);
 }
 
-void send_version(void)
+__attribute__((noinline)) void send_version(void)
 {
     PROTO_PUT_VERSION_PROTOCOL(txp, PROTO_VERSION);
     PROTO_PUT_VERSION_REGMAP(txp, SLK_REGMAP_VERSION);
