@@ -7,14 +7,16 @@ frames and unframes messages with those layouts for the host, the fake device
 layouts; nothing here is typed again.
 """
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 
 from spec.protocol import (CLUE_BLANK, COUNTERS, CRC_TABLE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD,  # noqa: F401
                            OVERHEAD, PROTOCOL_VERSION, RESULT_ABORTED, RESULT_UNIQUE,
                            SOLVE_FLAGS, START, TIMEOUT_BYTE_TIMES, VERSION_ACCEL_OK, ErrorCode,
                            FrameCrc, FrameHeader, MsgType, Status, crc16, result_length,
                            solve_length)
+from spec.protocol import STATS_COUNTERS
 from spec.protocol import Error as ErrorLayout
+from spec.protocol import Stats as StatsLayout
 from spec.protocol import Result as ResultLayout
 from spec.protocol import Solve as SolveLayout
 from spec.protocol import Version as VersionLayout
@@ -29,7 +31,8 @@ __all__ = [
     "SolveRequest", "decode_solve", "ResultReply", "encode_result", "decode_result",
     "VersionReply", "encode_version", "decode_version", "ErrorReply", "encode_error",
     "decode_error", "decode_reply", "pack_clues", "pack_colouring", "unpack_colouring",
-    "solve_length",
+    "solve_length", "STATS_COUNTERS", "encode_stats", "StatsReply", "encode_stats_reply",
+    "decode_stats",
 ]
 
 #: Fixed sizes of the payloads, from the layouts of :mod:`spec.protocol`.
@@ -155,6 +158,11 @@ def encode_ping():
 
 def encode_abort():
     return encode_frame(MsgType.ABORT)
+
+
+def encode_stats():
+    """The STATS request: the device answers with its receiver's counters."""
+    return encode_frame(MsgType.STATS)
 
 
 def pack_clues(codes):
@@ -391,10 +399,35 @@ def decode_error(frame):
     return ErrorReply(code, request_type, detail)
 
 
+#: The receiver's counters of a STATS_REPLY: one field per :data:`STATS_COUNTERS` name.
+StatsReply = make_dataclass(
+    "StatsReply", [(name, int, 0) for name in STATS_COUNTERS], frozen=True,
+    namespace={"as_dict": lambda self: {n: getattr(self, n) for n in STATS_COUNTERS},
+               "__doc__": "The receiver's counters of a STATS_REPLY (docs/protocol.md)."})
+
+
+def encode_stats_reply(**counters):
+    """A STATS_REPLY frame; counters not given are 0, each is taken modulo 2**32."""
+    unknown = set(counters) - set(STATS_COUNTERS)
+    if unknown:
+        raise ValueError(f"unknown STATS counters {sorted(unknown)}")
+    return encode_frame(MsgType.STATS_REPLY, StatsLayout.pack(
+        **{name: int(counters.get(name, 0)) & 0xFFFFFFFF for name in STATS_COUNTERS}))
+
+
+def decode_stats(frame):
+    _expect(frame, MsgType.STATS_REPLY)
+    if len(frame.payload) != StatsLayout.SIZE:
+        raise ProtocolError(ErrorCode.BAD_LENGTH, f"STATS_REPLY payload of {len(frame.payload)} "
+                            f"bytes, expected {StatsLayout.SIZE}", StatsLayout.SIZE)
+    return StatsReply(**StatsLayout.unpack(frame.payload)[0])
+
+
 def decode_reply(frame):
-    """A :class:`ResultReply`, :class:`VersionReply` or :class:`ErrorReply`."""
+    """A :class:`ResultReply`, :class:`VersionReply`, :class:`StatsReply` or
+    :class:`ErrorReply`."""
     decoders = {MsgType.RESULT: decode_result, MsgType.VERSION: decode_version,
-                MsgType.ERROR: decode_error}
+                MsgType.STATS_REPLY: decode_stats, MsgType.ERROR: decode_error}
     if frame.type not in decoders:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"frame type {frame.type:#04x} is not "
                             f"a reply", frame.type)

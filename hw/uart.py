@@ -9,18 +9,22 @@ from a FIFO.
 Registers: :data:`spec.registers.UART_REGISTERS` (DATA: a read pops one received
 byte, bit 31 ``empty`` set when there was none, a write queues a byte and waits
 while the transmit FIFO is full; STATUS: the FIFOs' state and the sticky
-RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1).  The divisor is
+RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
+RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
+firmware's STATS reply).  The divisor is
 checked by :func:`spec.board.divisor_for` (at least :data:`spec.board.MIN_DIVISOR`).
 """
 
-from amaranth import Module, Signal, Cat, C
+from amaranth import C, Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
 from spec.board import MIN_DIVISOR, divisor_for
-from spec.registers import UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartStatus
+from spec.registers import UART as UART_BLOCK
+from spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartRxFrameErrors,
+                            UartRxOverruns, UartStatus)
 
 from . import bus
 
@@ -126,7 +130,7 @@ class UARTTx(wiring.Component):
 class UART(wiring.Component):
     """The UART with its register interface (module docstring); ``bus`` is a target port."""
 
-    bus: In(bus.Signature(addr_width=4))
+    bus: In(bus.Signature(addr_width=(UART_BLOCK.size - 1).bit_length()))
     rx: In(1, init=1)
     tx: Out(1, init=1)
 
@@ -148,10 +152,12 @@ class UART(wiring.Component):
                      tx_fifo.r_en.eq(transmitter.ready)]
 
         overrun, frame_error = Signal(), Signal()
+        overruns = Signal(UartRxOverruns.field("count").width)
+        frame_errors = Signal(UartRxFrameErrors.field("count").width)
         with m.If(receiver.valid & ~rx_fifo.w_rdy):
-            m.d.sync += overrun.eq(1)
+            m.d.sync += [overrun.eq(1), overruns.eq(overruns + 1)]
         with m.If(receiver.frame_error):
-            m.d.sync += frame_error.eq(1)
+            m.d.sync += [frame_error.eq(1), frame_errors.eq(frame_errors + 1)]
 
         b = self.bus
         ready = Signal()
@@ -192,6 +198,10 @@ class UART(wiring.Component):
                         status[UartStatus.field("rx_frame_error").offset].eq(frame_error),
                     ]
                     m.d.sync += rdata.eq(status)
+            with m.Elif(reg == UartRxOverruns.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, overruns))]
+            with m.Elif(reg == UartRxFrameErrors.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, frame_errors))]
             with m.Else():
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
         return m

@@ -28,6 +28,15 @@ after that START byte, so a valid frame hidden inside garbage or behind a
 truncated frame is still found.  The inter-byte timeout is
 :data:`TIMEOUT_BYTE_TIMES` byte times (10 bits each) at the build's baud rate,
 measured with the SoC's cycle counter.
+
+Error replies under garbage (the firmware's rule): a frame received whole with a
+good CRC is always answered (its reply, or an ERROR when it is refused).  A
+dropped candidate (LEN too large, bad CRC, timeout) and lost bytes (OVERRUN)
+are answered with an ERROR only when the transmitter is idle; otherwise no
+ERROR is sent and the drop is only counted (STATS ``errors_suppressed``), so a
+burst of garbage never makes the device send faster than the line carries.
+The device never stops receiving while it transmits: it moves received bytes
+into its frame buffer while it waits for room in the transmit FIFO.
 """
 
 import enum
@@ -39,7 +48,8 @@ __all__ = [
     "CLUE_BLANK", "FLAG_UNIQUE", "SOLVE_FLAGS", "RESULT_ABORTED", "RESULT_UNIQUE",
     "VERSION_ACCEL_OK", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "MsgType", "ErrorCode",
     "Status", "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc",
-    "Empty", "Solve", "Result", "Version", "Error", "PAYLOADS", "COUNTERS", "solve_length",
+    "Empty", "Solve", "Result", "Version", "Error", "Stats", "PAYLOADS", "COUNTERS",
+    "STATS_COUNTERS", "solve_length",
     "result_length", "c_header", "markdown",
 ]
 
@@ -76,8 +86,10 @@ class MsgType(enum.IntEnum):
     PING = 0x01     # request: empty payload; reply VERSION
     SOLVE = 0x02    # request: a puzzle; reply RESULT (or ERROR)
     ABORT = 0x03    # request: empty payload; reply RESULT (ABORTED flag) or ERROR NOT_BUSY
+    STATS = 0x04    # request: empty payload; reply STATS_REPLY (also while a search runs)
     VERSION = 0x81  # reply to PING
     RESULT = 0x82   # reply to SOLVE (and to ABORT of a running search)
+    STATS_REPLY = 0x84  # reply to STATS: the receiver's counters
     ERROR = 0xFF    # reply to a malformed or refused request
 
 
@@ -318,9 +330,29 @@ class Error(Layout, c_name="ERROR"):
     detail: u16("per code")
 
 
+class Stats(Layout, c_name="STATS"):
+    """STATS_REPLY: the receiver's counters since reset (each wraps at 2^32)."""
+    rx_bytes: u32("bytes received (moved from the UART into the frame buffer)")
+    frames_good: u32("frames received whole with a good CRC (every request, answered or "
+                     "refused; this STATS included)")
+    frames_bad: u32("candidate frames dropped: LEN too large, bad CRC or timeout")
+    garbage_bytes: u32("bytes skipped outside frames (not a START byte)")
+    errors_sent: u32("ERROR frames sent")
+    errors_suppressed: u32("ERROR frames not sent because the transmitter was busy (see the "
+                           "rule above)")
+    rx_overruns: u32("bytes the UART lost because its receive FIFO was full (its RX_OVERRUNS "
+                     "register)")
+    rx_frame_errors: u32("bytes received with a 0 stop bit, dropped by the UART (its "
+                         "RX_FRAME_ERRORS register)")
+
+
 #: The payload layout of every message type.
 PAYLOADS = {MsgType.PING: Empty, MsgType.SOLVE: Solve, MsgType.ABORT: Empty,
-            MsgType.VERSION: Version, MsgType.RESULT: Result, MsgType.ERROR: Error}
+            MsgType.STATS: Empty, MsgType.VERSION: Version, MsgType.RESULT: Result,
+            MsgType.STATS_REPLY: Stats, MsgType.ERROR: Error}
+
+#: The counters of STATS_REPLY, in payload order.
+STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
 
 #: Counters of RESULT, in payload order (u64 each); all but ``cycles`` are
 #: model.paper.Counters.
@@ -446,8 +478,11 @@ _TYPES = {
     MsgType.ABORT: ("host -> device", "empty; ends a running search, which replies RESULT with "
                     "the ABORTED flag and the counters so far (status LIMIT, or SOLVED when a "
                     "solution was already found); when idle: ERROR NOT_BUSY"),
+    MsgType.STATS: ("host -> device", "empty; answered by STATS_REPLY, also while a search "
+                    "runs"),
     MsgType.VERSION: ("device -> host", "see below"),
     MsgType.RESULT: ("device -> host", "see below"),
+    MsgType.STATS_REPLY: ("device -> host", "see below"),
     MsgType.ERROR: ("device -> host", "see below"),
 }
 
@@ -480,9 +515,12 @@ def markdown():
             "payload length (BAD_LENGTH), flags (BAD_FLAGS), clues (BAD_CLUE).", "",
             "### RESULT payload", ""] + layout_table(Result)
     out += ["", "### VERSION payload", ""] + layout_table(Version)
+    out += ["", "### STATS_REPLY payload", ""] + layout_table(Stats)
     out += ["", "### ERROR payload", ""] + layout_table(Error)
     out += ["", "### Error codes", ""]
     out += _table(["code", "name", "detail"], [(e.value, e.name, _DETAILS[e]) for e in ErrorCode])
-    out += ["", "Every malformed frame (bad LEN, bad CRC, timeout) and every refused request "
-            "gets exactly one ERROR frame; garbage outside frames is skipped without one.", ""]
+    out += ["", "Every refused request gets exactly one ERROR frame; every malformed frame "
+            "(bad LEN, bad CRC, timeout) and every loss of bytes (OVERRUN) gets at most one, "
+            "sent only when the transmitter is idle (the rule above); garbage outside frames "
+            "is skipped without one.", ""]
     return "\n".join(out)

@@ -236,7 +236,17 @@ class UartStatus(Register, address=0x4, access="rw"):
     rx_frame_error: Field(1, "sticky: a stop bit was 0")
 
 
-UART_REGISTERS = (UartData, UartStatus)
+class UartRxOverruns(Register, address=0x8, access="r"):
+    """Bytes the receiver lost because its FIFO was full, since reset."""
+    count: Field(32, "wraps at 2^32")
+
+
+class UartRxFrameErrors(Register, address=0xC, access="r"):
+    """Bytes received with a 0 stop bit (dropped, not put in the FIFO), since reset."""
+    count: Field(32, "wraps at 2^32")
+
+
+UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------
@@ -303,7 +313,7 @@ class Block:
 
 RAM = Block("RAM", 0x0000_0000, None, (), "SOC_RAM",
             "block RAM: code, data, stack (top of RAM); the size is a build parameter")
-UART = Block("UART", 0x1000_0000, 8, UART_REGISTERS, "SOC_UART",
+UART = Block("UART", 0x1000_0000, 16, UART_REGISTERS, "SOC_UART",
              f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes")
 SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",
                "free-running 64-bit cycle counter and the build's parameters")

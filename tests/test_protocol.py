@@ -199,3 +199,17 @@ def test_c_header_has_constants_and_crc_table():
     table = text.split("proto_crc_table[256] = {")[1].split("};")[0]
     values = [int(v, 16) for v in table.replace(",", " ").split()]
     assert tuple(values) == P.CRC_TABLE and len(values) == 256
+
+
+def test_stats_round_trip():
+    """STATS_REPLY (issue 13): every counter of spec.protocol.Stats, u32 each."""
+    values = {name: (i + 1) * 1_000_003 for i, name in enumerate(P.STATS_COUNTERS)}
+    frame, = P.FrameDecoder().feed(P.encode_stats_reply(**values))
+    assert frame.type == P.MsgType.STATS_REPLY
+    reply = P.decode_reply(frame)
+    assert reply.as_dict() == values
+    assert P.FrameDecoder().feed(P.encode_stats())[0] == P.Frame(P.MsgType.STATS, b"")
+    with pytest.raises(ValueError, match="unknown"):
+        P.encode_stats_reply(bytes_in=1)
+    with pytest.raises(P.ProtocolError):
+        P.decode_stats(P.Frame(P.MsgType.STATS_REPLY, b"\x00" * 5))

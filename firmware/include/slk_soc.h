@@ -29,6 +29,16 @@
 #define SOC_UART_STATUS_RX_FRAME_ERROR_SHIFT 4u
 #define SOC_UART_STATUS_RX_FRAME_ERROR_MASK 0x00000010u
 
+/* UartRxOverruns (r): Bytes the receiver lost because its FIFO was full, since reset. */
+#define SOC_UART_RX_OVERRUNS 0x10000008u
+#define SOC_UART_RX_OVERRUNS_COUNT_SHIFT 0u
+#define SOC_UART_RX_OVERRUNS_COUNT_MASK 0xFFFFFFFFu
+
+/* UartRxFrameErrors (r): Bytes received with a 0 stop bit (dropped, not put in the FIFO), since reset. */
+#define SOC_UART_RX_FRAME_ERRORS 0x1000000Cu
+#define SOC_UART_RX_FRAME_ERRORS_COUNT_SHIFT 0u
+#define SOC_UART_RX_FRAME_ERRORS_COUNT_MASK 0xFFFFFFFFu
+
 /* CyclesLo (r): The cycle counter's low word; reading it latches the high word into CYCLES_HI. */
 #define SOC_SYSCTL_CYCLES_LO 0x10001000u
 #define SOC_SYSCTL_CYCLES_LO_VALUE_SHIFT 0u

@@ -3,8 +3,16 @@
  * The receiver keeps the bytes of the current candidate frame in a buffer and
  * resynchronises exactly like host.protocol.FrameDecoder: a candidate starts
  * at a START byte; when it fails (LEN too large, bad CRC, inter-byte timeout)
- * it is answered with an ERROR frame and the scan restarts at the byte after
- * its START, so a valid frame behind garbage or a truncated frame is found.
+ * the scan restarts at the byte after its START, so a valid frame behind
+ * garbage or a truncated frame is found.
+ *
+ * Under garbage (docs/protocol.md, "Error replies under garbage"): a dropped
+ * candidate or lost bytes get an ERROR frame only when the transmitter is idle
+ * (the frame then fits the empty TX FIFO, so sending it never waits), else the
+ * drop is only counted; whole frames with a good CRC are always answered.  While
+ * a reply waits for room in the TX FIFO, received bytes are moved into the
+ * frame buffer (rx_drain), so the 64-byte RX FIFO never overruns because of us.
+ * STATS reports the receiver's counters.
  *
  * Every offset and size of a frame and of a payload is a PROTO_* define of the
  * generated slk_protocol.h (accessors PROTO_GET_* / PROTO_PUT_*): a reply is
@@ -25,6 +33,14 @@ static uint8_t *const txp = txbuf + PROTO_FRAME_SIZE;  /* the reply's payload */
 static uint32_t head, avail;          /* the candidate is rxbuf[head .. avail) */
 static uint32_t last_rx, timeout_cycles;
 static search_result_t result;
+
+/* the receiver's counters, reported by STATS (spec.protocol.Stats) */
+static struct {
+    uint32_t rx_bytes, frames_good, frames_bad, garbage_bytes, errors_sent, errors_suppressed;
+} stats;
+
+_Static_assert(PROTO_ERROR_SIZE + PROTO_OVERHEAD <= SOC_UART_TX_DEPTH,
+               "an ERROR frame must fit the empty TX FIFO");
 
 /* ---- CRC-16/CCITT-FALSE ---------------------------------------------------- */
 
@@ -55,9 +71,39 @@ static uint32_t mul_small(uint32_t a, uint32_t b)
     return product;
 }
 
+/* ---- receiver: moving bytes ------------------------------------------------- */
+
+/* Move the received bytes from the UART's FIFO into rxbuf (compacting it when
+   full); returns nonzero when a byte arrived.  Never sends anything. */
+static int rx_drain(void)
+{
+    int got = 0;
+    for (;;) {
+        if (avail == RXBUF) {
+            if (head == 0)
+                break;  /* rx_next() consumes the buffer first */
+            uint32_t n = avail - head;
+            for (uint32_t i = 0; i < n; i++)
+                rxbuf[i] = rxbuf[head + i];
+            head = 0;
+            avail = n;
+        }
+        uint32_t word = REG(SOC_UART_DATA);
+        if (word & SOC_UART_DATA_EMPTY_MASK)
+            break;
+        rxbuf[avail++] = (uint8_t)(word >> SOC_UART_DATA_BYTE_SHIFT);
+        stats.rx_bytes++;
+        got = 1;
+    }
+    if (got)
+        last_rx = cycles_lo();
+    return got;
+}
+
 /* ---- transmitter ------------------------------------------------------------- */
 
-/* Frame the payload of `len` bytes at txp and send the frame. */
+/* Frame the payload of `len` bytes at txp and send the frame; while the TX FIFO
+   is full, keep receiving. */
 static __attribute__((noinline)) void send_frame(uint32_t type, uint32_t len)
 {
     PROTO_PUT_FRAME_START(txbuf, PROTO_START);
@@ -67,16 +113,44 @@ static __attribute__((noinline)) void send_frame(uint32_t type, uint32_t len)
     PROTO_PUT_FRAME_CRC_CRC(txbuf + end, crc16(txbuf + PROTO_FRAME_LENGTH_OFFSET,
                                                end - PROTO_FRAME_LENGTH_OFFSET));
     end += PROTO_FRAME_CRC_SIZE;
-    for (uint32_t i = 0; i < end; i++)
+    for (uint32_t i = 0; i < end; i++) {
+        while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_READY_MASK))
+            rx_drain();
         uart_put(txbuf[i]);
+    }
 }
 
+/* An ERROR reply to a whole frame that is refused: always sent. */
 __attribute__((noinline)) void send_error(uint32_t code, uint32_t type, uint32_t detail)
 {
     PROTO_PUT_ERROR_CODE(txp, code);
     PROTO_PUT_ERROR_TYPE(txp, type);
     PROTO_PUT_ERROR_DETAIL(txp, detail);
     send_frame(MSG_ERROR, PROTO_ERROR_SIZE);
+    stats.errors_sent++;
+}
+
+/* An ERROR for a dropped candidate or lost bytes: only when the transmitter is
+   idle (docs/protocol.md), else only counted. */
+static __attribute__((noinline)) void send_drop_error(uint32_t code, uint32_t detail)
+{
+    if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_IDLE_MASK)
+        send_error(code, 0, detail);
+    else
+        stats.errors_suppressed++;
+}
+
+static __attribute__((noinline)) void send_stats(void)
+{
+    PROTO_PUT_STATS_RX_BYTES(txp, stats.rx_bytes);
+    PROTO_PUT_STATS_FRAMES_GOOD(txp, stats.frames_good);
+    PROTO_PUT_STATS_FRAMES_BAD(txp, stats.frames_bad);
+    PROTO_PUT_STATS_GARBAGE_BYTES(txp, stats.garbage_bytes);
+    PROTO_PUT_STATS_ERRORS_SENT(txp, stats.errors_sent);
+    PROTO_PUT_STATS_ERRORS_SUPPRESSED(txp, stats.errors_suppressed);
+    PROTO_PUT_STATS_RX_OVERRUNS(txp, REG(SOC_UART_RX_OVERRUNS));
+    PROTO_PUT_STATS_RX_FRAME_ERRORS(txp, REG(SOC_UART_RX_FRAME_ERRORS));
+    send_frame(MSG_STATS_REPLY, PROTO_STATS_SIZE);
 }
 
 __attribute__((noinline)) void send_version(void)
@@ -105,44 +179,29 @@ void proto_init(void)
 
 static void skip_garbage(void)
 {
+    uint32_t from = head;
     while (head < avail && rxbuf[head] != PROTO_START)
         head++;
+    stats.garbage_bytes += head - from;
     if (head == avail)
         head = avail = 0;
 }
 
 void rx_poll(void)
 {
-    int got = 0;
-    for (;;) {
-        if (avail == RXBUF) {
-            if (head == 0)
-                break;  /* rx_next() consumes the buffer first */
-            uint32_t n = avail - head;
-            for (uint32_t i = 0; i < n; i++)
-                rxbuf[i] = rxbuf[head + i];
-            head = 0;
-            avail = n;
-        }
-        uint32_t word = REG(SOC_UART_DATA);
-        if (word & SOC_UART_DATA_EMPTY_MASK)
-            break;
-        rxbuf[avail++] = (uint8_t)(word >> SOC_UART_DATA_BYTE_SHIFT);
-        got = 1;
-    }
-    if (got) {
-        last_rx = cycles_lo();
+    if (rx_drain()) {
         if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_OVERRUN_MASK) {
             REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK;
-            send_error(ERR_OVERRUN, 0, 0);
+            send_drop_error(ERR_OVERRUN, 0);
         }
         return;
     }
     skip_garbage();
     if (head < avail && cycles_lo() - last_rx > timeout_cycles) {
         /* a frame stopped in the middle: drop its START, rescan the rest */
-        send_error(ERR_TIMEOUT, 0, 0);
+        stats.frames_bad++;
         head++;
+        send_drop_error(ERR_TIMEOUT, 0);
     }
 }
 
@@ -156,8 +215,9 @@ int rx_next(frame_t *frame)
         const uint8_t *frame_start = &rxbuf[head];
         uint32_t len = PROTO_GET_FRAME_LENGTH(frame_start);
         if (len > PROTO_MAX_PAYLOAD) {
-            send_error(ERR_BAD_LENGTH, 0, 0);
+            stats.frames_bad++;
             head++;
+            send_drop_error(ERR_BAD_LENGTH, 0);
             continue;
         }
         uint32_t total = len + PROTO_OVERHEAD;
@@ -166,14 +226,16 @@ int rx_next(frame_t *frame)
         uint32_t end = PROTO_FRAME_SIZE + len;
         uint32_t got = PROTO_GET_FRAME_CRC_CRC(frame_start + end);
         if (crc16(frame_start + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET) != got) {
-            send_error(ERR_BAD_CRC, 0, got);
+            stats.frames_bad++;
             head++;
+            send_drop_error(ERR_BAD_CRC, got);
             continue;
         }
         frame->type = PROTO_GET_FRAME_TYPE(frame_start);
         frame->len = len;
         frame->payload = frame_start + PROTO_FRAME_SIZE;
         head += total;
+        stats.frames_good++;
         return 1;
     }
 }
@@ -183,11 +245,13 @@ int rx_next(frame_t *frame)
 /* Requests that are answered the same way whether a search runs or not. */
 static void handle_common(const frame_t *f)
 {
-    if (f->type == MSG_PING || f->type == MSG_ABORT) {
+    if (f->type == MSG_PING || f->type == MSG_ABORT || f->type == MSG_STATS) {
         if (f->len != 0)
             send_error(ERR_BAD_LENGTH, f->type, 0);
         else if (f->type == MSG_PING)
             send_version();
+        else if (f->type == MSG_STATS)
+            send_stats();
         else
             send_error(ERR_NOT_BUSY, f->type, 0);
     } else {

@@ -11,7 +11,8 @@ from firmware.build import default_ram_size
 from hw import soc as S
 from hw.uart import UART
 from spec.board import MIN_DIVISOR, divisor_for
-from spec.registers import SYSCTL, SYSCTL_REGISTERS, UartData, UartStatus
+from spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartRxFrameErrors,
+                            UartRxOverruns, UartStatus)
 
 DIVISOR = MIN_DIVISOR
 DATA_EMPTY = UartData.field("empty").offset
@@ -68,6 +69,10 @@ def test_uart_loopback_fifo_and_status():
                 break
             got.append(word & 0xFF)
         assert got == sent[:len(got)] and 4 <= len(got) < len(sent)
+        # the counters say how many bytes were lost, and why
+        assert (await bus_access(ctx, uart.bus, UartRxOverruns.address))[0] == \
+            len(sent) - len(got)
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 0
         await bus_access(ctx, uart.bus, status_addr, 1 << STATUS_BITS["RX_OVERRUN"])
         status, _ = await bus_access(ctx, uart.bus, status_addr)
         assert not status & (1 << STATUS_BITS["RX_OVERRUN"])
@@ -98,6 +103,13 @@ def test_uart_receiver_timing_and_frame_error():
         assert word == 0xC4
         status, _ = await bus_access(ctx, uart.bus, REGISTERS["STATUS"])
         assert status & (1 << STATUS_BITS["RX_FRAME_ERROR"])
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 1
+        await send(ctx, 0x00, stop=0)
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 2
+        assert (await bus_access(ctx, uart.bus, UartRxOverruns.address))[0] == 0
+        # a write does not clear the counters (they run since reset)
+        await bus_access(ctx, uart.bus, UartRxFrameErrors.address, 0)
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 2
 
     run(uart, testbench)
 
