@@ -34,6 +34,7 @@ import time
 import tty
 
 from model.paper import search
+from spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
 from spec.protocol import FrameHeader
 
 from . import protocol as P
@@ -67,8 +68,8 @@ def estimated_cycles(counters):
 class FakeDevice:
     """The protocol's device side, with a pyserial-like interface."""
 
-    def __init__(self, *, max_rows=10, max_cols=10, clock_hz=100_000_000, baud=115200,
-                 misbehave=(), delay=0.0, timeout=1.0, seed=0):
+    def __init__(self, *, max_rows=10, max_cols=10, clock_hz=DEFAULT_CLOCK_HZ,
+                 baud=DEFAULT_BAUD, misbehave=(), delay=0.0, timeout=1.0, seed=0):
         misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
         unknown = misbehave - MISBEHAVIOURS
         if unknown:

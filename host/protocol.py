@@ -9,7 +9,8 @@ layouts; nothing here is typed again.
 
 from dataclasses import dataclass, field, make_dataclass
 
-from spec.protocol import (CLUE_BLANK, COUNTERS, CRC_TABLE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD,  # noqa: F401
+from spec.protocol import (  # noqa: F401 (re-exported for the host)
+                           CLUE_BLANK, COUNTERS, CRC_TABLE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD,
                            OVERHEAD, PROTOCOL_VERSION, RESULT_ABORTED, RESULT_UNIQUE,
                            SOLVE_FLAGS, START, TIMEOUT_BYTE_TIMES, VERSION_ACCEL_OK, ErrorCode,
                            FrameCrc, FrameHeader, MsgType, Status, crc16, result_length,
@@ -25,7 +26,7 @@ from spec.registers import VERSION as REGMAP_VERSION
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES", "OVERHEAD",
     "CLUE_BLANK", "FLAG_UNIQUE", "RESULT_ABORTED", "RESULT_UNIQUE", "VERSION_ACCEL_OK",
-    "COUNTERS", "SOLVE_HEADER", "RESULT_HEADER", "VERSION_PAYLOAD", "ERROR_PAYLOAD",
+    "COUNTERS", "CRC_TABLE", "SOLVE_HEADER", "RESULT_HEADER", "VERSION_PAYLOAD", "ERROR_PAYLOAD",
     "MsgType", "ErrorCode", "ProtocolError", "crc16", "Frame", "BadFrame", "FrameDecoder",
     "encode_frame", "encode_ping", "encode_abort", "encode_solve", "encode_solve_raw",
     "SolveRequest", "decode_solve", "ResultReply", "encode_result", "decode_result",

@@ -170,7 +170,8 @@ class SoC(wiring.Component):
         self.clock_hz, self.baud = int(clock_hz), int(baud)
         self.divisor = divisor_for(self.clock_hz, self.baud)
         if not isinstance(firmware, (bytes, bytearray)):
-            raise TypeError(f"firmware must be the RAM image (bytes), not {type(firmware).__name__}")
+            raise TypeError(f"firmware must be the RAM image (bytes), not "
+                            f"{type(firmware).__name__}")
         self.ram_size = ram_size or getattr(firmware, "ram_size", None)
         if not self.ram_size:
             raise ValueError("give ram_size: the RAM the firmware image was built for")

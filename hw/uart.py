@@ -193,7 +193,8 @@ class UART(wiring.Component):
                     m.d.comb += [
                         status[UartStatus.field("rx_valid").offset].eq(rx_fifo.r_rdy),
                         status[UartStatus.field("tx_ready").offset].eq(tx_fifo.w_rdy),
-                        status[UartStatus.field("tx_idle").offset].eq(~tx_fifo.r_rdy & transmitter.ready),
+                        status[UartStatus.field("tx_idle").offset].eq(
+                            ~tx_fifo.r_rdy & transmitter.ready),
                         status[UartStatus.field("rx_overrun").offset].eq(overrun),
                         status[UartStatus.field("rx_frame_error").offset].eq(frame_error),
                     ]

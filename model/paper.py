@@ -60,7 +60,6 @@ Deviations from the paper, and why (also in docs/search.md):
 
 import time
 from dataclasses import dataclass, field
-from enum import IntEnum
 
 from spec.combinations import Attribute, combinations, requirements
 from spec.geometry import Geometry

@@ -1,4 +1,4 @@
-"""The framed bitboard layout of a grid (paper Fig. 11), shared by the golden model and the gateware.
+"""The framed bitboard layout of a grid (paper Fig. 11), shared by model and gateware.
 
 Cells are kept as bitboards: bit ``r * W + c`` of an integer (or of a gateware
 signal) stands for cell ``(r, c)`` of the framed (R+2) x (C+2) array,

@@ -23,7 +23,7 @@ import pytest
 import serial
 
 from host import protocol as P
-from host.result import Result, Status
+from host.result import Result
 from model.paper import search
 from sim.vboard import VirtualBoard, build_design
 from tests.conftest import load

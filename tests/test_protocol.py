@@ -10,7 +10,6 @@ from host import protocol as P
 from spec import protocol as SP
 from host.puzzle import Puzzle
 from host.result import Status
-from tests.conftest import REPO
 
 
 def test_crc16_ccitt_false_check_value():

@@ -26,7 +26,8 @@ def _encode(kind, a):
         return P.encode_abort()
     if kind == "solve":
         codes = a["codes"]
-        clues = [[None if v == P.CLUE_BLANK else v for v in codes[r * a["cols"]:(r + 1) * a["cols"]]]
+        cols = a["cols"]
+        clues = [[None if v == P.CLUE_BLANK else v for v in codes[r * cols:(r + 1) * cols]]
                  for r in range(a["rows"])]
         return P.encode_solve(Puzzle(clues), unique=a["unique"], max_checks=a["max_checks"])
     if kind == "solve_raw":
@@ -51,7 +52,8 @@ def test_record_covers_every_message_type_and_error():
     assert {"ping", "abort", "solve", "result", "version", "error"} <= kinds
     codes = {f["args"]["code"] for f in FRAMES if f["kind"] == "error"}
     assert {int(c) for c in P.ErrorCode} <= codes
-    assert any(f["kind"] == "solve" and f["args"]["rows"] == 10 == f["args"]["cols"] for f in FRAMES)
+    assert any(f["kind"] == "solve" and f["args"]["rows"] == 10 == f["args"]["cols"]
+               for f in FRAMES)
     assert any(f["kind"] == "result" and f["args"]["rows"] == 10 for f in FRAMES)
 
 
