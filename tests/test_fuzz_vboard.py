@@ -26,10 +26,11 @@ from host import protocol as P
 from host.result import Result
 from model.paper import search
 from sim.vboard import VirtualBoard, build_design
+from spec.board import FAST_BAUD, PAPER_CLOCK_HZ
 from tests.conftest import load
 
-CLOCK_HZ = 50_000_000
-BAUD = CLOCK_HZ // 16
+CLOCK_HZ = PAPER_CLOCK_HZ
+BAUD = FAST_BAUD
 PUZZLES = ["edge_1x2_3", "edge_1x3_two_solutions", "edge_2x4_global_unsat", "janko_0002"]
 #: seconds to wait for the reply to one round (several timeouts may be needed)
 ROUND_TIMEOUT = 120.0

@@ -9,7 +9,7 @@
 typedef struct {
     uint8_t type;
     uint32_t len;
-    const uint8_t *payload;  /* valid until the next rx_poll() */
+    const uint8_t *payload;  /* a copy (the largest SOLVE of the build at most), valid until the next rx_next() */
 } frame_t;
 
 void proto_init(void);
