@@ -4,7 +4,7 @@ import time
 
 from hw.model import search
 
-from . import Result, Stopwatch, verified
+from . import Result, Stopwatch
 
 #: Default step limit: about a minute of Python, far beyond any 10x10 we know.
 DEFAULT_MAX_CHECKS = 200_000_000
@@ -25,4 +25,4 @@ def solve(puzzle, *, unique=False, time_limit=None, max_checks=None, max_solutio
                     list(outcome.solutions), clock.seconds, outcome.counters.as_dict())
     if outcome.limit_reached:
         result.message = f"stopped after {outcome.counters.checks} checks"
-    return verified(puzzle, result)
+    return result  # checked by host.engines.checked
