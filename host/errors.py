@@ -7,7 +7,7 @@ them without importing each other.  Light to import: no engine, no pyserial.
 
 from enum import IntEnum
 
-__all__ = ["ExitCode", "EXIT_CODES", "HostError", "OptionError"]
+__all__ = ["ExitCode", "EXIT_CODES", "HostError", "OptionError", "TooLargeForEngine"]
 
 
 class ExitCode(IntEnum):
@@ -24,7 +24,7 @@ class ExitCode(IntEnum):
     PORT = 8          # board: serial port missing or busy
     TIMEOUT = 9       # board: no answer in time
     GARBLED = 10      # board: garbled answer
-    TOO_LARGE = 11    # board: the puzzle is larger than the built hardware
+    TOO_LARGE = 11    # the puzzle is larger than the engine (the built hardware) takes
 
 
 #: exit code -> meaning, shown by --help and in docs/host.md
@@ -41,7 +41,8 @@ EXIT_CODES = {
     ExitCode.PORT: "board: serial port missing or busy",
     ExitCode.TIMEOUT: "board: no answer (timeout, after the retries)",
     ExitCode.GARBLED: "board: garbled answers (after the retries)",
-    ExitCode.TOO_LARGE: "board: puzzle larger than the hardware was built for",
+    ExitCode.TOO_LARGE: "puzzle larger than the engine takes (the board: than its "
+                        "hardware was built for)",
 }
 
 
@@ -53,3 +54,8 @@ class HostError(Exception):
 class OptionError(HostError, ValueError):
     """An option an engine cannot take (e.g. a value out of its range): a usage error."""
     exit_code = ExitCode.USAGE
+
+
+class TooLargeForEngine(HostError):
+    """The puzzle is larger than the engine takes (e.g. the model: the hardware's largest)."""
+    exit_code = ExitCode.TOO_LARGE

@@ -418,9 +418,9 @@ def _short(spec, limit=40):
 
 
 def _too_big(source, size=None):
-    got = f"{size:,} bytes" if size is not None else "more"
-    return PuzzleError(f"the input is too large ({got}; at most {MAX_INPUT_BYTES:,} bytes "
-                       f"are read, see docs/host.md)", source=source)
+    got = f"{size:,} bytes" if size is not None else f"more than {MAX_INPUT_BYTES:,} bytes"
+    return PuzzleError(f"the input is too large ({got}; the limit is {MAX_INPUT_BYTES:,} "
+                       f"bytes, see docs/host.md)", source=source)
 
 
 def _decode(data, source):
