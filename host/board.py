@@ -617,7 +617,13 @@ def _vboard_death(vboard):
     process = getattr(vboard, "process", None)
     code = process.poll() if process is not None else None
     if code is None:
-        return vboard.problem()  # still running: a CPU trap, or nothing
+        problem = vboard.problem()  # still running: a CPU trap, or nothing
+        if not problem or process is None:
+            return problem
+        try:  # a trap is often the last thing a dying board says: see whether it ends
+            code = process.wait(0.3)
+        except Exception:  # noqa: BLE001 -- subprocess.TimeoutExpired: it runs on, trapped
+            return problem
     if code < 0:
         try:
             how = f"was killed by {signal.Signals(-code).name}"
