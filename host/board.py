@@ -49,6 +49,7 @@ subclasses of :class:`BoardError`.  ``-v`` logs every frame (``host.link``).
 
 import atexit
 import collections
+import inspect
 import logging
 import os
 import signal
@@ -235,6 +236,8 @@ class Board:
     def __init__(self, port, *, baud=None, timeout=None, retries=None, virtual=False,
                  health=None):
         self.port = port
+        if health is not None and not inspect.signature(health).parameters:
+            health = (lambda check: lambda wait=0.0: check())(health)  # health() form
         self.health = health
         self._health_checked = 0.0
         self.baud = int(baud or DEFAULT_BAUD)

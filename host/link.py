@@ -46,7 +46,8 @@ SILENT_ATTEMPTS = 3
 LATENCY = 0.1
 #: how much slower than its baud rate a pseudo-terminal (a virtual board) is assumed
 #: to be until measured: the virtual board simulates ~0.5 M cycles/s of a 50 MHz SoC
-VIRTUAL_SLOWDOWN = 100.0
+#: (100x) on an idle machine; 300x was measured on a loaded one
+VIRTUAL_SLOWDOWN = 300.0
 #: waits are this many times the expected answer time
 MARGIN = 2.0
 #: UART 8N1: start bit, 8 data bits, stop bit

@@ -9,6 +9,7 @@ the real one and then dies.
 
 import io
 import os
+import re
 import stat
 import sys
 import textwrap
@@ -107,8 +108,8 @@ def test_silent_device_is_reported_within_a_few_seconds(serve):
         B.solve(puzzle, port=port)
     took = time.monotonic() - start
     assert waits * 0.9 < took < waits + 1.0
-    assert took < 5.0  # a few seconds, not 120
-    assert expected < 0.5 and "not a byte back in 3 attempts" in str(error.value)
+    assert took < 10.0  # a few seconds, not 120
+    assert expected < 1.0 and "not a byte back in 3 attempts" in str(error.value)
     assert error.value.exit_code == 9
 
 
@@ -242,7 +243,7 @@ def test_verbose_logs_every_frame_in_hex(serve):
     err3 = io.StringIO()
     main(["-e", "board", "--port", port, "-vv", str(puzzle)], stdin=io.StringIO(), stdout=out,
          stderr=err3)
-    assert " bytes: a5 " in err3.getvalue()
+    assert re.search(r"-> \d+ bytes: a5( |$)", err3.getvalue(), re.M)
 
 
 def test_verbose_shows_retries(serve):
