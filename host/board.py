@@ -60,7 +60,7 @@ from . import protocol as P
 from .errors import ExitCode, HostError, OptionError
 from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, LinkTiming, frame_lengths,
                    log_event, log_sent)
-from .result import Result, Status
+from .result import Result
 
 __all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardError",
            "PortError", "NoAnswer", "GarbledAnswer", "TooLarge", "DeviceError",

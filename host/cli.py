@@ -39,8 +39,8 @@ import time
 from pathlib import Path
 
 from .errors import EXIT_CODES, ExitCode
-from .formats import FORMATS, iter_puzzles, write_puzzle
-from .puzzle import PuzzleError
+from .formats import FORMATS, MAX_INPUT_BYTES, iter_puzzles, write_puzzle
+from .puzzle import MAX_SIDE, PuzzleError
 from .render import render_json, render_svg, render_text, render_unicode
 from .result import Result, Status
 
@@ -260,7 +260,9 @@ def build_parser():
     epilog += ["", "puzzle formats (detected): " + "; ".join(
         f"{name}: {text}" for name, text in FORMATS.items()), "", "exit codes:"]
     epilog += [f"  {int(code):2}  {text}" for code, text in EXIT_CODES.items()]
-    epilog += ["  with several puzzles the exit code is the largest of theirs."]
+    epilog += ["  with several puzzles the exit code is the largest of theirs.", "",
+               f"input limits: {MAX_INPUT_BYTES:,} bytes per file, standard input or "
+               f"argument; grids up to {MAX_SIDE}x{MAX_SIDE} (docs/host.md)."]
     parser = _Parser(
         prog=PROG,
         description="Solve Slitherlink puzzles and print verified solutions.",
