@@ -24,8 +24,9 @@ the frame lengths (:mod:`host.link`):
 3. PING: the VERSION reply gives the build's largest grid, clock and baud rate;
    a puzzle larger than the build is refused here, before anything is sent;
 4. SOLVE; while the search runs the device is silent.  After a silence of
-   about twice the expected answer time the host sends the SOLVE again as a
-   probe: a device that is still searching answers BUSY (alive: keep waiting,
+   about twice the expected answer time plus 2^25 device cycles (the search
+   allowance of :mod:`host.link`) the host sends the SOLVE again as a probe:
+   a device that is still searching answers BUSY (alive: keep waiting,
    probing less and less often), one that lost the request starts it now.
    A damaged frame back (bad CRC, cut short, garbage, or the device's own
    ERROR saying our frame arrived damaged) makes the host send again at once.
@@ -483,8 +484,9 @@ class Board:
         deadline = None if time_limit is None else start + time_limit
         attempts = _Attempts(self, "SOLVE", len(frame), lengths["result"])
         current, sent, aborted, probes = frame, 1, False, 0
+        clock_hz = self.version.clock_hz
         self._write(frame, "SOLVE")
-        wait = attempts.wait()
+        wait = self.timing.search_wait(len(frame), lengths["result"], clock_hz)
         while True:
             if deadline is not None and not aborted:
                 wait = max(0.0, min(wait, deadline - time.monotonic()))
@@ -495,7 +497,7 @@ class Board:
             if value is _BUSY:  # the device is alive and searching: wait on, probe less often
                 attempts.alive()
                 probes += 1
-                wait = self.timing.probe_wait(len(frame), lengths["error"], probes)
+                wait = self.timing.search_wait(len(frame), lengths["result"], clock_hz, probes)
                 continue
             if value is _NOT_BUSY:
                 if aborted:  # after our ABORT: the search ended, its RESULT was lost

@@ -20,7 +20,9 @@ seconds: every wait is computed from
 A request is sent again when no accepted answer came within
 :meth:`LinkTiming.attempt_wait` (doubling with every attempt, up to the
 device's inter-byte timeout and more), or at once when a damaged frame came
-back.  :data:`DEFAULT_RETRIES` resends in a row are allowed (``--retries``);
+back.  While a search may be running, the SOLVE is sent again as a probe
+(answered BUSY) only after :meth:`LinkTiming.search_wait`, which adds
+:data:`SEARCH_ALLOWANCE_CYCLES` of the device's clock.  :data:`DEFAULT_RETRIES` resends in a row are allowed (``--retries``);
 a valid frame from the device (e.g. BUSY while it searches) resets the count.
 After :data:`SILENT_ATTEMPTS` attempts in a row with not a single byte back
 the device is declared silent.
@@ -32,7 +34,7 @@ import struct
 from . import protocol as P
 
 __all__ = ["LinkTiming", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY", "VIRTUAL_SLOWDOWN",
-           "MARGIN", "BITS_PER_BYTE", "frame_lengths", "describe_frame", "log_sent",
+           "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE", "frame_lengths", "describe_frame", "log_sent",
            "log_event", "log"]
 
 log = logging.getLogger("host.link")
@@ -50,6 +52,12 @@ LATENCY = 0.1
 VIRTUAL_SLOWDOWN = 300.0
 #: waits are this many times the expected answer time
 MARGIN = 2.0
+#: device cycles a search may run before the host first probes it (2^25: 0.67 s at
+#: 50 MHz, about 4 times the paper's average 10x10 search of 7.9 M cycles).  A probe
+#: that arrives during a search costs the firmware about 50 k cycles (receiving the
+#: SOLVE, sending BUSY), so probing early would distort the cycle counts measured on
+#: the virtual board, where wall time buys 100-300 times fewer cycles
+SEARCH_ALLOWANCE_CYCLES = 1 << 25
 #: UART 8N1: start bit, 8 data bits, stop bit
 BITS_PER_BYTE = 10
 
@@ -109,13 +117,19 @@ class LinkTiming:
         cap = first + 1.5 * self.device_byte_timeout
         return min(first * 2 ** min(attempt, 30), cap)
 
-    def probe_wait(self, request_len, reply_len, probes):
-        """Seconds of silence after the device said BUSY before it is probed again: the
-        first wait, doubled with every BUSY in a row, up to 16 times the first."""
+    def search_allowance(self, clock_hz):
+        """Seconds of :data:`SEARCH_ALLOWANCE_CYCLES` of a device at ``clock_hz``, on
+        this link (times the slowdown: a virtual board simulates that much slower)."""
+        return SEARCH_ALLOWANCE_CYCLES / max(1, clock_hz) * self.slowdown
+
+    def search_wait(self, request_len, reply_len, clock_hz, probes=0):
+        """Seconds of silence while a search may be running before it is probed (the
+        SOLVE sent again): the first attempt's wait plus the search allowance, doubled
+        with every BUSY in a row (``probes``), up to 16 times."""
         if self.timeout is not None:
             return self.timeout
-        first = MARGIN * self.answer_time(request_len, reply_len)
-        return first * 2 ** min(probes, 4)
+        return (self.attempt_wait(request_len, reply_len, 0)
+                + self.search_allowance(clock_hz)) * 2 ** min(probes, 4)
 
     @property
     def gap(self):
