@@ -1,0 +1,1 @@
+"""Golden models: the paper's search and the deduction engine."""
