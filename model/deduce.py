@@ -205,47 +205,91 @@ def _bits(x):
         x ^= low
 
 
+_BYTE_BITS = [tuple(i for i in range(8) if b >> i & 1) for b in range(256)]
+
+
+def _positions(x):
+    """The set bits of ``x`` as a list, lowest first."""
+    out = []
+    for i, byte in enumerate(x.to_bytes((x.bit_length() + 7) // 8, "little")):
+        if byte:
+            base = i * 8
+            out.extend(base + j for j in _BYTE_BITS[byte])
+    return out
+
+
 def labels(geo, state):
     """The label stage.  Returns ``(new_state, conflict, iterations)``.
 
     Lattice point ``q`` (the top-left cell of its 2x2 block) is joined to
     ``q - W`` by a LINE on ``H@q`` and to ``q - 1`` by a LINE on ``V@q``.
-    Synchronous min-label propagation converges after the largest distance from
-    a component's minimum point to any of its points, plus the final cycle in
-    which nothing changes; we compute that count with a breadth-first search.
+    Every point on a line starts with its own index as label and takes the
+    minimum of its line neighbours' labels each clock.  That converges after
+    the largest distance, within a component, from the component's minimum
+    point, plus the final clock in which nothing changes; we compute that count
+    by walking the segments (at a sweep fixpoint every point has at most two
+    lines, so components are paths and cycles).
     """
     w = geo.width
-    adj = {}
-    for p in _bits(state[H1]):
-        adj.setdefault(p - w, []).append(p)
-        adj.setdefault(p, []).append(p - w)
-    for p in _bits(state[V1]):
-        adj.setdefault(p - 1, []).append(p)
-        adj.setdefault(p, []).append(p - 1)
-    if not adj:
+    hs = set(_positions(state[H1]))
+    vs = set(_positions(state[V1]))
+    if not hs and not vs:
         return state, False, 1
+
+    adj = {}
+    for p in hs:
+        adj.setdefault(p, []).append(p - w)
+        adj.setdefault(p - w, []).append(p)
+    for p in vs:
+        adj.setdefault(p, []).append(p - 1)
+        adj.setdefault(p - 1, []).append(p)
     seen = set()
-    components = []  # (points, ends)
+    components = []   # the two ends of every path, [] for a cycle
     longest = 0
+    on_path_count = 0
     for start in sorted(adj):
-        if start in seen:
+        nb = adj[start]
+        if len(nb) > 2:
+            raise AssertionError("labels run only at a sweep fixpoint (at most 2 lines a point)")
+        if len(nb) != 1 or start in seen:
             continue
-        # start is the component's minimum label: BFS distances from it
-        seen.add(start)
-        frontier, depth, members = [start], 0, [start]
-        while frontier:
-            nxt = []
-            for q in frontier:
-                for r in adj[q]:
-                    if r not in seen:
-                        seen.add(r)
-                        nxt.append(r)
-            if nxt:
-                depth += 1
-                members.extend(nxt)
-            frontier = nxt
-        longest = max(longest, depth)
-        components.append([q for q in members if len(adj[q]) == 1])
+        prev, cur, k, low, at = start, nb[0], 0, start, 0
+        while True:
+            k += 1
+            if cur < low:
+                low, at = cur, k
+            nxt = adj[cur]
+            if len(nxt) == 1:
+                break
+            prev, cur = cur, (nxt[1] if nxt[0] == prev else nxt[0])
+        seen.add(cur)
+        on_path_count += k + 1
+        longest = max(longest, at, k - at)
+        components.append([start, cur])
+    if on_path_count < len(adj):  # some points lie on cycles: walk them too
+        on_paths = set()
+        for a, b in components:
+            prev, cur = None, a
+            on_paths.add(a)
+            while cur != b:
+                nxt = adj[cur]
+                step = nxt[0] if nxt[0] != prev else nxt[1]
+                prev, cur = cur, step
+                on_paths.add(cur)
+        for start in sorted(adj):
+            if start in on_paths:
+                continue
+            prev, cur, k = None, start, 0
+            while True:
+                on_paths.add(cur)
+                nxt = adj[cur]
+                step = nxt[0] if nxt[0] != prev else nxt[1]
+                prev, cur = cur, step
+                k += 1
+                if cur == start:
+                    break
+            longest = max(longest, k // 2)
+            components.append([])
     iterations = longest + 1
     multi = len(components) > 1
     closed = any(not ends for ends in components)
@@ -256,13 +300,11 @@ def labels(geo, state):
         new[H0] |= geo.valid["H"] & ~state[H1]
         new[V0] |= geo.valid["V"] & ~state[V1]
     elif multi:
-        for ends in components:
-            if len(ends) != 2:
-                continue
-            a, b = sorted(ends)
+        for a, b in components:
+            a, b = min(a, b), max(a, b)
             if b - a == 1:
                 new[V0] |= (1 << b) & ~state[V1]
-            elif b - a == w:
+            elif b - a == w and b % w == a % w:
                 new[H0] |= (1 << b) & ~state[H1]
     return new, False, iterations
 
