@@ -368,6 +368,7 @@ class Engine:
         """Sweeps, floods and labels to a fixpoint.  Returns ``(state, conflict)``."""
         geo, c, anc = self.geo, self.counters, self.anchors
         grid = geo.grid
+        last_lines = None
         while True:
             while True:
                 c.sweeps += 1
@@ -387,7 +388,10 @@ class Engine:
             if new != state:
                 state = new
                 continue
-            if self.early_loop:
+            if self.early_loop and (state[H1], state[V1]) != last_lines:
+                # the label stage runs only when a LINE was added since its last run
+                # (its findings depend on the lines alone)
+                last_lines = (state[H1], state[V1])
                 c.label_runs += 1
                 new, bad, iterations = labels(geo, state)
                 c.label_iterations += iterations
@@ -461,6 +465,7 @@ class Outcome:
     counters: Counters
     exhausted: bool
     limit_reached: bool = False
+    limit: str = ""            # "decisions" or "time" when a limit ended the search
     cycles: int = 0
     branch_free: bool = False  # solved (and, if asked, proved unique) with no decision
 
@@ -499,8 +504,10 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
                 c.restores += 1
                 state, bad = engine.deduce(engine._assume(saved, bit, colour))
                 continue
+            if deadline is not None and time.monotonic() > deadline:
+                raise _Timeout
             if max_decisions is not None and c.decisions >= max_decisions:
-                out.limit_reached = True
+                out.limit_reached, out.limit = True, "decisions"
                 break
             bit = engine.candidates(state)[0]
             c.decisions += 1
@@ -508,7 +515,7 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
             trail.append((state, bit, OUT))
             state, bad = engine.deduce(engine._assume(state, bit, IN))
     except _Timeout:
-        out.limit_reached = True
+        out.limit_reached, out.limit = True, "time"
     out.cycles = cycle_model.cycles(c, geo.rows)
     out.branch_free = c.decisions == 0 and not out.limit_reached
     return out

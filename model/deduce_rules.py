@@ -43,8 +43,8 @@ Windows (the anchor is the cell the window is placed on; offsets ``(dr, dc)``):
   lattice points between them; constraint: both clues, no checkerboard, no
   enclosed pair of OUT cells.  ``h33i``/``v33i`` also exclude the two cells as
   an isolated IN island; they are used only when :func:`island_free` holds for
-  the puzzle (then the 1x2 loop cannot be the whole solution).  Rules already
-  sound in one of their sub-windows are dropped.
+  the puzzle (then the 1x2 loop cannot be the whole solution).  Rules that the
+  lattice and clue-3 rules already derive within the window are dropped.
 """
 
 import itertools
@@ -97,6 +97,7 @@ class Window:
     max_size: int         # the largest premise set enumerated
     base: object = None   # the structural constraint (no checkerboard inside); its rules are dropped
     colours: tuple = None  # cells whose colour is a literal (None: all)
+    clues: tuple = ()     # (clue window, offset) whose rules also count as known here
 
 
 # -- constraints -----------------------------------------------------------
@@ -188,7 +189,8 @@ def _windows():
         variants = [(name, False)] + ([(name + "i", True)] if name in ("h33", "v33") else [])
         for wname, island in variants:
             found.append(Window(wname, cells, _pair33(other, points, island), 2,
-                                base=_no_checkerboard(cells), colours=((0, 0), other)))
+                                base=_no_checkerboard(cells), colours=((0, 0), other),
+                                clues=(("clue3", (0, 0)), ("clue3", other))))
     return {w.name: w for w in found}
 
 
@@ -306,6 +308,11 @@ def implicants(name):
         return tuple(Rule(name, p, c) for p, c in rules)
     every = _all_literals(name)
     structural = [(frozenset(p), c) for p, c in _minimal(every, _models(name, w.base), 2)]
+    for sub, (dr, dc) in w.clues:  # the clue windows placed on the window's clue cells
+        def move(lit, dr=dr, dc=dc):
+            return (lit[0], (lit[1][0] + dr, lit[1][1] + dc), lit[2])
+        structural += [(frozenset(map(move, r.premises)), move(r.conclusion))
+                       for r in implicants(sub)]
     base = _models(name, w.base)
     kept = []
     for premises, concl in rules:

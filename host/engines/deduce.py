@@ -13,6 +13,12 @@ DEFAULT_MAX_DECISIONS = 1_000_000
 def solve(puzzle, *, unique=False, time_limit=None, max_decisions=None, max_solutions=None):
     """Solve with deduction, probing and depth-first search, bounded by
     ``max_decisions`` (exact and repeatable) and ``time_limit`` seconds."""
+    if time_limit is not None and not time_limit > 0:
+        raise ValueError(f"the time limit must be positive, not {time_limit!r}")
+    if max_solutions is not None and (type(max_solutions) is not int or max_solutions < 1):
+        raise ValueError(f"max_solutions must be a positive integer, not {max_solutions!r}")
+    if max_decisions is not None and (type(max_decisions) is not int or max_decisions < 0):
+        raise ValueError(f"max_decisions must be a non-negative integer, not {max_decisions!r}")
     wanted = max_solutions if max_solutions is not None else (2 if unique else 1)
     with Stopwatch() as clock:
         outcome = deduce_solve(
@@ -26,6 +32,9 @@ def solve(puzzle, *, unique=False, time_limit=None, max_decisions=None, max_solu
     counters["cycles"] = outcome.cycles
     result = Result("deduce", status, outcome.solutions[0] if found else None,
                     list(outcome.solutions), clock.seconds, counters)
-    if outcome.limit_reached:
-        result.message = f"stopped after {outcome.counters.decisions} decisions"
+    if outcome.limit == "time":
+        result.message = (f"time limit of {time_limit} s reached after "
+                          f"{outcome.counters.decisions} decisions")
+    elif outcome.limit_reached:
+        result.message = f"stopped after {outcome.counters.decisions} decisions (max_decisions)"
     return verified(puzzle, result)

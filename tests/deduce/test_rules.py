@@ -5,7 +5,6 @@ rule is checked on every colouring of its window.
 """
 
 import itertools
-import random
 
 import pytest
 
@@ -162,13 +161,12 @@ def test_no_implication_of_the_window_is_lost(name):
     rules += lattice_rules_in(w.cells)
     # triangles of relations whose 2x2 block sticks out of the window
     rules += structural_triangles(w.cells)
+    if name.rstrip("i") in PAIRS:  # the clue-3 rules at the two clue cells
+        rules += placed("clue3", 0, 0) + placed("clue3", *PAIRS[name.rstrip("i")])
     models = [col for col in colourings(w.cells) if allowed(name, col)]
-    rng = random.Random(name)
     tried = 0
     for size in range(w.max_size + 1):
-        combos = list(itertools.combinations(variables, size))
-        rng.shuffle(combos)
-        for chosen in combos[:400]:
+        for chosen in itertools.combinations(variables, size):
             for values in itertools.product((0, 1), repeat=size):
                 known = {(v, o, x) for (v, o), x in zip(chosen, values)}
                 holding = [col for col in models
@@ -218,16 +216,40 @@ def test_every_triangle_of_stored_relations_is_a_lattice_rule():
         assert (frozenset(map(move, premises)), move(concl)) in lattice
 
 
-def test_the_classic_patterns_are_facts():
-    """3-3 side by side: three parallel lines; 3-3 diagonal: the outer corners;
-    clue 0: four crosses (as rules with no premises, found by enumeration)."""
-    facts = {name: {r.conclusion for r in rules if not r.premises}
-             for name, rules in rule_table().items()}
-    assert {("H", (0, -1), 1), ("H", (0, 0), 1), ("H", (0, 1), 1)} <= facts["h33i"]
-    assert {("H", (0, -1), 1), ("H", (1, 1), 1)} <= facts["d33"]
-    # clue 0: the edges follow (possibly through the diagonals and the lattice rules)
-    assert facts["clue0"]
-    assert not facts["clue1"] and not facts["clue2"]
+def placed(name, dr, dc):
+    def move(lit):
+        return (lit[0], (lit[1][0] + dr, lit[1][1] + dc), lit[2])
+    return [(frozenset(map(move, r.premises)), move(r.conclusion)) for r in rule_table()[name]]
+
+
+@pytest.mark.parametrize("name,other,lines", [
+    # 3-3 side by side: three parallel lines, and no line continuing the middle one
+    ("h33i", (0, 1), {("H", (0, -1), 1), ("H", (0, 0), 1), ("H", (0, 1), 1),
+                      ("H", (-1, 0), 0), ("H", (1, 0), 0)}),
+    ("v33i", (1, 0), {("V", (-1, 0), 1), ("V", (0, 0), 1), ("V", (1, 0), 1)}),
+    # 3-3 on a diagonal: the outer corners
+    ("d33", (1, 1), {("H", (0, -1), 1), ("V", (-1, 0), 1), ("H", (1, 1), 1), ("V", (1, 1), 1)}),
+    ("a33", (1, -1), {("H", (0, 0), 1), ("V", (-1, 0), 1), ("H", (1, -2), 1),
+                      ("V", (1, -1), 1)}),
+])
+def test_the_classic_3_3_patterns(name, other, lines):
+    """From nothing but the two clues, the window's rules with the clue-3 and lattice
+    rules around it derive the textbook lines."""
+    cells = [(r, c) for r in range(-2, 4) for c in range(-3, 4)]
+    rules = placed(name, 0, 0) + placed("clue3", 0, 0) + placed("clue3", *other)
+    rules += lattice_rules_in(cells)
+    got = closure(set(), rules)
+    assert got is not None and lines <= got
+
+
+def test_corner_rules():
+    """A 1 in a corner of the grid: its two frame edges are NOLINE; a 3: LINE."""
+    frame = {("C", (-1, -1), 0), ("C", (-1, 0), 0), ("C", (0, -1), 0), ("C", (-1, 1), 0),
+             ("C", (1, -1), 0)}
+    cells = [(r, c) for r in range(-1, 2) for c in range(-1, 2)]
+    for clue, value in ((1, 0), (3, 1)):
+        got = closure(frame, placed(f"clue{clue}", 0, 0) + lattice_rules_in(cells))
+        assert {("V", (-1, 0), value), ("H", (0, -1), value)} <= got
 
 
 def test_island_flag():
