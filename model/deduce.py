@@ -218,40 +218,30 @@ def _positions(x):
     return out
 
 
-def labels(geo, state):
-    """The label stage.  Returns ``(new_state, conflict, iterations)``.
+def segments(geo, h1, v1):
+    """Walk the lines: ``(paths, cycles)``.
 
-    Lattice point ``q`` (the top-left cell of its 2x2 block) is joined to
-    ``q - W`` by a LINE on ``H@q`` and to ``q - 1`` by a LINE on ``V@q``.
-    Every point on a line starts with its own index as label and takes the
-    minimum of its line neighbours' labels each clock.  That converges after
-    the largest distance, within a component, from the component's minimum
-    point, plus the final clock in which nothing changes; we compute that count
-    by walking the segments (at a sweep fixpoint every point has at most two
-    lines, so components are paths and cycles).
+    A path is ``(a, b, length, low, at)``: its two end points, its number of
+    lines, its minimum point and that point's distance from ``a``; a cycle is
+    its number of lines.  At a sweep fixpoint every point has at most two
+    lines, so components are paths and cycles.
     """
     w = geo.width
-    hs = set(_positions(state[H1]))
-    vs = set(_positions(state[V1]))
-    if not hs and not vs:
-        return state, False, 1
-
     adj = {}
-    for p in hs:
+    for p in _positions(h1):
         adj.setdefault(p, []).append(p - w)
         adj.setdefault(p - w, []).append(p)
-    for p in vs:
+    for p in _positions(v1):
         adj.setdefault(p, []).append(p - 1)
         adj.setdefault(p - 1, []).append(p)
-    seen = set()
-    components = []   # the two ends of every path, [] for a cycle
-    longest = 0
-    on_path_count = 0
+    paths, cycles = [], []
+    on_paths = 0
+    done = set()
     for start in sorted(adj):
         nb = adj[start]
         if len(nb) > 2:
             raise AssertionError("labels run only at a sweep fixpoint (at most 2 lines a point)")
-        if len(nb) != 1 or start in seen:
+        if len(nb) != 1 or start in done:
             continue
         prev, cur, k, low, at = start, nb[0], 0, start, 0
         while True:
@@ -262,50 +252,143 @@ def labels(geo, state):
             if len(nxt) == 1:
                 break
             prev, cur = cur, (nxt[1] if nxt[0] == prev else nxt[0])
-        seen.add(cur)
-        on_path_count += k + 1
-        longest = max(longest, at, k - at)
-        components.append([start, cur])
-    if on_path_count < len(adj):  # some points lie on cycles: walk them too
-        on_paths = set()
-        for a, b in components:
+        done.add(cur)
+        on_paths += k + 1
+        paths.append((start, cur, k, low, at))
+    if on_paths < len(adj):  # the other points lie on cycles
+        seen = set()
+        for a, b, *_ in paths:
             prev, cur = None, a
-            on_paths.add(a)
+            seen.add(a)
             while cur != b:
                 nxt = adj[cur]
-                step = nxt[0] if nxt[0] != prev else nxt[1]
-                prev, cur = cur, step
-                on_paths.add(cur)
+                prev, cur = cur, (nxt[0] if nxt[0] != prev else nxt[1])
+                seen.add(cur)
         for start in sorted(adj):
-            if start in on_paths:
+            if start in seen:
                 continue
             prev, cur, k = None, start, 0
             while True:
-                on_paths.add(cur)
+                seen.add(cur)
                 nxt = adj[cur]
-                step = nxt[0] if nxt[0] != prev else nxt[1]
-                prev, cur = cur, step
+                prev, cur = cur, (nxt[0] if nxt[0] != prev else nxt[1])
                 k += 1
                 if cur == start:
                     break
-            longest = max(longest, k // 2)
-            components.append([])
+            cycles.append(k)
+    return paths, cycles
+
+
+def _merged_segments(geo, h1, v1, base):
+    """:func:`segments` of lines that contain the lines of ``base`` (a result of
+    :func:`segments` without cycles, for ``base_h``/``base_v``): only the new
+    lines are walked, the old paths are taken whole.  Same result."""
+    base_h, base_v, (base_paths, _), by_end = base
+    w = geo.width
+    cadj = {}
+    eid = 0
+
+    def join(u, v, length, low, at_from_u):
+        nonlocal eid
+        cadj.setdefault(u, []).append((v, length, low, at_from_u, eid))
+        cadj.setdefault(v, []).append((u, length, low, length - at_from_u, eid))
+        eid += 1
+    for p in _positions(h1 & ~base_h):
+        join(p - w, p, 1, min(p - w, p), 0 if p - w < p else 1)
+    for p in _positions(v1 & ~base_v):
+        join(p - 1, p, 1, min(p - 1, p), 0 if p - 1 < p else 1)
+    touched = set()
+    for node in list(cadj):
+        index = by_end.get(node)
+        if index is not None and index not in touched:
+            touched.add(index)
+            a, b, length, low, at = base_paths[index]
+            join(a, b, length, low, at)
+    paths, cycles = [], []
+    seen = set()
+    for start in sorted(cadj):
+        edges = cadj[start]
+        if len(edges) > 2:
+            raise AssertionError("labels run only at a sweep fixpoint (at most 2 lines a point)")
+        if len(edges) != 1 or start in seen:
+            continue
+        seen.add(start)
+        node, last, offset, low, at = start, None, 0, start, 0
+        while True:
+            nxt = [e for e in cadj[node] if e[4] != last]
+            if not nxt:
+                break
+            v, length, m, pos, last = nxt[0]
+            if m < low:
+                low, at = m, offset + pos
+            offset += length
+            node = v
+            seen.add(node)
+        paths.append((start, node, offset, low, at))
+    for start in sorted(cadj):
+        if start in seen:
+            continue
+        node, last, total = start, None, 0
+        while True:
+            seen.add(node)
+            v, length, _, _, last = [e for e in cadj[node] if e[4] != last][0]
+            total += length
+            node = v
+            if node == start:
+                break
+        cycles.append(total)
+    paths += [p for i, p in enumerate(base_paths) if i not in touched]
+    return paths, cycles
+
+
+def segment_base(geo, state):
+    """What :func:`labels` may start from when later states only add lines."""
+    paths, cycles = segments(geo, state[H1], state[V1])
+    if cycles:
+        return None
+    by_end = {}
+    for i, (a, b, *_) in enumerate(paths):
+        by_end[a] = by_end[b] = i
+    return state[H1], state[V1], (paths, cycles), by_end
+
+
+def labels(geo, state, base=None):
+    """The label stage.  Returns ``(new_state, conflict, iterations)``.
+
+    Lattice point ``q`` (the top-left cell of its 2x2 block) is joined to
+    ``q - W`` by a LINE on ``H@q`` and to ``q - 1`` by a LINE on ``V@q``.
+    Every point on a line starts with its own index as label and takes the
+    minimum of its line neighbours' labels each clock.  That converges after
+    the largest distance, within a component, from the component's minimum
+    point, plus the final clock in which nothing changes; we compute that count
+    by walking the segments (:func:`segments`; with ``base``, a
+    :func:`segment_base` of an earlier state whose lines this state keeps,
+    only the new lines are walked).
+    """
+    w = geo.width
+    h1, v1 = state[H1], state[V1]
+    if not h1 and not v1:
+        return state, False, 1
+    if base is not None and not (base[0] & ~h1) and not (base[1] & ~v1):
+        paths, cycles = _merged_segments(geo, h1, v1, base)
+    else:
+        paths, cycles = segments(geo, h1, v1)
+    longest = max([max(at, k - at) for _, _, k, _, at in paths] + [k // 2 for k in cycles])
     iterations = longest + 1
-    multi = len(components) > 1
-    closed = any(not ends for ends in components)
-    if closed and multi:
+    multi = len(paths) + len(cycles) > 1
+    if cycles and multi:
         return state, True, iterations
     new = list(state)
-    if closed:  # the loop is complete: no other line anywhere
-        new[H0] |= geo.valid["H"] & ~state[H1]
-        new[V0] |= geo.valid["V"] & ~state[V1]
+    if cycles:  # the loop is complete: no other line anywhere
+        new[H0] |= geo.valid["H"] & ~h1
+        new[V0] |= geo.valid["V"] & ~v1
     elif multi:
-        for a, b in components:
+        for a, b, *_ in paths:
             a, b = min(a, b), max(a, b)
             if b - a == 1:
-                new[V0] |= (1 << b) & ~state[V1]
-            elif b - a == w and b % w == a % w:
-                new[H0] |= (1 << b) & ~state[H1]
+                new[V0] |= (1 << b) & ~v1
+            elif b - a == w:
+                new[H0] |= (1 << b) & ~h1
     return new, False, iterations
 
 
@@ -358,6 +441,7 @@ class Engine:
         self.early_loop = early_loop
         self.deadline = deadline
         self._sweep = _sweep_function(self.geo.width)[0]
+        self.base = None  # segment_base() of the live state while probing (speed only)
 
     def initial_state(self):
         s = [0] * 10
@@ -393,7 +477,7 @@ class Engine:
                 # (its findings depend on the lines alone)
                 last_lines = (state[H1], state[V1])
                 c.label_runs += 1
-                new, bad, iterations = labels(geo, state)
+                new, bad, iterations = labels(geo, state, self.base)
                 c.label_iterations += iterations
                 if bad:
                     return new, True
@@ -433,6 +517,8 @@ class Engine:
         while True:
             fixed = False
             for bit in geo.grid_bits:
+                if self.base is None or (self.base[0], self.base[1]) != (state[H1], state[V1]):
+                    self.base = segment_base(geo, state)
                 known = state[C0] | state[C1]
                 m = 1 << bit
                 if known & m or not (known & ((m << 1) | (m >> 1) | (m << w) | (m >> w))):
