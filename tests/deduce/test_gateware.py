@@ -1,0 +1,154 @@
+"""The deduction engine's gateware (hw/deduce) against its golden model (model/deduce.py),
+in Amaranth's simulator: states met by real searches of corpus puzzles and random
+corruptions of them, on builds of several sizes, larger than the puzzle too."""
+
+import random
+
+import pytest
+from amaranth.sim import Simulator
+
+from hw.deduce.sweep import SweepArray
+from model.deduce import Engine, Geometry, sweep
+from model.deduce_rules import VARS, island_free
+from host.puzzle import parse_plain
+from tests.conftest import load
+
+
+def remap(geo_m, geo_b, board):
+    """A model bitboard (puzzle geometry) in the build geometry (same framed (r, c))."""
+    out = 0
+    wm, wb = geo_m.width, geo_b.width
+    while board:
+        low = board & -board
+        q = low.bit_length() - 1
+        r, c = divmod(q, wm)
+        out |= 1 << (r * wb + c)
+        board ^= low
+    return out
+
+
+def to_build(geo_m, geo_b, state):
+    """The build's state for a model state: variables the puzzle lacks are S."""
+    out = []
+    for i, board in enumerate(state):
+        var = VARS[i // 2]
+        mapped = remap(geo_m, geo_b, board)
+        if i % 2 == 0:
+            mapped |= geo_b.valid[var] & ~remap(geo_m, geo_b, geo_m.valid[var])
+        out.append(mapped)
+    return out
+
+
+def puzzle_inputs(puzzle, geo_b):
+    geo_m = Geometry(puzzle.rows, puzzle.cols)
+    grid = remap(geo_m, geo_b, geo_m.grid)
+    clue = [0, 0, 0, 0]
+    for r, row in enumerate(puzzle.clues):
+        for c, v in enumerate(row):
+            if v is not None:
+                clue[v] |= 1 << ((r + 1) * geo_b.width + c + 1)
+    return grid, clue, int(island_free(puzzle))
+
+
+def recorded_states(puzzle, count, seed):
+    """States the model sweeps while solving ``puzzle`` (a sample), and corruptions."""
+    engine = Engine(puzzle)
+    seen = []
+    real = engine._sweep
+
+    def spy(state, anchors):
+        seen.append(list(state))
+        return real(state, anchors)
+    engine._sweep = spy
+    engine.deduce(engine.initial_state())
+    rng = random.Random(seed)
+    picked = rng.sample(seen, min(count, len(seen)))
+    geo = engine.geo
+    for state in list(picked):
+        s = list(state)
+        for b in range(10):
+            for _ in range(rng.randrange(3)):
+                q = rng.randrange(geo.cells)
+                if geo.valid[VARS[b // 2]] >> q & 1 and not s[b ^ 1] >> q & 1:
+                    s[b] |= 1 << q
+        picked.append(s)
+    return engine, picked
+
+
+CASES = [
+    # (build rows, build cols, puzzles)
+    (4, 4, ["edge_2x2_33", "janko_0002", "edge_1x2_3"]),
+    (5, 7, ["loopy_5x5_easy_02", "edge_2x4_global_unsat", "edge_3x3_noclues", "edge_1x5_ends"]),
+    (7, 7, ["loopy_7x7_normal_01", "edge_2x2_3_corner"]),
+    # every 3-3 window, with and without the island flag
+    (6, 6, ["3.3..\n.3...\n33..3\n....3\n.3.33\n", "3.3\n.3.\n33.\n",
+            "3.3.1\n23..0\n33.23\n1...3\n.3033\n"]),
+]
+
+
+def puzzle_of(name):
+    if "\n" in name:
+        puzzle = parse_plain(name, name=name.replace("\n", "/"))
+        return puzzle
+    return load(name)[0]
+
+
+def check_build(max_rows, max_cols, jobs):
+    dut = SweepArray(max_rows, max_cols)
+    geo_b = dut.geometry
+    failures = []
+
+    async def bench(ctx):
+        for puzzle, engine, states in jobs:
+            grid, clue, island = puzzle_inputs(puzzle, geo_b)
+            ctx.set(dut.grid, grid)
+            for d in range(4):
+                ctx.set(dut.clue[d], clue[d])
+            ctx.set(dut.island, island)
+            for state in states:
+                ctx.set(dut.state_in.as_value(), sum(b << (i * geo_b.cells) for i, b in
+                                                     enumerate(to_build(engine.geo, geo_b, state))))
+                ctx.set(dut.load, 1)
+                await ctx.tick()
+                ctx.set(dut.load, 0)
+                current = state
+                for _ in range(3):  # load, then up to three sweeps in a row
+                    want = sweep(engine.geo, engine.anchors, current)
+                    got = [ctx.get(dut.next[i]) for i in range(10)]
+                    if got != to_build(engine.geo, geo_b, want):
+                        failures.append((puzzle.name, current))
+                        break
+                    bad = any(want[i] & want[i + 1] for i in range(0, 10, 2))
+                    assert ctx.get(dut.conflict) == bad
+                    assert ctx.get(dut.changed) == (want != current)
+                    if bad or want == current:
+                        break
+                    ctx.set(dut.step, 1)
+                    await ctx.tick()
+                    ctx.set(dut.step, 0)
+                    current = want
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    assert not failures, failures[:1]
+
+
+@pytest.mark.parametrize("max_rows,max_cols,names", CASES)
+def test_sweep_array_against_the_model(max_rows, max_cols, names):
+    jobs = []
+    for i, name in enumerate(names):
+        puzzle = puzzle_of(name)
+        engine, states = recorded_states(puzzle, 12, i)
+        jobs.append((puzzle, engine, states))
+    check_build(max_rows, max_cols, jobs)
+
+
+def test_the_3_3_cases_use_every_pair_window():
+    anchors = {}
+    for name in CASES[-1][2]:
+        engine = Engine(puzzle_of(name))
+        for window, board in engine.anchors.items():
+            anchors[window] = anchors.get(window, 0) | board
+    assert all(anchors.values()), [w for w, b in anchors.items() if not b]
