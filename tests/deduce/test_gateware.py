@@ -205,3 +205,99 @@ def test_flood_pair_against_the_model(max_rows, max_cols):
     sim.add_testbench(bench)
     sim.run()
     assert len(checked) > 30 and any(checked) and not all(checked)
+
+
+def label_jobs():
+    """States the model's label stage sees while solving (at sweep and flood fixpoints)."""
+    import model.deduce as D
+    jobs = []
+    for i, name in enumerate(["loopy_5x5_easy_02", "loopy_7x7_normal_01", "janko_0002",
+                              "edge_3x3_noclues", "edge_2x2_3_corner"]):
+        puzzle = puzzle_of(name)
+        seen = []
+        real = D.labels
+
+        def spy(geo, state, base=None):
+            seen.append(list(state))
+            return real(geo, state, base)
+        D.labels = spy
+        try:
+            outcome = D.solve(puzzle, max_solutions=2, max_decisions=20)
+        finally:
+            D.labels = real
+        rng = random.Random(i)
+        rng.shuffle(seen)
+        geo = D.Geometry(puzzle.rows, puzzle.cols)
+        kinds = {}
+        for state in seen:  # a few of each outcome: conflict, deduction, nothing
+            new, bad, _ = real(geo, state)
+            kinds.setdefault((bad, new != state), []).append(state)
+        jobs.append((puzzle, geo, [s for group in kinds.values() for s in group[:5]]))
+    # closed loops: a corpus solution's loop, alone and with a stray line
+    puzzle, solution = load("loopy_7x7_normal_01")
+    engine = D.Engine(puzzle)
+    full = [0] * 10
+    full[D.C0] = engine.geo.frame
+    for r, row in enumerate(solution):
+        for c, v in enumerate(row):
+            full[D.C1 if v else D.C0] |= engine.geo.bit(r, c)
+    full, bad = engine.propagate(full)
+    assert not bad
+    loop_points = D.segments(engine.geo, full[D.H1], full[D.V1])
+    extra = []
+    w = engine.geo.width
+    for q in D._positions(engine.geo.valid["H"] & ~full[D.H1] & engine.geo.grid):
+        stray = list(full)
+        stray[D.H1] |= 1 << q
+        stray[D.H0] &= ~(1 << q)
+        ends = {q - w, q}
+        touches = any((full[D.H1] >> p | full[D.H1] >> (p + w) | full[D.V1] >> p
+                       | full[D.V1] >> (p + 1)) & 1 for p in ends)
+        if not touches:
+            extra.append(stray)
+    partial = list(full)
+    partial[D.H1] &= ~(full[D.H1] & -full[D.H1])  # one line removed: an open path
+    jobs.append((puzzle, engine.geo, [full, partial] + extra[:4]))
+    assert loop_points[1] and extra
+    return jobs
+
+
+@pytest.mark.parametrize("max_rows,max_cols", [(7, 7), (8, 9)])
+def test_label_array_against_the_model(max_rows, max_cols):
+    from hw.deduce.labels import LabelArray
+    from model.deduce import H0, H1, V0, V1, labels
+    dut = LabelArray(max_rows, max_cols)
+    geo_b = dut.geometry
+    outcomes = []
+
+    async def bench(ctx):
+        for puzzle, geo_m, states in label_jobs():
+            ctx.set(dut.valid_h, remap(geo_m, geo_b, geo_m.valid["H"]))
+            ctx.set(dut.valid_v, remap(geo_m, geo_b, geo_m.valid["V"]))
+            for state in states:
+                build = to_build(geo_m, geo_b, state)
+                for port, board in ((dut.h0, H0), (dut.h1, H1), (dut.v0, V0), (dut.v1, V1)):
+                    ctx.set(port, build[board])
+                ctx.set(dut.start, 1)
+                await ctx.tick()
+                ctx.set(dut.start, 0)
+                clocks = 0
+                while not ctx.get(dut.done):
+                    await ctx.tick()
+                    clocks += 1
+                new, bad, iterations = labels(geo_m, state)
+                assert ctx.get(dut.iterations) == iterations == clocks
+                assert ctx.get(dut.conflict) == bad
+                if not bad:
+                    got_h = remap(geo_m, geo_b, state[H0]) | ctx.get(dut.out_h0)
+                    got_v = remap(geo_m, geo_b, state[V0]) | ctx.get(dut.out_v0)
+                    assert got_h == remap(geo_m, geo_b, new[H0])
+                    assert got_v == remap(geo_m, geo_b, new[V0])
+                outcomes.append((bad, new != state))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    assert len(outcomes) > 20
+    assert any(bad for bad, _ in outcomes) and any(found for _, found in outcomes)
