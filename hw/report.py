@@ -48,10 +48,11 @@ def _blocks():
     from .flood import Flood
     from .holes import Holes
     from .deduce.flood import FloodPair
+    from .deduce.labels import LabelArray
     from .deduce.sweep import SweepArray
     return {"accelerator": Accelerator, "cells": CellArray, "checker": Checker,
             "flood": Flood, "holes": Holes, "deduce_sweep": SweepArray,
-            "deduce_floods": FloodPair}
+            "deduce_floods": FloodPair, "deduce_labels": LabelArray}
 
 
 @dataclass
