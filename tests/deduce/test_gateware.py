@@ -301,3 +301,75 @@ def test_label_array_against_the_model(max_rows, max_cols):
     sim.run()
     assert len(outcomes) > 20
     assert any(bad for bad, _ in outcomes) and any(found for _, found in outcomes)
+
+
+def propagate_jobs(names, per_puzzle):
+    """Inputs of Engine.propagate met while solving (probes and decisions included)."""
+    import model.deduce as D
+    jobs = []
+    for i, name in enumerate(names):
+        puzzle = puzzle_of(name)
+        engine = D.Engine(puzzle)
+        seen = []
+        real = engine.propagate
+
+        def spy(state, real=real, seen=seen):
+            seen.append(list(state))
+            return real(state)
+        engine.propagate = spy
+        engine.deduce(engine.initial_state())
+        rng = random.Random(i)
+        jobs.append((puzzle, engine, rng.sample(seen, min(per_puzzle, len(seen)))))
+    return jobs
+
+
+@pytest.mark.parametrize("max_rows,max_cols,names", [
+    (5, 5, ["janko_0014", "edge_5x5_noclues", "janko_0017"]),
+    (7, 8, ["janko_0035", "janko_0022", "edge_1x5_ends"]),
+])
+def test_propagator_against_the_model(max_rows, max_cols, names):
+    import model.deduce as D
+    from hw.deduce.propagator import Propagator
+    dut = Propagator(max_rows, max_cols)
+    geo_b = dut.geometry
+    seen = []
+
+    async def bench(ctx):
+        for puzzle, engine, states in propagate_jobs(names, 8):
+            grid, clue, island = puzzle_inputs(puzzle, geo_b)
+            ctx.set(dut.grid, grid)
+            for d in range(4):
+                ctx.set(dut.clue[d], clue[d])
+            ctx.set(dut.island, island)
+            for state in states:
+                build = to_build(engine.geo, geo_b, state)
+                ctx.set(dut.state_in.as_value(),
+                        sum(b << (i * geo_b.cells) for i, b in enumerate(build)))
+                ctx.set(dut.load, 1)
+                await ctx.tick()
+                ctx.set(dut.load, 0)
+                ctx.set(dut.start, 1)
+                await ctx.tick()
+                ctx.set(dut.start, 0)
+                while not ctx.get(dut.done):
+                    await ctx.tick()
+                before = D.Counters(**vars(engine.counters))
+                want, bad = engine.propagate(state)
+                after = engine.counters
+                assert ctx.get(dut.conflict) == bad
+                for name in ("sweeps", "flood_iterations", "label_iterations", "floods",
+                             "label_runs"):
+                    assert ctx.get(getattr(dut, name)) == \
+                        getattr(after, name) - getattr(before, name), name
+                assert ctx.get(dut.clocks) == sum(ctx.get(getattr(dut, name)) for name in (
+                    "sweeps", "flood_iterations", "label_iterations", "floods", "label_runs"))
+                if not bad:
+                    got = [ctx.get(dut.state[i]) for i in range(10)]
+                    assert got == to_build(engine.geo, geo_b, want)
+                seen.append(bad)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    assert len(seen) > 10 and any(seen) and not all(seen)
