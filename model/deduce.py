@@ -18,9 +18,10 @@ synchronous steps, each one clock of the fully parallel array:
   puzzle (every unknown edge NOLINE) when it is the only line; an unknown edge
   joining the two ends of one segment is NOLINE when other lines exist.
 
-:func:`propagate` runs sweeps until nothing changes, then the floods, then the
-labels, and starts over whenever one of them deduced something.  The probing
-sequencer (:func:`deduce`) and the depth-first search (:func:`solve`) drive it;
+:meth:`Engine.propagate` runs sweeps until nothing changes, then the floods,
+then the labels, and starts over whenever one of them deduced something.  The
+probing sequencer (:meth:`Engine.deduce`) and the depth-first search
+(:func:`solve`) drive it;
 their orders are the specification the gateware and firmware follow.
 
 Bitboards as in :mod:`hw.model`: bit ``r * W + c`` of a Python int is cell
@@ -28,15 +29,13 @@ Bitboards as in :mod:`hw.model`: bit ``r * W + c`` of a Python int is cell
 """
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import cache
-
-from host.puzzle import Puzzle
 
 from .deduce_rules import BOARDS, VARS, WINDOWS, island_free, rule_table
 
-__all__ = ["Geometry", "Counters", "Outcome", "CycleModel", "initial_state", "sweep",
-           "floods", "labels", "propagate", "deduce", "solve", "FIRMWARE_CYCLES_PER_BRANCH"]
+__all__ = ["Geometry", "Counters", "Outcome", "CycleModel", "Engine", "sweep", "floods",
+           "labels", "segments", "segment_base", "solve", "FIRMWARE_CYCLES_PER_BRANCH"]
 
 #: DESIGN.md section 6's cost of one branch (decision or backtrack) in firmware
 FIRMWARE_CYCLES_PER_BRANCH = 40

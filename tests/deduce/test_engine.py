@@ -2,6 +2,7 @@
 enumeration, the generated sweep against a plain reading of the rule table, the
 floods and the label stage against independent computations."""
 
+import itertools
 import random
 from collections import deque
 
@@ -10,11 +11,11 @@ from hypothesis import given, settings, strategies as st
 
 from host.check import check
 from host.puzzle import Puzzle
-from model.deduce import (C0, C1, H0, H1, V0, V1, CycleModel, Counters, Engine, Geometry,
+from model.deduce import (C0, C1, H0, H1, V0, V1, CycleModel, Engine, Geometry,
                           floods, labels, solve, sweep)
-from model.deduce_rules import BOARDS, VARS, rule_table
+from model.deduce_rules import VARS, rule_table
 from tests.conftest import load
-from tests.test_model import brute_force, loops, small_puzzles
+from tests.test_model import brute_force, small_puzzles
 
 
 # -- search against exhaustive enumeration ------------------------------------------
@@ -57,7 +58,6 @@ def test_a_known_colouring_is_accepted_exactly_when_it_is_a_solution(rows, cols)
     """Every colouring of the grid, with clues read off a random colouring: the
     engine's propagation finds a conflict exactly when the checker rejects it."""
     rng = random.Random(rows * 10 + cols)
-    import itertools
     everything = [tuple(bits[r * cols:(r + 1) * cols] for r in range(rows))
                   for bits in itertools.product((False, True), repeat=rows * cols)]
     for trial in range(6):
@@ -229,9 +229,8 @@ def line_states(seed, count):
 def test_label_clocks_match_min_label_propagation():
     for geo, state in line_states(3, 20):
         _, bad, clocks = labels(geo, state)
-        label, want = naive_labels(geo, state)
+        _, want = naive_labels(geo, state)
         assert clocks == want
-        components = set(label.values())
         assert not bad  # parts of one loop, or the whole of it
 
 

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from model.deduce_rules import (WINDOWS, implicants, literals, node_pair_var, rule_table,
+from model.deduce_rules import (WINDOWS, literals, node_pair_var, rule_table,
                                 island_free)
 from host.puzzle import Puzzle
 
