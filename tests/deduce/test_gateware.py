@@ -373,3 +373,84 @@ def test_propagator_against_the_model(max_rows, max_cols, names):
     sim.add_testbench(bench)
     sim.run()
     assert len(seen) > 10 and any(seen) and not all(seen)
+
+
+def deduce_jobs(names, per_puzzle):
+    """Inputs of Engine.deduce during whole searches (the root and every branch)."""
+    import model.deduce as D
+    jobs = []
+    for i, name in enumerate(names):
+        puzzle = puzzle_of(name)
+        seen = []
+        real = D.Engine.deduce
+
+        def spy(self, state, real=real, seen=seen):
+            seen.append(list(state))
+            return real(self, state)
+        D.Engine.deduce = spy
+        try:
+            D.solve(puzzle, max_solutions=2, max_decisions=30)
+        finally:
+            D.Engine.deduce = real
+        rng = random.Random(i)
+        rng.shuffle(seen)
+        # wrong guesses: one cell of the initial state coloured against a solution
+        engine = D.Engine(puzzle)
+        solution = D.solve(puzzle).solutions[0]
+        for r, c in rng.sample([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)],
+                               min(6, puzzle.rows * puzzle.cols)):
+            wrong = engine.initial_state()
+            wrong[D.C0 if solution[r][c] else D.C1] |= engine.geo.bit(r, c)
+            seen.append(wrong)
+        failing = [st for st in seen if real(D.Engine(puzzle), st)[1]][:per_puzzle]
+        passing = [st for st in seen if st not in failing][:per_puzzle]
+        jobs.append((puzzle, failing + passing))
+    return jobs
+
+
+@pytest.mark.parametrize("max_rows,max_cols,names", [
+    (5, 5, ["janko_0014", "edge_5x5_noclues", "edge_2x2_noclues"]),
+    (6, 7, ["janko_0022", "edge_3x3_noclues", "edge_1x3_two_solutions"]),
+])
+def test_prober_against_the_model(max_rows, max_cols, names):
+    import model.deduce as D
+    from hw.deduce.prober import PROPAGATOR_COUNTERS, Prober
+    dut = Prober(max_rows, max_cols)
+    geo_b = dut.geometry
+    seen = []
+
+    async def bench(ctx):
+        for puzzle, states in deduce_jobs(names, 4):
+            grid, clue, island = puzzle_inputs(puzzle, geo_b)
+            ctx.set(dut.grid, grid)
+            for d in range(4):
+                ctx.set(dut.clue[d], clue[d])
+            ctx.set(dut.island, island)
+            for state in states:
+                engine = D.Engine(puzzle)
+                ctx.set(dut.state_in.as_value(),
+                        sum(b << (i * geo_b.cells)
+                            for i, b in enumerate(to_build(engine.geo, geo_b, state))))
+                ctx.set(dut.load, 1)
+                await ctx.tick()
+                ctx.set(dut.load, 0)
+                ctx.set(dut.start, 1)
+                await ctx.tick()
+                ctx.set(dut.start, 0)
+                while not ctx.get(dut.done):
+                    await ctx.tick()
+                want, bad = engine.deduce(state)
+                c = engine.counters
+                assert ctx.get(dut.conflict) == bad
+                for name in ("probes", "probe_hits", "saves", "restores") + PROPAGATOR_COUNTERS:
+                    assert ctx.get(getattr(dut, name)) == getattr(c, name), name
+                if not bad:
+                    got = [ctx.get(dut.state[i]) for i in range(10)]
+                    assert got == to_build(engine.geo, geo_b, want)
+                seen.append((bad, c.probe_hits))
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    assert len(seen) > 8 and any(b for b, _ in seen) and any(h for _, h in seen)
