@@ -12,8 +12,10 @@ Bitboards use :class:`model.deduce.Geometry` of the *build* size
 and its eight neighbours; a variable whose cells are not all in that box does
 not exist for the puzzle and is held at S (value 0 = same: OUT, NOLINE), so
 the puzzle's part of the state evolves exactly as the model's state of the
-puzzle's own size.  The lattice windows are anchored at the run-time lattice
-points; the clue windows at the clue cells (``clue[d]``, bitboards); the 3-3
+puzzle's own size.  The lattice windows are anchored at every lattice point
+of the build (beyond the run-time size they see only held cells and
+variables and derive nothing the puzzle's frame windows do not derive in the
+same sweep); the clue windows at the clue cells (``clue[d]``, bitboards); the 3-3
 windows at pairs of 3s, with the ``island`` flag (:func:`model.deduce_rules.island_free`,
 computed when the puzzle is loaded) choosing the island variants.
 
@@ -86,11 +88,14 @@ class SweepArray(wiring.Component):
         h = three & shift(three, 1, n)
         v = three & shift(three, w, n)
         island = self.island.replicate(n)
-        out = {"lattice": valid["A"], "clue0": clue[0], "clue1": clue[1], "clue2": clue[2],
+        # every lattice point of the build: beyond the run-time size the cells are held
+        # OUT and the other variables S, so those windows only derive what the
+        # puzzle's own frame windows derive in the same sweep (docs/deduce.md section 8)
+        out = {"lattice": Const(geo.points, n), "clue0": clue[0], "clue1": clue[1], "clue2": clue[2],
                "clue3": three, "h33": h & ~island, "h33i": h & island,
                "v33": v & ~island, "v33i": v & island,
                "d33": three & shift(three, w + 1, n), "a33": three & shift(three, w - 1, n)}
-        signals = {}
+        signals = {"lattice": out.pop("lattice")}
         for name, value in out.items():
             signals[name] = Signal(n, name=f"anchor_{name}")
             m.d.comb += signals[name].eq(value)
