@@ -135,13 +135,33 @@ def check_build(max_rows, max_cols, jobs):
     assert not failures, failures[:1]
 
 
+def random_states(engine, count, seed):
+    """Fully random states (frame cells OUT): each variable S, D, unknown, or both."""
+    rng = random.Random(seed)
+    geo = engine.geo
+    out = []
+    for _ in range(count):
+        s = engine.initial_state()
+        density = rng.choice([0.05, 0.15, 0.3])
+        for i in range(10):
+            valid = geo.valid[VARS[i // 2]] & (geo.grid if i < 2 else geo.all)
+            for q in range(geo.cells):
+                if valid >> q & 1 and rng.random() < density / 2:
+                    s[i] |= 1 << q
+        if rng.random() < 0.7:  # mostly without conflicts
+            for i in range(0, 10, 2):
+                s[i + 1] &= ~s[i]
+        out.append(s)
+    return out
+
+
 @pytest.mark.parametrize("max_rows,max_cols,names", CASES)
 def test_sweep_array_against_the_model(max_rows, max_cols, names):
     jobs = []
     for i, name in enumerate(names):
         puzzle = puzzle_of(name)
         engine, states = recorded_states(puzzle, 12, i)
-        jobs.append((puzzle, engine, states))
+        jobs.append((puzzle, engine, states + random_states(engine, 8, 100 + i)))
     check_build(max_rows, max_cols, jobs)
 
 
