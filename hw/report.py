@@ -49,10 +49,12 @@ def _blocks():
     from .holes import Holes
     from .deduce.flood import FloodPair
     from .deduce.labels import LabelArray
+    from .deduce.prober import Prober
     from .deduce.sweep import SweepArray
     return {"accelerator": Accelerator, "cells": CellArray, "checker": Checker,
             "flood": Flood, "holes": Holes, "deduce_sweep": SweepArray,
-            "deduce_floods": FloodPair, "deduce_labels": LabelArray}
+            "deduce_floods": FloodPair, "deduce_labels": LabelArray,
+            "deduce_prober": Prober}
 
 
 @dataclass
