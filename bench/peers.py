@@ -15,9 +15,9 @@ the limit), the number of time-outs and the number of wrong answers (which
 must be 0), then a total per engine; writes every run as CSV and JSON under
 ``build/bench/`` and prints the paths.
 
-    python -m bench.peers                       # the default sample (10-20 min, 2 cores)
-    python -m bench.peers --sizes 10x10 --per-class 20 --engines sat,cpsat
-    python -m bench.peers --sources janko.at --time-limit 5
+    python -m slitherlink.bench.peers                       # the default sample (10-20 min, 2 cores)
+    python -m slitherlink.bench.peers --sizes 10x10 --per-class 20 --engines sat,cpsat
+    python -m slitherlink.bench.peers --sources janko.at --time-limit 5
 
 This is a benchmark, not a test.
 """
@@ -34,14 +34,13 @@ import sys
 import time
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
-if str(REPO) not in sys.path:           # run as a script: python bench/peers.py
-    sys.path.insert(0, str(REPO))
+from slitherlink.paths import build_root, puzzles
 
-from host.engines import ENGINES, EngineUnavailable, get_engine  # noqa: E402
-from host.puzzle import Puzzle, PuzzleError, parse_colouring, parse_plain  # noqa: E402
 
-DEFAULT_PUZZLES = Path(os.environ.get("SLK_PUZZLES", REPO.parent / "shared" / "puzzles"))
+from slitherlink.host.engines import ENGINES, EngineUnavailable, get_engine
+from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_colouring, parse_plain
+
+DEFAULT_PUZZLES = puzzles()
 DEFAULT_ENGINES = ("model", "sat", "z3", "ip", "cpsat")
 #: The default sample: every size class up to this many cells (20x36) ...
 DEFAULT_MAX_CELLS = 20 * 36
@@ -293,7 +292,7 @@ def parse_args(argv):
     parser.add_argument("--jobs", type=int, default=2,
                         help="solver processes at a time (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=1, help="sample seed (default: %(default)s)")
-    parser.add_argument("--out", type=Path, default=REPO / "build" / "bench",
+    parser.add_argument("--out", type=Path, default=build_root() / "bench",
                         help="output directory (default: build/bench)")
     parser.add_argument("--quiet", action="store_true", help="no per-run progress lines")
     args = parser.parse_args(argv)

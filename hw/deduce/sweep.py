@@ -1,7 +1,7 @@
 """The deduction engine's rule array: the state registers and the one-clock sweep.
 
 docs/deduce.md sections 1-3; golden model :func:`model.deduce.sweep`.  The
-sweep is generated from :func:`model.deduce_rules.rule_table`, exactly as the
+sweep is generated from :func:`spec.deduce.rule_table`, exactly as the
 model's: for every window, every rule and every anchor at once, the
 conclusion's bit is set when the premises' bits are set in the current state.
 
@@ -16,7 +16,7 @@ puzzle's own size.  The lattice windows are anchored at every lattice point
 of the build (beyond the run-time size they see only held cells and
 variables and derive nothing the puzzle's frame windows do not derive in the
 same sweep); the clue windows at the clue cells (``clue[d]``, bitboards); the 3-3
-windows at pairs of 3s, with the ``island`` flag (:func:`model.deduce_rules.island_free`,
+windows at pairs of 3s, with the ``island`` flag (:func:`spec.deduce.island_free`,
 computed when the puzzle is loaded) choosing the island variants.
 
 Ports: ``load`` copies ``state_in`` into the registers (a snapshot restore);
@@ -30,8 +30,8 @@ from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.deduce import Geometry
-from model.deduce_rules import VARS, rule_table
+from slitherlink.spec.deduce import Geometry
+from slitherlink.spec.deduce import VARS, rule_table
 
 __all__ = ["SweepArray", "shift", "runtime_valid"]
 

@@ -16,8 +16,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
-BUILD_ROOT = REPO / "build" / "soc-tests"
+from slitherlink.paths import build_root, part
+
+BUILD_ROOT = build_root() / "soc-tests"
 TOP = "slk_soc"
 BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fast",
               "--x-initial", "fast"]
@@ -26,7 +27,7 @@ BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "-O3", "--x-assign", "fas
 #: about 30 % faster and simulate as fast (measured on the 8x8 SoC).
 MAKE_OVERRIDES = "CFG_CXXFLAGS_PCH_I=-include OPT_FAST=-O1 OPT_SLOW=-O0"
 
-__all__ = ["SocSim", "soc_sim", "verilator_environment", "REPO"]
+__all__ = ["SocSim", "soc_sim", "verilator_environment"]
 
 
 def verilator_environment():
@@ -54,11 +55,11 @@ class SocSim:
         runner = get_runner("verilator")
         test_dir = self.build_dir / "runs" / (name or testcase) / str(os.getpid())
         test_dir.mkdir(parents=True, exist_ok=True)
-        env = {"PYTHONPATH": str(REPO), "SOC_CLOCK_HZ": str(self.clock_hz),
+        env = {"SOC_CLOCK_HZ": str(self.clock_hz),
                "SOC_BAUD": str(self.baud), "SOC_MAX_ROWS": str(self.max_rows),
                "SOC_MAX_COLS": str(self.max_cols), **(extra_env or {})}
         try:
-            results = runner.test(test_module="sim.soc.soc_tests", hdl_toplevel=TOP,
+            results = runner.test(test_module="slitherlink.sim.soc.soc_tests", hdl_toplevel=TOP,
                                   hdl_toplevel_lang="verilog",
                                   testcase=testcase, build_dir=self.build_dir,
                                   test_dir=test_dir, extra_env=env, log_file=test_dir / "sim.log",
@@ -73,12 +74,12 @@ class SocSim:
 
 def _key(max_rows, max_cols, clock_hz, baud):
     digest = hashlib.sha256(repr((max_rows, max_cols, clock_hz, baud)).encode())
-    files = sorted((REPO / "hw").glob("*.py")) + sorted((REPO / "spec").glob("*.py")) \
-        + sorted((REPO / "firmware").rglob("*.[chSlp]*"))
+    files = [(name, path) for name in ("hw", "spec", "firmware")
+             for path in sorted(part(name).rglob("*")) if path.suffix in (".py", ".c", ".h",
+                                                                          ".S", ".ld")]
     digest.update(repr((BUILD_ARGS, MAKE_OVERRIDES)).encode())
-    for path in files:
-        if path.is_file():
-            digest.update(str(path.relative_to(REPO)).encode() + path.read_bytes())
+    for name, path in files:
+        digest.update(f"{name}/{path.relative_to(part(name))}".encode() + path.read_bytes())
     for package in ("amaranth", "verilator", "pythondata-cpu-picorv32", "ziglang", "cocotb"):
         try:
             digest.update(f"{package}={importlib.metadata.version(package)}".encode())
@@ -104,8 +105,8 @@ def soc_sim(max_rows=10, max_cols=10, *, clock_hz=50_000_000, baud=6_250_000):
     generated and a build of the identical Verilog is reused.
     """
     from cocotb_tools.runner import get_runner
-    from firmware.build import build_firmware
-    from hw.soc import soc_verilog
+    from slitherlink.firmware.build import build_firmware
+    from slitherlink.hw.soc import soc_verilog
     key = _key(max_rows, max_cols, clock_hz, baud)
     BUILD_ROOT.mkdir(parents=True, exist_ok=True)
     index = BUILD_ROOT / "index"

@@ -9,12 +9,12 @@ pyserial and talks the same protocol, byte for byte, at the same baud rate
 
 From Python::
 
-    from sim.vboard import VirtualBoard
+    from slitherlink.sim.vboard import VirtualBoard
     with VirtualBoard() as board:          # builds the SoC's board if needed
         serial.Serial(board.port, board.baud) ...
     board.cycles                           # exact cycle count at exit
 
-From the shell: ``python -m sim.vboard run`` (or ``make vboard-run``).
+From the shell: ``python -m slitherlink.sim.vboard run`` (or ``make vboard-run``).
 """
 
 import os
@@ -25,7 +25,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from .builder import BUILD_ROOT, REPO, Build, BuildError, Design, build
+from slitherlink.paths import part
+
+from .builder import BUILD_ROOT, Build, BuildError, Design, build
 
 __all__ = ["VirtualBoard", "VirtualBoardError", "BuildError", "Build", "Design", "DESIGNS",
            "build_design", "trace_kind"]
@@ -53,7 +55,7 @@ _HERE = Path(__file__).resolve().parent
 #: design name -> (function of the parameters -> (build name, factory, key), the files
 #: and folders the design is made from)
 DESIGNS = {
-    "soc": (_soc, [REPO / "hw", REPO / "spec", REPO / "firmware", REPO / "boards" / "arty.py",
+    "soc": (_soc, [part("hw"), part("spec"), part("firmware"), part("boards") / "arty.py",
                    _HERE / "soc.py"]),
     "echo": (_echo, [_HERE / "echo.py"]),
 }

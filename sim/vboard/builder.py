@@ -33,12 +33,13 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-__all__ = ["Design", "Build", "BuildError", "build", "verilator_env", "REPO", "BUILD_ROOT",
+from slitherlink.paths import build_root
+
+__all__ = ["Design", "Build", "BuildError", "build", "verilator_env", "BUILD_ROOT",
            "HARNESS_FILES"]
 
-REPO = Path(__file__).resolve().parents[2]
 HERE = Path(__file__).resolve().parent
-BUILD_ROOT = Path(os.environ.get("SLK_VBOARD_BUILD", REPO / "build" / "vboard"))
+BUILD_ROOT = Path(os.environ.get("SLK_VBOARD_BUILD") or build_root() / "vboard")
 HARNESS_FILES = [HERE / "harness.cpp", HERE / "builder.py"]
 TRACE_KINDS = (None, "vcd", "fst")
 

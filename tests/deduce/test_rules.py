@@ -1,4 +1,4 @@
-"""The deduction engine's rule tables (model/deduce_rules.py) against brute-force enumeration.
+"""The deduction engine's rule tables (spec/deduce.py) against brute-force enumeration.
 
 The constraints are written again here, independently of the module, and every
 rule is checked on every colouring of its window.
@@ -8,9 +8,9 @@ import itertools
 
 import pytest
 
-from model.deduce_rules import (WINDOWS, literals, node_pair_var, rule_table,
+from slitherlink.spec.deduce import (WINDOWS, literals, node_pair_var, rule_table,
                                 island_free)
-from host.puzzle import Puzzle
+from slitherlink.host.puzzle import Puzzle
 
 N4 = ((-1, 0), (0, 1), (1, 0), (0, -1))
 

@@ -1,13 +1,10 @@
 """Cell state register array (hw/cells.py): writes, run-time size, clear, unassign."""
 
 import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gateware_sim import grid_board, run, word_key  # noqa: E402
+from gateware_sim import grid_board, run, word_key
 
-from hw.cells import BLANK, CellArray, CellLayout, NeedLayout, grid_index  # noqa: E402
+from slitherlink.hw.cells import BLANK, CellArray, CellLayout, NeedLayout, grid_index
 
 
 def test_cell_array_against_a_reference():

@@ -6,19 +6,16 @@ ports with Amaranth's simulator.
 """
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gateware_sim import (golden, grid_board, pack_needs, pack_words, puzzle_words,  # noqa: E402
+from gateware_sim import (golden, grid_board, pack_needs, pack_words, puzzle_words,
                           run, word_key)
 
-from hw.cells import CellLayout, NeedLayout  # noqa: E402
-from hw.checker import Checker, Requirements, requirement_table  # noqa: E402
-from spec.combinations import Attribute  # noqa: E402
-from model.paper import partial_condition  # noqa: E402
+from slitherlink.hw.cells import CellLayout, NeedLayout
+from slitherlink.hw.checker import Checker, Requirements, requirement_table
+from slitherlink.spec.combinations import Attribute
+from slitherlink.model.paper import partial_condition
 
 
 def check_states(build, states):
@@ -163,7 +160,7 @@ def test_random_states_large(build):
 
 def test_attribute_alone_is_required():
     """s0/s1 include the cell's own attribute (model/paper.py's documented deviation)."""
-    from host.puzzle import Puzzle
+    from slitherlink.host.puzzle import Puzzle
     puzzle = Puzzle(((None, None), (None, None)))
     dut = Checker(2, 2)
 

@@ -5,13 +5,10 @@ header and compares with the golden model: random states, then the states of
 real searches.  One small build in the default run; bigger ones under slow.
 """
 
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "sim" / "cocotb" / "accelerator"))
-import runner  # noqa: E402
+from slitherlink.sim.cocotb.accelerator import runner
 
 
 def test_cocotb_accelerator_5x6():

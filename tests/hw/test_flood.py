@@ -6,16 +6,13 @@ snakes and the floods of real searches, on builds larger than the puzzle.
 """
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gateware_sim import golden, grid_board, run  # noqa: E402
+from gateware_sim import golden, grid_board, run
 
-from hw.flood import Flood  # noqa: E402
-from model.paper import FloodMode, Geometry, flood  # noqa: E402
+from slitherlink.hw.flood import Flood
+from slitherlink.model.paper import FloodMode, Geometry, flood
 
 
 def random_flood_state(rng, rows, cols):

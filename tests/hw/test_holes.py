@@ -1,18 +1,15 @@
 """Pick's-theorem hole detector (hw/holes.py) and the popcount trees (hw/popcount.py)."""
 
 import random
-import sys
-from pathlib import Path
 
 import pytest
 from amaranth.back import rtlil
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gateware_sim import golden, run  # noqa: E402
+from gateware_sim import golden, run
 
-from hw.holes import Holes  # noqa: E402
-from model.paper import Geometry, pick  # noqa: E402
-from hw.popcount import PopCount, popcount_latency, popcount_levels  # noqa: E402
+from slitherlink.hw.holes import Holes
+from slitherlink.model.paper import Geometry, pick
+from slitherlink.hw.popcount import PopCount, popcount_latency, popcount_levels
 
 
 def check_picks(build, boards):

@@ -17,13 +17,10 @@ itself with the model on builds bigger than the puzzle.
 """
 
 import random
-import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from gateware_sim import golden  # noqa: E402
+from gateware_sim import golden
 
-from model.paper import FloodMode, Geometry, _checkerboard, flood, partial_condition, pick  # noqa: E402
+from slitherlink.model.paper import FloodMode, Geometry, _checkerboard, flood, partial_condition, pick
 
 
 def framed_flood(geo, grid, mode, s0, s1):

@@ -18,9 +18,9 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
-import golden
-from model.paper import FloodMode, flood, partial_condition, pick
-from spec.registers import c_header
+from slitherlink.sim.cocotb.accelerator import golden
+from slitherlink.model.paper import FloodMode, flood, partial_condition, pick
+from slitherlink.spec.registers import c_header
 
 MAX_ROWS = int(os.environ.get("ACC_MAX_ROWS", "5"))
 MAX_COLS = int(os.environ.get("ACC_MAX_COLS", "6"))

@@ -11,7 +11,7 @@ design is never rebuilt, and a file lock serialises builds between
 ``pytest -n 2`` workers.  :func:`run` runs the cocotb module
 ``accelerator_bench`` (this folder) with its parameters in the environment.
 
-Command line: ``python sim/cocotb/accelerator/runner.py [ROWS COLS [STATES]]``.
+Command line: ``python -m slitherlink.sim.cocotb.accelerator.runner [ROWS COLS [STATES]]``.
 """
 
 import fcntl
@@ -21,9 +21,9 @@ import os
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parents[2]
-BUILD_ROOT = REPO / "build" / "gateware" / "cocotb"
+from slitherlink.paths import build_root, part
+
+BUILD_ROOT = build_root() / "gateware" / "cocotb"
 TOP = "accelerator"
 #: the modules of hw/ the accelerator is built from (the build cache key)
 GATEWARE = ("hw/accelerator", "hw/cells", "hw/checker", "hw/flood", "hw/holes", "hw/popcount",
@@ -45,7 +45,8 @@ def verilator_environment():
 def _key(max_rows, max_cols):
     digest = hashlib.sha256(repr((max_rows, max_cols)).encode())
     for name in GATEWARE:
-        path = REPO / f"{name}.py"
+        folder, module = name.split("/")
+        path = part(folder) / f"{module}.py"
         digest.update(path.name.encode() + path.read_bytes())
     for package in ("amaranth", "verilator", "cocotb"):
         try:
@@ -60,7 +61,7 @@ def build(max_rows, max_cols):
     from amaranth.back import verilog
     from cocotb_tools.runner import get_runner
 
-    from hw.accelerator import Accelerator
+    from slitherlink.hw.accelerator import Accelerator
 
     build_dir = BUILD_ROOT / f"{max_rows}x{max_cols}-{_key(max_rows, max_cols)}"
     build_dir.mkdir(parents=True, exist_ok=True)
@@ -97,7 +98,6 @@ def run(max_rows, max_cols, *, states=200, seed=1, puzzles=(), max_checks=300, n
     test_dir = build_dir / "runs" / name / str(os.getpid())
     test_dir.mkdir(parents=True, exist_ok=True)
     env = {
-        "PYTHONPATH": os.pathsep.join([str(REPO), str(HERE)]),
         "ACC_MAX_ROWS": str(max_rows), "ACC_MAX_COLS": str(max_cols),
         "ACC_STATES": str(states), "ACC_SEED": str(seed),
         "ACC_PUZZLES": ",".join(puzzles), "ACC_MAX_CHECKS": str(max_checks),
@@ -105,7 +105,7 @@ def run(max_rows, max_cols, *, states=200, seed=1, puzzles=(), max_checks=300, n
     results = test_dir / "results.xml"
     try:
         get_runner("verilator").test(
-            test_module="accelerator_bench", hdl_toplevel=TOP, hdl_toplevel_lang="verilog",
+            test_module="slitherlink.sim.cocotb.accelerator.accelerator_bench", hdl_toplevel=TOP, hdl_toplevel_lang="verilog",
             build_dir=build_dir, test_dir=test_dir, extra_env=env, results_xml=str(results),
             log_file=test_dir / "sim.log")
     except SystemExit:
@@ -115,7 +115,6 @@ def run(max_rows, max_cols, *, states=200, seed=1, puzzles=(), max_checks=300, n
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(REPO))
     args = [int(a) for a in sys.argv[1:]]
     rows, cols = (args + [5, 6])[:2] if len(args) >= 2 else (5, 6)
     passed, failed, log = run(rows, cols, states=args[2] if len(args) > 2 else 200,
