@@ -11,6 +11,8 @@ register maps, memory map, message layouts, constants and tables from here;
 * :mod:`spec.combinations` -- the paper's combination tables (Tables 1-6) and
   the firmware's option words;
 * :mod:`spec.geometry` -- the framed bitboard layout shared by model and gateware;
+* :mod:`spec.deduce` -- the deduction engine's state layout and its rule tables, enumerated
+  from the rules (docs/deduce.md);
 * :mod:`spec.board` -- board-level constants: clocks, baud rates, the UART divisor;
 * :mod:`spec.generate` -- the generator of the C headers and docs tables.
 """

