@@ -71,7 +71,7 @@ __all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardE
            "VirtualBoardFailed", "DEFAULT_BAUD", "DEFAULT_RETRIES", "PAPER_CLOCK_HZ",
            "MAX_CHECKS"]
 
-log = logging.getLogger("slitherlink.host.board")
+log = logging.getLogger(__name__)
 
 #: The largest --max-checks the SOLVE request carries (0 means no bound).
 MAX_CHECKS = (1 << (8 * Solve.field("max_checks").size)) - 1

@@ -374,7 +374,7 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
         return _run(args, stdin, stdout, stderr, complain)
     finally:
         if handler is not None:
-            logging.getLogger("host").removeHandler(handler)
+            logging.getLogger("slitherlink.host").removeHandler(handler)
 
 
 def _start_logging(verbose, stderr):
@@ -383,7 +383,7 @@ def _start_logging(verbose, stderr):
         return None
     handler = logging.StreamHandler(stderr)
     handler.setFormatter(logging.Formatter("%(relativeCreated)9.1f ms %(name)s: %(message)s"))
-    logger = logging.getLogger("host")
+    logger = logging.getLogger("slitherlink.host")
     logger.addHandler(handler)
     logger.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
     return handler
