@@ -64,23 +64,23 @@ class LabelArray(wiring.Component):
         def line(board, q):
             return board[q] if 0 <= q < n else Const(0, 1)
 
-        label, opened, nxt_label, nxt_open, links, onl = {}, {}, {}, {}, {}, {}
+        label, opened, nxt_label, nxt_open, onl, degree = {}, {}, {}, {}, {}, {}
         for q in points:
             label[q] = Signal(bits, name=f"label_{q}")
             opened[q] = Signal(name=f"open_{q}")
         for q in points:
             # (neighbour, the edge joining them)
-            links[q] = [(r, e) for r, e in ((q - w, line(self.h1, q)),
-                                            (q + w, line(self.h1, q + w)),
-                                            (q - 1, line(self.v1, q)),
-                                            (q + 1, line(self.v1, q + 1))) if r in on]
-            degree = Signal(3, name=f"degree_{q}")
-            m.d.comb += degree.eq(sum((e for _, e in links[q]), Const(0, 3)))
+            links = [(r, e) for r, e in ((q - w, line(self.h1, q)),
+                                         (q + w, line(self.h1, q + w)),
+                                         (q - 1, line(self.v1, q)),
+                                         (q + 1, line(self.v1, q + 1))) if r in on]
+            degree[q] = Signal(3, name=f"degree_{q}")
+            m.d.comb += degree[q].eq(sum((e for _, e in links), Const(0, 3)))
             onl[q] = Signal(name=f"online_{q}")
-            m.d.comb += onl[q].eq(degree != 0)
+            m.d.comb += onl[q].eq(degree[q] != 0)
             best = label[q]
             any_open = opened[q]
-            for r, e in links[q]:  # a chain of compare-and-select, one per line neighbour
+            for r, e in links:  # a chain of compare-and-select, one per line neighbour
                 pick = Signal(bits, name=f"pick_{q}_{r}")
                 m.d.comb += pick.eq(Mux(e & (label[r] < best), label[r], best))
                 best = pick
@@ -88,7 +88,6 @@ class LabelArray(wiring.Component):
             nxt_label[q] = best
             nxt_open[q] = Signal(name=f"nxt_open_{q}")
             m.d.comb += nxt_open[q].eq(any_open)
-            links[q] = (links[q], degree)
 
         changed = Signal()
         m.d.comb += changed.eq(Cat(*((nxt_label[q] != label[q]) | (nxt_open[q] != opened[q])
@@ -123,8 +122,7 @@ class LabelArray(wiring.Component):
         def load():
             stmts = [self.iterations.eq(0)]
             for q in points:
-                _, degree = links[q]
-                stmts += [label[q].eq(q), opened[q].eq(degree == 1)]
+                stmts += [label[q].eq(q), opened[q].eq(degree[q] == 1)]
             return stmts
 
         with m.FSM(name="labels"):

@@ -25,7 +25,7 @@ from model.deduce import C0, C1, H0, H1, V0, V1
 
 from .flood import FloodPair
 from .labels import LabelArray
-from .sweep import BOARDS, SweepArray
+from .sweep import BOARDS, SweepArray, runtime_valid
 
 __all__ = ["Propagator"]
 
@@ -154,7 +154,6 @@ class Propagator(wiring.Component):
 
     def array_valid(self, var):
         """The run-time positions of ``var`` (as the sweep array computes them)."""
-        from .sweep import runtime_valid
         geo = self.geometry
         return runtime_valid(self.grid, geo.width, geo.cells)[var] & Const(geo.valid[var],
                                                                           geo.cells)
