@@ -14,9 +14,11 @@ synchronous steps, each one clock of the fully parallel array:
   cell is a conflict (a hole), an unreached unknown cell is IN;
 * **labels** (no early loop): the lattice points on lines take the minimum
   label of their line neighbours, one iteration per clock, until nothing
-  changes.  A closed loop is a conflict when other lines exist and settles the
-  puzzle (every unknown edge NOLINE) when it is the only line; an unknown edge
-  joining the two ends of one segment is NOLINE when other lines exist.
+  changes; the label registers keep their contents between runs and are
+  saved and restored with the state (``Engine.registers``).  A closed loop
+  is a conflict when other lines exist and settles the puzzle (every unknown
+  edge NOLINE) when it is the only line; an unknown edge joining the two ends
+  of one segment is NOLINE when other lines exist.
 
 :meth:`Engine.propagate` runs sweeps until nothing changes, then the floods,
 then the labels, and starts over whenever one of them deduced something.  The
