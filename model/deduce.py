@@ -14,9 +14,11 @@ synchronous steps, each one clock of the fully parallel array:
   cell is a conflict (a hole), an unreached unknown cell is IN;
 * **labels** (no early loop): the lattice points on lines take the minimum
   label of their line neighbours, one iteration per clock, until nothing
-  changes.  A closed loop is a conflict when other lines exist and settles the
-  puzzle (every unknown edge NOLINE) when it is the only line; an unknown edge
-  joining the two ends of one segment is NOLINE when other lines exist.
+  changes; the label registers keep their contents between runs and are
+  saved and restored with the state (``Engine.registers``).  A closed loop
+  is a conflict when other lines exist and settles the puzzle (every unknown
+  edge NOLINE) when it is the only line; an unknown edge joining the two ends
+  of one segment is NOLINE when other lines exist.
 
 :meth:`Engine.propagate` runs sweeps until nothing changes, then the floods,
 then the labels, and starts over whenever one of them deduced something.  The
@@ -165,10 +167,13 @@ def _positions(x):
 def segments(geo, h1, v1):
     """Walk the lines: ``(paths, cycles)``.
 
-    A path is ``(a, b, length, low, at)``: its two end points, its number of
-    lines, its minimum point and that point's distance from ``a``; a cycle is
-    its number of lines.  At a sweep fixpoint every point has at most two
-    lines, so components are paths and cycles.
+    A path is ``(a, b, length, low, i0, i1)``: its two end points, its number
+    of lines, its minimum point, and the stretch ``i0..i1`` (distances from
+    ``a``) of the points that start the label stage with the label ``low``
+    (here, with every label its own index, just the minimum point); a cycle
+    is ``(length, arc)``, ``arc`` the number of lines of that stretch.  At a
+    sweep fixpoint every point has at most two lines, so components are paths
+    and cycles.
     """
     w = geo.width
     adj = {}
@@ -198,7 +203,7 @@ def segments(geo, h1, v1):
             prev, cur = cur, (nxt[1] if nxt[0] == prev else nxt[0])
         done.add(cur)
         on_paths += k + 1
-        paths.append((start, cur, k, low, at))
+        paths.append((start, cur, k, low, at, at))
     if on_paths < len(adj):  # the other points lie on cycles
         seen = set()
         for a, b, *_ in paths:
@@ -219,35 +224,52 @@ def segments(geo, h1, v1):
                 k += 1
                 if cur == start:
                     break
-            cycles.append(k)
+            cycles.append((k, 0))
     return paths, cycles
 
 
 def _merged_segments(geo, h1, v1, base):
-    """:func:`segments` of lines that contain the lines of ``base`` (a result of
-    :func:`segments` without cycles, for ``base_h``/``base_v``): only the new
-    lines are walked, the old paths are taken whole.  Same result."""
+    """:func:`segments` of lines that contain the lines of ``base`` (a
+    :func:`segment_base`) when the label registers hold ``base``'s settled
+    labels: a point on a line of ``base`` starts with the minimum of its old
+    segment, a new point with its own index.  Only the new lines are walked;
+    the old paths are taken whole."""
     base_h, base_v, (base_paths, _), by_end = base
     w = geo.width
     cadj = {}
     eid = 0
 
-    def join(u, v, length, low, at_from_u):
+    def join(u, v, length, low, old):
+        """An edge of the condensed graph: an old path (``old``) or a new line."""
         nonlocal eid
-        cadj.setdefault(u, []).append((v, length, low, at_from_u, eid))
-        cadj.setdefault(v, []).append((u, length, low, length - at_from_u, eid))
+        cadj.setdefault(u, []).append((v, length, low, old, eid))
+        cadj.setdefault(v, []).append((u, length, low, old, eid))
         eid += 1
     for p in _positions(h1 & ~base_h):
-        join(p - w, p, 1, min(p - w, p), 0 if p - w < p else 1)
+        join(p - w, p, 1, None, False)
     for p in _positions(v1 & ~base_v):
-        join(p - 1, p, 1, min(p - 1, p), 0 if p - 1 < p else 1)
+        join(p - 1, p, 1, None, False)
     touched = set()
     for node in list(cadj):
         index = by_end.get(node)
         if index is not None and index not in touched:
             touched.add(index)
-            a, b, length, low, at = base_paths[index]
-            join(a, b, length, low, at)
+            a, b, length, low, *_ = base_paths[index]
+            join(a, b, length, low, True)
+    never = geo.cells  # larger than every label
+
+    def best_of(node, offset, best):
+        """``best`` updated with ``node`` itself when it is new (not on an old line)."""
+        if node not in by_end and node < best[0]:
+            return (node, offset, offset)
+        return best
+
+    def step(edge, offset, best):
+        v, length, low, old, _ = edge
+        if old and low < best[0]:
+            best = (low, offset, offset + length)
+        return best_of(v, offset + length, best)
+
     paths, cycles = [], []
     seen = set()
     for start in sorted(cadj):
@@ -257,71 +279,87 @@ def _merged_segments(geo, h1, v1, base):
         if len(edges) != 1 or start in seen:
             continue
         seen.add(start)
-        node, last, offset, low, at = start, None, 0, start, 0
+        node, last, offset = start, None, 0
+        best = best_of(start, 0, (never, 0, 0))
         while True:
             nxt = [e for e in cadj[node] if e[4] != last]
             if not nxt:
                 break
-            v, length, m, pos, last = nxt[0]
-            if m < low:
-                low, at = m, offset + pos
-            offset += length
-            node = v
+            best = step(nxt[0], offset, best)
+            offset += nxt[0][1]
+            node, last = nxt[0][0], nxt[0][4]
             seen.add(node)
-        paths.append((start, node, offset, low, at))
+        paths.append((start, node, offset, best[0], best[1], best[2]))
     for start in sorted(cadj):
         if start in seen:
             continue
         node, last, total = start, None, 0
+        best = best_of(start, 0, (never, 0, 0))
         while True:
             seen.add(node)
-            v, length, _, _, last = [e for e in cadj[node] if e[4] != last][0]
-            total += length
-            node = v
+            edge = [e for e in cadj[node] if e[4] != last][0]
+            best = step(edge, total, best)
+            total += edge[1]
+            node, last = edge[0], edge[4]
             if node == start:
                 break
-        cycles.append(total)
-    paths += [p for i, p in enumerate(base_paths) if i not in touched]
+        cycles.append((total, best[2] - best[1]))
+    paths += [(a, b, length, low, 0, length)
+              for i, (a, b, length, low, *_) in enumerate(base_paths) if i not in touched]
     return paths, cycles
 
 
+EMPTY_BASE = (0, 0, ([], []), {})
+
+
 def segment_base(geo, state):
-    """What :func:`labels` may start from when later states only add lines."""
-    paths, cycles = segments(geo, state[H1], state[V1])
+    """The label registers' contents after a label stage on ``state``'s lines
+    (as :func:`_merged_segments` needs them), or None if they form a cycle."""
+    return _as_base(state[H1], state[V1], segments(geo, state[H1], state[V1]))
+
+
+def _as_base(h1, v1, found):
+    paths, cycles = found
     if cycles:
         return None
     by_end = {}
     for i, (a, b, *_) in enumerate(paths):
         by_end[a] = by_end[b] = i
-    return state[H1], state[V1], (paths, cycles), by_end
+    return h1, v1, (paths, cycles), by_end
 
 
-def labels(geo, state, base=None):
-    """The label stage.  Returns ``(new_state, conflict, iterations)``.
+def labels(geo, state, warm=EMPTY_BASE):
+    """The label stage.  Returns ``(new_state, conflict, iterations, registers)``.
 
     Lattice point ``q`` (the top-left cell of its 2x2 block) is joined to
-    ``q - W`` by a LINE on ``H@q`` and to ``q - 1`` by a LINE on ``V@q``.
-    Every point on a line starts with its own index as label and takes the
-    minimum of its line neighbours' labels each clock.  That converges after
-    the largest distance, within a component, from the component's minimum
-    point, plus the final clock in which nothing changes; we compute that count
-    by walking the segments (:func:`segments`; with ``base``, a
-    :func:`segment_base` of an earlier state whose lines this state keeps,
-    only the new lines are walked).
+    ``q - W`` by a LINE on ``H@q`` and to ``q - 1`` by a LINE on ``V@q``.  The
+    label registers keep their contents between runs (``warm``: the
+    :func:`segment_base` of the lines they last settled on, a subset of the
+    current lines; :data:`EMPTY_BASE` = every label its own index).  Each clock
+    every point on a line takes the minimum of its label and its line
+    neighbours' labels, until a clock changes nothing.  That takes, per
+    component, the largest distance from a point to the stretch of points that
+    start with the component's minimum label, plus the final clock; we compute
+    it by walking the segments.  Then a *root* is a point whose label is its
+    own index (one per component) and a component is a cycle when the roots
+    outnumber half the segment ends.  ``registers`` is the new ``warm`` (None
+    after a cycle: the state is then complete or in conflict).
     """
     w = geo.width
     h1, v1 = state[H1], state[V1]
     if not h1 and not v1:
-        return state, False, 1
-    if base is not None and not (base[0] & ~h1) and not (base[1] & ~v1):
-        paths, cycles = _merged_segments(geo, h1, v1, base)
-    else:
-        paths, cycles = segments(geo, h1, v1)
-    longest = max([max(at, k - at) for _, _, k, _, at in paths] + [k // 2 for k in cycles])
+        return state, False, 1, EMPTY_BASE
+    if warm is None or warm[0] & ~h1 or warm[1] & ~v1:
+        raise AssertionError("the label registers hold lines the state does not have")
+    found = _merged_segments(geo, h1, v1, warm)
+    paths, cycles = found
+    longest = max([max(i0, k - i1) for _, _, k, _, i0, i1 in paths]
+                  + [(k - arc) // 2 for k, arc in cycles])
     iterations = longest + 1
+    registers = _as_base(h1, v1, found)
     multi = len(paths) + len(cycles) > 1
     if cycles and multi:
-        return state, True, iterations
+        return state, True, iterations, registers
     new = list(state)
     if cycles:  # the loop is complete: no other line anywhere
         new[H0] |= geo.valid["H"] & ~h1
@@ -333,7 +371,7 @@ def labels(geo, state, base=None):
                 new[V0] |= (1 << b) & ~v1
             elif b - a == w:
                 new[H0] |= (1 << b) & ~h1
-    return new, False, iterations
+    return new, False, iterations, registers
 
 
 # -- counters and the cycle model -----------------------------------------------
@@ -385,7 +423,13 @@ class Engine:
         self.early_loop = early_loop
         self.deadline = deadline
         self._sweep = _sweep_function(self.geo.width)[0]
-        self.base = None  # segment_base() of the live state while probing (speed only)
+        #: the label registers: what they last settled on (a segment_base, None
+        #: after a cycle) and those lines; saved and restored with the state
+        self.clear_labels()
+
+    def clear_labels(self):
+        """Every label register back to its own index (on loading a new state)."""
+        self.registers = (EMPTY_BASE, (0, 0))
 
     def initial_state(self):
         s = [0] * 10
@@ -396,7 +440,6 @@ class Engine:
         """Sweeps, floods and labels to a fixpoint.  Returns ``(state, conflict)``."""
         geo, c, anc = self.geo, self.counters, self.anchors
         grid = geo.grid
-        last_lines = None
         while True:
             while True:
                 c.sweeps += 1
@@ -416,12 +459,12 @@ class Engine:
             if new != state:
                 state = new
                 continue
-            if self.early_loop and (state[H1], state[V1]) != last_lines:
-                # the label stage runs only when a LINE was added since its last run
-                # (its findings depend on the lines alone)
-                last_lines = (state[H1], state[V1])
+            if self.early_loop and (state[H1], state[V1]) != self.registers[1]:
+                # the label stage runs only when a LINE was added since the label
+                # registers last settled (its findings depend on the lines alone)
                 c.label_runs += 1
-                new, bad, iterations = labels(geo, state, self.base)
+                new, bad, iterations, settled = labels(geo, state, self.registers[0])
+                self.registers = (settled, (state[H1], state[V1]))
                 c.label_iterations += iterations
                 if bad:
                     return new, True
@@ -458,11 +501,10 @@ class Engine:
             return state, bad
         c, geo = self.counters, self.geo
         w = geo.width
+        live = self.registers  # the snapshot holds the label registers too
         while True:
             fixed = False
             for bit in geo.grid_bits:
-                if self.base is None or (self.base[0], self.base[1]) != (state[H1], state[V1]):
-                    self.base = segment_base(geo, state)
                 known = state[C0] | state[C1]
                 m = 1 << bit
                 if known & m or not (known & ((m << 1) | (m >> 1) | (m << w) | (m >> w))):
@@ -474,10 +516,12 @@ class Engine:
                     c.saves += 1
                     _, failed = self.propagate(self._assume(state, bit, colour))
                     c.restores += 1
+                    self.registers = live
                     if failed:
                         c.probe_hits += 1
                         fixed = True
                         state, bad = self.propagate(self._assume(state, bit, 1 - colour))
+                        live = self.registers
                         if bad:
                             return state, True
                         break
@@ -515,7 +559,7 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
     engine = Engine(puzzle, probing=probing, early_loop=early_loop, deadline=deadline)
     c, geo = engine.counters, engine.geo
     out = Outcome([], c, exhausted=False)
-    trail = []  # (saved state, cell bit, colour still to try)
+    trail = []  # (saved state, its label registers, cell bit, colour still to try)
     try:
         state, bad = engine.deduce(engine.initial_state())
         while True:
@@ -529,9 +573,10 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
                 if not trail:
                     out.exhausted = True
                     break
-                saved, bit, colour = trail.pop()
+                saved, registers, bit, colour = trail.pop()
                 c.backtracks += 1
                 c.restores += 1
+                engine.registers = registers
                 state, bad = engine.deduce(engine._assume(saved, bit, colour))
                 continue
             if deadline is not None and time.monotonic() > deadline:
@@ -542,7 +587,7 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
             bit = engine.candidates(state)[0]
             c.decisions += 1
             c.saves += 1
-            trail.append((state, bit, OUT))
+            trail.append((state, engine.registers, bit, OUT))
             state, bad = engine.deduce(engine._assume(state, bit, IN))
     except _Timeout:
         out.limit_reached, out.limit = True, "time"

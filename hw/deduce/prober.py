@@ -14,7 +14,10 @@ copy of the state registers (one clock to save or restore in this fully
 parallel build; the model's cycle estimate charges ``rows`` clocks, the
 band-of-rows design's cost).
 
-Ports as :class:`~hw.deduce.propagator.Propagator`; counters (cleared by
+Ports as :class:`~hw.deduce.propagator.Propagator` (``clear_labels``,
+``restore_labels`` + ``labels_in``: the label registers, for a state that is
+not a descendant of the last one);
+counters (cleared by
 ``start``): ``probes``, ``probe_hits``, ``saves``, ``restores`` and the
 propagator's totals ``sweeps``, ``flood_iterations``, ``label_iterations``,
 ``floods``, ``label_runs`` (equal to the model's), and ``clocks`` from
@@ -46,7 +49,8 @@ class Prober(wiring.Component):
         super().__init__({
             "grid": In(n), "clue": In(data.ArrayLayout(n, 4)), "island": In(1),
             "load": In(1), "state_in": In(data.ArrayLayout(n, BOARDS)),
-            "start": In(1),
+            "start": In(1), "clear_labels": In(1),
+            "restore_labels": In(1), "labels_in": In(len(self.propagator.labels_saved)),
             "busy": Out(1), "done": Out(1), "conflict": Out(1),
             "state": Out(data.ArrayLayout(n, BOARDS)),
             **{name: Out(COUNT_WIDTH) for name in counters},
@@ -59,9 +63,13 @@ class Prober(wiring.Component):
         n, w = self.geometry.cells, self.geometry.width
         s = prop.state
         m.d.comb += [prop.grid.eq(self.grid), prop.clue.eq(self.clue),
-                     prop.island.eq(self.island), self.state.eq(prop.state)]
+                     prop.island.eq(self.island), self.state.eq(prop.state),
+                     prop.clear_labels.eq(self.clear_labels),
+                     prop.restore_labels.eq(self.restore_labels),
+                     prop.labels_in.eq(self.labels_in)]
 
         snapshot = Signal(data.ArrayLayout(n, BOARDS))
+        snapshot_labels = Signal(len(prop.labels_saved))  # the label registers too
         cell = Signal(n)        # one-hot: the cell being probed
         after = Signal(n)       # cells after it in scan order
         colour = Signal()       # 1 = IN is being tried
@@ -127,6 +135,7 @@ class Prober(wiring.Component):
             with m.State("SAVE"):           # snapshot, assume, propagate
                 m.d.comb += self.busy.eq(1)
                 m.d.sync += [self.clocks.eq(self.clocks + 1), snapshot.eq(s),
+                             snapshot_labels.eq(prop.labels_saved),
                              self.saves.eq(self.saves + 1), self.probes.eq(self.probes + 1)]
                 assume(s, colour)
                 m.next = "PROBE_START"
@@ -140,6 +149,7 @@ class Prober(wiring.Component):
                 with m.If(prop.done):
                     accumulate()
                     m.d.sync += self.restores.eq(self.restores + 1)
+                    m.d.comb += [prop.restore_labels.eq(1), prop.labels_in.eq(snapshot_labels)]
                     with m.If(prop.conflict):  # restore with the other colour, propagate
                         m.d.sync += [self.probe_hits.eq(self.probe_hits + 1), fixed.eq(1)]
                         assume(snapshot, ~colour)

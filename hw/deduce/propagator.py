@@ -9,7 +9,9 @@ a fixpoint or a conflict.  It drives a :class:`~hw.deduce.sweep.SweepArray`
 the state through the array's ``load`` port.
 
 Ports: ``grid``/``clue``/``island`` as :class:`SweepArray`; ``load`` +
-``state_in`` write the state (when idle); ``start`` runs a propagation;
+``state_in`` write the state (when idle); ``clear_labels``,
+``restore_labels`` + ``labels_in`` and ``labels_saved`` reach the label
+registers (:class:`LabelArray`); ``start`` runs a propagation;
 ``busy`` until ``done`` (one clock) with ``conflict``; ``state`` is the
 state.  Counters, cleared by ``start``: ``sweeps``, ``flood_iterations``,
 ``label_iterations`` (equal to the model's counters), ``floods``,
@@ -25,7 +27,7 @@ from slitherlink.spec.deduce import C0, C1, H0, H1, V0, V1
 
 from .flood import FloodPair
 from .labels import LabelArray
-from .sweep import BOARDS, SweepArray
+from .sweep import BOARDS, SweepArray, runtime_valid
 
 __all__ = ["Propagator"]
 
@@ -43,7 +45,10 @@ class Propagator(wiring.Component):
         n = geo.cells
         counters = ("sweeps", "flood_iterations", "label_iterations", "floods", "label_runs",
                     "clocks")
+        saved = len(self.labels_block.saved) if self.labels_block is not None else 1
         super().__init__({
+            "clear_labels": In(1), "restore_labels": In(1),
+            "labels_in": In(saved), "labels_saved": Out(saved),
             "grid": In(n), "clue": In(data.ArrayLayout(n, 4)), "island": In(1),
             "load": In(1), "state_in": In(data.ArrayLayout(n, BOARDS)),
             "start": In(1),
@@ -67,7 +72,9 @@ class Propagator(wiring.Component):
                      fl.h1.eq(s[H1]), fl.v1.eq(s[V1])]
         if lb is not None:
             m.d.comb += [lb.h0.eq(s[H0]), lb.h1.eq(s[H1]), lb.v0.eq(s[V0]), lb.v1.eq(s[V1]),
-                         lb.valid_h.eq(self.array_valid("H")), lb.valid_v.eq(self.array_valid("V"))]
+                         lb.valid_h.eq(self.array_valid("H")), lb.valid_v.eq(self.array_valid("V")),
+                         lb.clear.eq(self.clear_labels), lb.restore.eq(self.restore_labels),
+                         lb.saved_in.eq(self.labels_in), self.labels_saved.eq(lb.saved)]
 
         # the array's load port: from outside when idle, else the stages' deductions
         apply = Signal()
@@ -78,7 +85,6 @@ class Propagator(wiring.Component):
             m.d.comb += arr.state_in.eq(deduced)
 
         bad = Signal()
-        lines_added = Signal()   # a LINE was set since the label stage last ran
         all_out = Signal()
         m.d.comb += all_out.eq(~(s[C1] & self.grid).any() & ~(self.grid & ~s[C0]).any())
 
@@ -92,8 +98,7 @@ class Propagator(wiring.Component):
                 with m.If(self.start):
                     m.d.sync += [self.sweeps.eq(0), self.flood_iterations.eq(0),
                                  self.label_iterations.eq(0), self.floods.eq(0),
-                                 self.label_runs.eq(0), self.clocks.eq(0),
-                                 lines_added.eq(1), bad.eq(0)]
+                                 self.label_runs.eq(0), self.clocks.eq(0), bad.eq(0)]
                     m.next = "SWEEP"
             with m.State("SWEEP"):
                 m.d.comb += self.busy.eq(1)
@@ -102,8 +107,6 @@ class Propagator(wiring.Component):
                     finish(1)
                 with m.Elif(arr.changed):
                     m.d.comb += arr.step.eq(1)
-                    with m.If((arr.next[H1] != s[H1]) | (arr.next[V1] != s[V1])):
-                        m.d.sync += lines_added.eq(1)
                 with m.Elif(all_out):
                     finish(1)
                 with m.Else():
@@ -123,11 +126,11 @@ class Propagator(wiring.Component):
                         m.d.comb += [deduced[C0].eq(s[C0] | fl.out_c0),
                                      deduced[C1].eq(s[C1] | fl.out_c1)]
                         m.next = "SWEEP"
-                    with m.Elif(lines_added if lb is not None else Const(0, 1)):
+                    with m.Elif(lb.dirty if lb is not None else Const(0, 1)):
+                        # the lines differ from those the labels settled on
                         if lb is not None:
                             m.d.comb += lb.start.eq(1)
-                        m.d.sync += [self.label_runs.eq(self.label_runs + 1),
-                                     lines_added.eq(0)]
+                        m.d.sync += self.label_runs.eq(self.label_runs + 1)
                         m.next = "LABELS"
                     with m.Else():
                         finish(0)
@@ -154,7 +157,6 @@ class Propagator(wiring.Component):
 
     def array_valid(self, var):
         """The run-time positions of ``var`` (as the sweep array computes them)."""
-        from .sweep import runtime_valid
         geo = self.geometry
         return runtime_valid(self.grid, geo.width, geo.cells)[var] & Const(geo.valid[var],
                                                                           geo.cells)

@@ -237,9 +237,9 @@ def label_jobs():
         seen = []
         real = D.labels
 
-        def spy(geo, state, base=None):
+        def spy(geo, state, warm=D.EMPTY_BASE):
             seen.append(list(state))
-            return real(geo, state, base)
+            return real(geo, state, warm)
         D.labels = spy
         try:
             outcome = D.solve(puzzle, max_solutions=2, max_decisions=20)
@@ -250,7 +250,7 @@ def label_jobs():
         geo = D.Geometry(puzzle.rows, puzzle.cols)
         kinds = {}
         for state in seen:  # a few of each outcome: conflict, deduction, nothing
-            new, bad, _ = real(geo, state)
+            new, bad, _, _ = real(geo, state)
             kinds.setdefault((bad, new != state), []).append(state)
         jobs.append((puzzle, geo, [s for group in kinds.values() for s in group[:5]]))
     # closed loops: a corpus solution's loop, alone and with a stray line
@@ -284,43 +284,94 @@ def label_jobs():
 
 @pytest.mark.parametrize("max_rows,max_cols", [(7, 7), (8, 9)])
 def test_label_array_against_the_model(max_rows, max_cols):
+    """Each state twice: from cleared labels, and from the labels settled on a
+    subset of its lines (the registers keep their contents)."""
     from slitherlink.hw.deduce.labels import LabelArray
-    from slitherlink.model.deduce import H0, H1, V0, V1, labels
+    from slitherlink.model.deduce import H0, H1, V0, V1, labels, segment_base
     dut = LabelArray(max_rows, max_cols)
     geo_b = dut.geometry
     outcomes = []
+    rng = random.Random(7)
+
+    async def run(ctx, geo_m, state):
+        build = to_build(geo_m, geo_b, state)
+        for port, board in ((dut.h0, H0), (dut.h1, H1), (dut.v0, V0), (dut.v1, V1)):
+            ctx.set(port, build[board])
+        dirty = ctx.get(dut.dirty)
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        clocks = 0
+        while not ctx.get(dut.done):
+            await ctx.tick()
+            clocks += 1
+        assert not ctx.get(dut.dirty)  # settled on these lines
+        return clocks, dirty
 
     async def bench(ctx):
         for puzzle, geo_m, states in label_jobs():
             ctx.set(dut.valid_h, remap(geo_m, geo_b, geo_m.valid["H"]))
             ctx.set(dut.valid_v, remap(geo_m, geo_b, geo_m.valid["V"]))
             for state in states:
-                build = to_build(geo_m, geo_b, state)
-                for port, board in ((dut.h0, H0), (dut.h1, H1), (dut.v0, V0), (dut.v1, V1)):
-                    ctx.set(port, build[board])
-                ctx.set(dut.start, 1)
-                await ctx.tick()
-                ctx.set(dut.start, 0)
-                clocks = 0
-                while not ctx.get(dut.done):
+                fewer = list(state)
+                for b in (H1, V1):
+                    for q in range(geo_m.cells):
+                        if fewer[b] >> q & 1 and rng.random() < 0.3:
+                            fewer[b] &= ~(1 << q)
+                warm = segment_base(geo_m, fewer)
+                for start in ([None, warm] if warm is not None else [None]):
+                    ctx.set(dut.clear, 1)
                     await ctx.tick()
-                    clocks += 1
-                new, bad, iterations = labels(geo_m, state)
-                assert ctx.get(dut.iterations) == iterations == clocks
-                assert ctx.get(dut.conflict) == bad
-                if not bad:
-                    got_h = remap(geo_m, geo_b, state[H0]) | ctx.get(dut.out_h0)
-                    got_v = remap(geo_m, geo_b, state[V0]) | ctx.get(dut.out_v0)
-                    assert got_h == remap(geo_m, geo_b, new[H0])
-                    assert got_v == remap(geo_m, geo_b, new[V0])
-                outcomes.append((bad, new != state))
+                    ctx.set(dut.clear, 0)
+                    if start is not None:
+                        await run(ctx, geo_m, fewer)
+                        new, bad, iterations, _ = labels(geo_m, state, start)
+                    else:
+                        new, bad, iterations, _ = labels(geo_m, state)
+                    clocks, dirty = await run(ctx, geo_m, state)
+                    lines = (state[H1], state[V1])
+                    assert dirty == (lines != ((start[0], start[1]) if start else (0, 0)))
+                    assert ctx.get(dut.iterations) == iterations == clocks
+                    assert ctx.get(dut.conflict) == bad
+                    if not bad:
+                        got_h = remap(geo_m, geo_b, state[H0]) | ctx.get(dut.out_h0)
+                        got_v = remap(geo_m, geo_b, state[V0]) | ctx.get(dut.out_v0)
+                        assert got_h == remap(geo_m, geo_b, new[H0])
+                        assert got_v == remap(geo_m, geo_b, new[V0])
+                    outcomes.append((bad, new != state, start is not None))
 
     sim = Simulator(dut)
     sim.add_clock(1e-8)
     sim.add_testbench(bench)
     sim.run()
-    assert len(outcomes) > 20
-    assert any(bad for bad, _ in outcomes) and any(found for _, found in outcomes)
+    assert len(outcomes) > 20 and any(warm for _, _, warm in outcomes)
+    assert any(bad for bad, _, _ in outcomes) and any(found for _, found, _ in outcomes)
+
+
+def label_registers(geo_m, dut_labels, registers):
+    """The LabelArray's saved vector for the model's label registers."""
+    from tests.deduce.test_engine import naive_labels
+    from slitherlink.model.deduce import H1, V1
+    geo_b = dut_labels.geometry
+    h, v = registers[1]
+    state = [0] * 10
+    state[H1], state[V1] = h, v
+    settled, _ = naive_labels(geo_m, state) if (h or v) else ({}, 0)
+    value, offset = 0, 0
+    wm, wb = geo_m.width, geo_b.width
+    for q in dut_labels.points:
+        r, c = divmod(q, wb)
+        label = q
+        if c < wm:
+            mq = r * wm + c
+            if mq in settled:
+                lr, lc = divmod(settled[mq], wm)
+                label = lr * wb + lc
+        value |= label << offset
+        offset += dut_labels.label_bits
+    value |= remap(geo_m, geo_b, h) << offset
+    value |= remap(geo_m, geo_b, v) << (offset + geo_b.cells)
+    return value
 
 
 def propagate_jobs(names, per_puzzle):
@@ -333,8 +384,8 @@ def propagate_jobs(names, per_puzzle):
         seen = []
         real = engine.propagate
 
-        def spy(state, real=real, seen=seen):
-            seen.append(list(state))
+        def spy(state, real=real, seen=seen, engine=engine):
+            seen.append((list(state), engine.registers))
             return real(state)
         engine.propagate = spy
         engine.deduce(engine.initial_state())
@@ -361,13 +412,18 @@ def test_propagator_against_the_model(max_rows, max_cols, names):
             for d in range(4):
                 ctx.set(dut.clue[d], clue[d])
             ctx.set(dut.island, island)
-            for state in states:
+            for state, registers in states:
                 build = to_build(engine.geo, geo_b, state)
                 ctx.set(dut.state_in.as_value(),
                         sum(b << (i * geo_b.cells) for i, b in enumerate(build)))
+                ctx.set(dut.labels_in,
+                        label_registers(engine.geo, dut.labels_block, registers))
                 ctx.set(dut.load, 1)
+                ctx.set(dut.restore_labels, 1)
                 await ctx.tick()
                 ctx.set(dut.load, 0)
+                ctx.set(dut.restore_labels, 0)
+                engine.registers = registers
                 ctx.set(dut.start, 1)
                 await ctx.tick()
                 ctx.set(dut.start, 0)
@@ -405,7 +461,7 @@ def deduce_jobs(names, per_puzzle):
         real = D.Engine.deduce
 
         def spy(self, state, real=real, seen=seen):
-            seen.append(list(state))
+            seen.append((list(state), self.registers))
             return real(self, state)
         D.Engine.deduce = spy
         try:
@@ -421,8 +477,13 @@ def deduce_jobs(names, per_puzzle):
                                min(6, puzzle.rows * puzzle.cols)):
             wrong = engine.initial_state()
             wrong[D.C0 if solution[r][c] else D.C1] |= engine.geo.bit(r, c)
-            seen.append(wrong)
-        failing = [st for st in seen if real(D.Engine(puzzle), st)[1]][:per_puzzle]
+            seen.append((wrong, engine.registers))
+
+        def fails(job):
+            fresh = D.Engine(puzzle)
+            fresh.registers = job[1]
+            return real(fresh, job[0])[1]
+        failing = [job for job in seen if fails(job)][:per_puzzle]
         passing = [st for st in seen if st not in failing][:per_puzzle]
         jobs.append((puzzle, failing + passing))
     return jobs
@@ -446,14 +507,19 @@ def test_prober_against_the_model(max_rows, max_cols, names):
             for d in range(4):
                 ctx.set(dut.clue[d], clue[d])
             ctx.set(dut.island, island)
-            for state in states:
+            for state, registers in states:
                 engine = D.Engine(puzzle)
+                engine.registers = registers
                 ctx.set(dut.state_in.as_value(),
                         sum(b << (i * geo_b.cells)
                             for i, b in enumerate(to_build(engine.geo, geo_b, state))))
+                ctx.set(dut.labels_in, label_registers(engine.geo, dut.propagator.labels_block,
+                                                      registers))
                 ctx.set(dut.load, 1)
+                ctx.set(dut.restore_labels, 1)
                 await ctx.tick()
                 ctx.set(dut.load, 0)
+                ctx.set(dut.restore_labels, 0)
                 ctx.set(dut.start, 1)
                 await ctx.tick()
                 ctx.set(dut.start, 0)
