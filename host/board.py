@@ -251,6 +251,10 @@ class Board:
         # a pseudo-terminal is most likely a virtual board: slow until measured
         slowdown = VIRTUAL_SLOWDOWN if virtual or _is_pty(port) else 1.0
         self.timing = LinkTiming(self.baud, slowdown=slowdown, timeout=timeout)
+        self._link_key = _link_key(port, self.baud)
+        if self._link_key in _measured_slowdown:  # measured by an earlier connection
+            self.timing.slowdown = _measured_slowdown[self._link_key]
+            self.timing.calibrated = True
         self.resends = 0      # requests sent again, over the whole connection
         self.serial = None
         self.serial = open_port(port, self.baud)
@@ -396,6 +400,8 @@ class Board:
             if value is not None:
                 if attempts.failures == 0:
                     self.timing.measured(len(frame) + reply_len, time.monotonic() - sent_at)
+                    if self._link_key is not None:
+                        _measured_slowdown[self._link_key] = self.timing.slowdown
                 return value
             attempts.failed(wait, seen, bad)
 
@@ -548,6 +554,19 @@ class Board:
 
 
 _LENGTHS = {}
+#: link key -> the slowdown last measured there: a connection opened again after a
+#: failure starts from it, not from the prior (cleared by :func:`close_all`)
+_measured_slowdown = {}
+
+
+def _link_key(port, baud):
+    """The device file itself (a pty's number is reused by the next pty, whose node is
+    new), and the baud rate; None when the port cannot be looked at."""
+    try:
+        info = os.stat(port)
+    except (OSError, ValueError, TypeError):
+        return None
+    return (os.path.realpath(str(port)), info.st_ino, info.st_ctime_ns, int(baud))
 
 
 def _lengths(rows=1, cols=1):
@@ -605,6 +624,7 @@ _sessions = {}
 
 def close_all():
     """Close every connection and stop every virtual board this program started."""
+    _measured_slowdown.clear()
     while _sessions:
         _, session = _sessions.popitem()
         try:

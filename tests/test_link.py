@@ -270,3 +270,26 @@ def test_verbose_shows_retries(serve):
     assert code == 0
     assert "SOLVE again (silence for" in err.getvalue()
     assert os.linesep not in "".join(line for line in err.getvalue().splitlines())
+
+
+def test_a_reconnection_keeps_the_measured_timing(serve):
+    """After a failure the session is opened again: it starts from the slowdown measured
+    on that very device file, not from the pty prior; another pty does not inherit it."""
+    device = FakeDevice()
+    port = serve(device)
+    first = B.open_board(port)
+    measured = first.timing.slowdown
+    assert first.timing.calibrated and measured < L.VIRTUAL_SLOWDOWN / 10
+    B._drop(first)
+    again = B.Board(port)
+    try:
+        assert again.timing.calibrated and again.timing.slowdown == measured
+    finally:
+        again.close()
+    B.close_all()  # forgets the measurements
+    fresh = B.Board(port)
+    try:
+        assert not fresh.timing.calibrated
+        assert fresh.timing.slowdown == L.VIRTUAL_SLOWDOWN
+    finally:
+        fresh.close()
