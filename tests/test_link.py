@@ -108,7 +108,7 @@ def test_silent_device_is_reported_within_a_few_seconds(serve):
         B.solve(puzzle, port=port)
     took = time.monotonic() - start
     assert waits * 0.9 < took < waits + 1.0
-    assert took < 10.0  # a few seconds, not 120
+    assert took < 8.0  # a few seconds, not 120
     assert expected < 1.0 and "not a byte back in 3 attempts" in str(error.value)
     assert error.value.exit_code == 9
 
@@ -152,7 +152,8 @@ def test_timing_follows_baud_and_frame_length():
     assert slow.device_byte_timeout == pytest.approx(P.TIMEOUT_BYTE_TIMES * 10 / 9600)
     # doubling, up to the device's inter-byte timeout and more
     waits = [slow.attempt_wait(6, 10, k) for k in range(12)]
-    assert waits == sorted(waits) and waits[1] == pytest.approx(2 * waits[0])
+    assert waits == sorted(waits)
+    assert waits[1] - L.LATENCY == pytest.approx(2 * (waits[0] - L.LATENCY))
     assert waits[-1] == pytest.approx(waits[0] + 1.5 * slow.device_byte_timeout)
     # a search may run 2^25 device cycles before it is probed: longer on a slow link
     assert slow.search_wait(63, 71, 50_000_000) == pytest.approx(
@@ -279,7 +280,7 @@ def test_a_reconnection_keeps_the_measured_timing(serve):
     port = serve(device)
     first = B.open_board(port)
     measured = first.timing.slowdown
-    assert first.timing.calibrated and measured < L.VIRTUAL_SLOWDOWN / 10
+    assert first.timing.calibrated
     B._drop(first)
     again = B.Board(port)
     try:
