@@ -503,7 +503,8 @@ class Board:
             if value is _BUSY:  # the device is alive and searching: wait on, probe less often
                 attempts.alive()
                 probes += 1
-                wait = self.timing.search_wait(len(frame), lengths["result"], clock_hz, probes)
+                wait = attempts.wait() if aborted else \
+                    self.timing.search_wait(len(frame), lengths["result"], clock_hz, probes)
                 continue
             if value is _NOT_BUSY:
                 if aborted:  # after our ABORT: the search ended, its RESULT was lost
