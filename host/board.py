@@ -145,6 +145,18 @@ def _port_message(port, error):
     return f"cannot open serial port {port}: {text}"
 
 
+def _port_errors():
+    """What pyserial raises when the port goes away (termios.error, e.g. from tcdrain
+    on a pty whose other side has closed, is no OSError)."""
+    import serial
+    errors = (serial.SerialException, OSError)
+    try:
+        import termios
+    except ImportError:  # not POSIX
+        return errors
+    return errors + (termios.error,)
+
+
 def _is_pty(port):
     """A Unix 98 pseudo-terminal (the virtual board's kind of port), links followed."""
     return os.path.realpath(str(port)).startswith("/dev/pts/")
@@ -306,12 +318,11 @@ class Board:
             self.health(wait)
 
     def _write(self, data, what=""):
-        import serial
         log_sent(self.port, data, what)
         try:
             self.serial.write(data)
             self.serial.flush()
-        except (serial.SerialException, OSError) as error:
+        except _port_errors() as error:
             self._check_health(wait=1.0)
             raise PortError(f"cannot write to {self.port}: {error}") from None
 
@@ -319,7 +330,6 @@ class Board:
         """The next frame or bad frame, or None when ``clock`` says time is up;
         also returns the number of bytes read meanwhile.  Events decoded together
         are queued, so none is lost when a caller stops early."""
-        import serial
         seen = 0
         while not self._queue:
             remaining = clock.remaining()
@@ -330,7 +340,7 @@ class Board:
             try:
                 self.serial.timeout = min(remaining, 0.05)
                 data = self.serial.read(max(1, self.serial.in_waiting))
-            except (serial.SerialException, OSError) as error:
+            except _port_errors() as error:
                 self._check_health(wait=1.0)
                 raise PortError(f"cannot read from {self.port}: {error}") from None
             if data:
