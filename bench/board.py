@@ -11,7 +11,7 @@ records for every puzzle:
   counter at "puzzle loaded" and "answer ready", DESIGN.md section 5; exact,
   the simulation is cycle-accurate) and the search's counters (checks,
   backtracks, candidates, floods, flood iterations), which must equal those
-  of the golden model :func:`hw.model.search` (column ``golden_match``);
+  of the golden model :func:`model.paper.search` (column ``golden_match``);
 * the solve time at the design clock and at the paper's 50 MHz;
 * the end-to-end time at real baud rates (``--bauds``, default 115200 and
   3 Mbaud)::
@@ -138,7 +138,7 @@ def model_expectation(puzzle, max_checks):
     """What the golden model does with the same request (unique mode, same bound):
     ``{"status": name, "counters": {...}, "limit": bool}``; the hardware must agree."""
     from host.result import Result
-    from hw.model import search
+    from model.paper import search
     outcome = search(puzzle, max_solutions=2, max_checks=max_checks)
     status = Result.status_for(len(outcome.solutions), wanted_unique=True,
                                exhausted=outcome.exhausted)

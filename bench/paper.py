@@ -28,6 +28,8 @@ comparison is per size class, not per puzzle (our ``puzzle-loop.com``
 10x10s come from the same site as the paper's No. 4-9).
 """
 
+from spec.board import PAPER_CLOCK_HZ
+
 __all__ = ["PAPER", "CLOCK_HZ", "DEVICE", "TABLE7", "TABLE8", "TABLE9", "figures_for_size",
            "citation", "hardware_average_10x10"]
 
@@ -35,7 +37,7 @@ __all__ = ["PAPER", "CLOCK_HZ", "DEVICE", "TABLE7", "TABLE8", "TABLE9", "figures
 PAPER = ("Miyauchi & Tanaka, \"Solving Slitherlink with FPGA and SMT Solver\", "
          "JIP 28 (2020)")
 #: The paper's hardware clock (section 5).
-CLOCK_HZ = 50_000_000
+CLOCK_HZ = PAPER_CLOCK_HZ
 #: The paper's device and its totals (XC7A35T: 20,800 LUTs, 41,600 flip-flops).
 DEVICE = {"part": "XC7A35T", "luts": 20_800, "ffs": 41_600}
 

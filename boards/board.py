@@ -14,33 +14,14 @@ BRAM, UART, accelerator) or the UART loopback fixture of :mod:`boards.fixture`.
 from amaranth.hdl import Elaboratable, Module, Signal
 from amaranth.lib.cdc import FFSynchronizer
 
+from spec.board import DEFAULT_BAUD, FAST_BAUD, divisor_for
+
 __all__ = ["Board", "BoardTop", "DEFAULT_BAUD", "FAST_BAUD", "check_baud"]
 
-#: The UART rate of every build unless asked otherwise (any USB-UART bridge does it).
-DEFAULT_BAUD = 115200
-#: The fast option: 1 Mbaud is an exact divisor of 50 MHz and of 100 MHz, and both
-#: boards' bridges (FT2232H on the Arty, FT231X on the ULX3S) carry it.
-FAST_BAUD = 1_000_000
-
-
 def check_baud(baud, clock_frequency):
-    """Raise ValueError unless a UART at ``baud`` can be made from ``clock_frequency``.
-
-    The UART's bit time is a whole number of clock cycles; it needs at least 16 of
-    them, and the rounding error must stay under 2 % (a frame of 10 bits drifts
-    less than a fifth of a bit)."""
-    if not isinstance(baud, int) or baud <= 0:
-        raise ValueError(f"baud rate must be a positive integer, not {baud!r}")
-    divisor = round(clock_frequency / baud)
-    if divisor < 16:
-        raise ValueError(f"baud rate {baud} is too fast for a {clock_frequency / 1e6:g} MHz "
-                         f"clock (at least 16 clock cycles per bit are needed)")
-    error = abs(clock_frequency / divisor - baud) / baud
-    if error > 0.02:
-        raise ValueError(f"baud rate {baud} cannot be made from a {clock_frequency / 1e6:g} MHz "
-                         f"clock: the nearest is {clock_frequency / divisor:.0f} "
-                         f"({error:.1%} off, at most 2 % works)")
-    return divisor
+    """Clock cycles per bit of a UART at ``baud`` from ``clock_frequency``; ValueError (one
+    line) when it cannot be made (:func:`spec.board.divisor_for`: one limit for every build)."""
+    return divisor_for(clock_frequency, baud)
 
 
 class Board:

@@ -74,21 +74,22 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_ki
 
 
 def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind):
+    """The SoC with its firmware image: read from ``firmware`` or built first."""
+    from firmware.build import FirmwareError, Image, build_firmware, default_ram_size
+    from hw.soc import MissingPackage, SoC
     try:
-        from hw.soc import SoC, FirmwareError
-    except ImportError as e:
-        raise BuildError(f"the SoC (hw/soc.py) cannot be imported: {e}") from None
-    image = None
-    if firmware is not None:
-        try:
-            image = Path(firmware).read_bytes()
-        except OSError as e:
-            raise BuildError(f"cannot read the firmware image {firmware}: {e.strerror}") from None
-    try:
+        if firmware is not None:
+            try:
+                data = Path(firmware).read_bytes()
+            except OSError as e:
+                raise BuildError(f"cannot read the firmware image {firmware}: "
+                                 f"{e.strerror}") from None
+            image = Image(data, default_ram_size(max_rows, max_cols, cc_kind=cc_kind))
+        else:
+            image = build_firmware(max_rows, max_cols, cc_kind=cc_kind)
         # the SoC adds picorv32.v to the platform itself when it is elaborated
-        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image,
-                   cc_kind=cc_kind), {}
-    except FirmwareError as e:
+        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image), {}
+    except (FirmwareError, MissingPackage) as e:
         raise BuildError(str(e)) from None
 
 

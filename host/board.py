@@ -58,6 +58,9 @@ import sys
 import time
 
 from . import protocol as P
+from spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
+from spec.protocol import Solve
+
 from .errors import ExitCode, HostError, OptionError
 from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, LinkTiming, frame_lengths,
                    log_event, log_sent)
@@ -70,12 +73,8 @@ __all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardE
 
 log = logging.getLogger("host.board")
 
-#: The UART's baud rate unless told otherwise (the SoC's default build).
-DEFAULT_BAUD = 115_200
-#: The paper's clock (section 5: 0.1578 s per 10x10 puzzle at 50 MHz).
-PAPER_CLOCK_HZ = 50_000_000
-#: The largest --max-checks the SOLVE request carries (a u32; 0 means no bound).
-MAX_CHECKS = (1 << 32) - 1
+#: The largest --max-checks the SOLVE request carries (0 means no bound).
+MAX_CHECKS = (1 << (8 * Solve.field("max_checks").size)) - 1
 
 
 class BoardError(HostError):

@@ -2,7 +2,7 @@
 
 It stands in for the board (paper Fig. 7: CPU + solver behind a UART) in host
 tests that need no simulator.  It solves with the golden model
-(:func:`hw.model.search`), so its counters are exactly the model's (and hence
+(:func:`model.paper.search`), so its counters are exactly the model's (and hence
 the firmware's); only ``cycles`` is an estimate (:data:`CYCLES_PER_CHECK`,
 :data:`CYCLES_PER_FLOOD_ITERATION`).  It follows the protocol of
 :mod:`host.protocol` to the letter, including resynchronisation, the
@@ -33,7 +33,9 @@ import threading
 import time
 import tty
 
-from hw.model import search
+from model.paper import search
+from spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
+from spec.protocol import FrameHeader
 
 from . import protocol as P
 from .result import Result
@@ -66,8 +68,8 @@ def estimated_cycles(counters):
 class FakeDevice:
     """The protocol's device side, with a pyserial-like interface."""
 
-    def __init__(self, *, max_rows=10, max_cols=10, clock_hz=100_000_000, baud=115200,
-                 misbehave=(), delay=0.0, timeout=1.0, seed=0):
+    def __init__(self, *, max_rows=10, max_cols=10, clock_hz=DEFAULT_CLOCK_HZ,
+                 baud=DEFAULT_BAUD, misbehave=(), delay=0.0, timeout=1.0, seed=0):
         misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
         unknown = misbehave - MISBEHAVIOURS
         if unknown:
@@ -82,6 +84,7 @@ class FakeDevice:
         self.misbehave, self.delay, self.timeout = misbehave, float(delay), timeout
         self.byte_timeout = P.TIMEOUT_BYTE_TIMES * 10 / self.baud  # inter-byte timeout, s
         self.requests = []            # every good frame received, for tests
+        self.stats = dict.fromkeys(P.STATS_COUNTERS, 0)  # what STATS reports
         self._rng = random.Random(seed)
         self._decoder = P.FrameDecoder()
         self._last_rx = time.monotonic()
@@ -97,6 +100,7 @@ class FakeDevice:
             now = time.monotonic()
             self._tick(now)
             self._last_rx = now
+            self.stats["rx_bytes"] += len(data)
             self._handle(self._decoder.feed_events(bytes(data)))
             return len(data)
 
@@ -146,6 +150,8 @@ class FakeDevice:
             self._handle(self._decoder.timeout())
 
     def _send(self, frame):
+        if frame[FrameHeader.offset("type")] == P.MsgType.ERROR:
+            self.stats["errors_sent"] += 1
         if "silent" in self.misbehave:
             return
         if "garbage" in self.misbehave:
@@ -159,8 +165,10 @@ class FakeDevice:
     def _handle(self, events):
         for event in events:
             if isinstance(event, P.BadFrame):
+                self.stats["frames_bad"] += 1
                 self._send(P.encode_error(event.code, 0, event.detail))
             else:
+                self.stats["frames_good"] += 1
                 self.requests.append(event)
                 self._request(event)
 
@@ -171,6 +179,11 @@ class FakeDevice:
                 return self._send(P.encode_error(P.ErrorCode.BAD_LENGTH, frame.type, 0))
             return self._send(P.encode_version(max_rows=self.max_rows, max_cols=self.max_cols,
                                                clock_hz=self.clock_hz, baud=self.baud))
+        if frame.type == P.MsgType.STATS:
+            if frame.payload:
+                return self._send(P.encode_error(P.ErrorCode.BAD_LENGTH, frame.type, 0))
+            self.stats["garbage_bytes"] = self._decoder.garbage
+            return self._send(P.encode_stats_reply(**self.stats))
         if frame.type == P.MsgType.ABORT:
             if frame.payload:
                 return self._send(P.encode_error(P.ErrorCode.BAD_LENGTH, frame.type, 0))

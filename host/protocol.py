@@ -1,113 +1,49 @@
-"""The UART protocol between the host and the SoC, defined once.
+"""The host's side of the UART protocol: framing, the receiver, message encoders and decoders.
 
-Paper Fig. 7 puts the solver behind a soft CPU; our CPU talks to the host over
-a UART with the framed messages below.  This module is the single source of
-the protocol: the host and the tests encode/decode with it, the fake device
-(:mod:`host.fakedevice`) serves it, :func:`c_header` generates the firmware's
-``slk_protocol.h`` at build time and :func:`markdown` generates
-``docs/protocol.md`` (``python -m host.protocol --markdown docs/protocol.md``).
-
-Frame (every multi-byte integer is little-endian)::
-
-    START  LEN_LO LEN_HI  TYPE  PAYLOAD (LEN bytes)  CRC_LO CRC_HI
-
-* ``START`` is 0xA5; bytes outside a frame that are not ``START`` are skipped
-  silently (garbage between frames is not an error).
-* ``LEN`` counts the payload only (0 .. :data:`MAX_PAYLOAD`).  A larger LEN is
-  a BAD_LENGTH error.
-* The CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, not reflected, no
-  final xor; check value 0x29B1 for ``b"123456789"``) over LEN, TYPE and
-  PAYLOAD (not over START).
-
-Resynchronisation (the firmware and :class:`FrameDecoder` do exactly this):
-a candidate frame starts at a START byte.  When it fails (LEN too large, CRC
-wrong, or no byte arrived for the inter-byte timeout in the middle of it), the
-receiver reports the error and starts again at the byte after that START byte,
-so a valid frame hidden inside garbage or behind a truncated frame is still
-found.  The inter-byte timeout is :data:`TIMEOUT_BYTE_TIMES` byte times (10
-bits each) at the build's baud rate, measured with the SoC's cycle counter.
+The protocol itself -- constants, codes and every message layout -- is declared
+once in :mod:`spec.protocol` (docs/protocol.md is generated from it); this module
+frames and unframes messages with those layouts for the host, the fake device
+(:mod:`host.fakedevice`) and the tests.  Sizes and offsets all come from the
+layouts; nothing here is typed again.
 """
 
-import argparse
-import enum
-import struct
-import sys
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 
-from .result import Status
+from spec.protocol import (  # noqa: F401 (re-exported for the host)
+                           CLUE_BLANK, COUNTERS, CRC_TABLE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD,
+                           OVERHEAD, PROTOCOL_VERSION, RESULT_ABORTED, RESULT_UNIQUE,
+                           SOLVE_FLAGS, START, TIMEOUT_BYTE_TIMES, VERSION_ACCEL_OK, ErrorCode,
+                           FrameCrc, FrameHeader, MsgType, Status, crc16, result_length,
+                           solve_length)
+from spec.protocol import STATS_COUNTERS
+from spec.protocol import Error as ErrorLayout
+from spec.protocol import Stats as StatsLayout
+from spec.protocol import Result as ResultLayout
+from spec.protocol import Solve as SolveLayout
+from spec.protocol import Version as VersionLayout
+from spec.registers import VERSION as REGMAP_VERSION
 
 __all__ = [
-    "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES",
+    "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES", "OVERHEAD",
     "CLUE_BLANK", "FLAG_UNIQUE", "RESULT_ABORTED", "RESULT_UNIQUE", "VERSION_ACCEL_OK",
+    "COUNTERS", "CRC_TABLE", "SOLVE_HEADER", "RESULT_HEADER", "VERSION_PAYLOAD", "ERROR_PAYLOAD",
     "MsgType", "ErrorCode", "ProtocolError", "crc16", "Frame", "BadFrame", "FrameDecoder",
     "encode_frame", "encode_ping", "encode_abort", "encode_solve", "encode_solve_raw",
     "SolveRequest", "decode_solve", "ResultReply", "encode_result", "decode_result",
     "VersionReply", "encode_version", "decode_version", "ErrorReply", "encode_error",
     "decode_error", "decode_reply", "pack_clues", "pack_colouring", "unpack_colouring",
-    "c_header", "markdown",
+    "solve_length", "STATS_COUNTERS", "encode_stats", "StatsReply", "encode_stats_reply",
+    "decode_stats",
 ]
 
-#: First byte of every frame.
-START = 0xA5
-#: Version of this protocol, reported by VERSION.
-PROTOCOL_VERSION = 1
-#: Largest grid side the protocol can carry (the register map's 64x64 window).
-MAX_GRID = 64
-#: SOLVE header: rows, cols, flags, max_checks (u32).
-SOLVE_HEADER = 7
-#: Largest payload of any frame: a SOLVE of a 64x64 grid.
-MAX_PAYLOAD = SOLVE_HEADER + (MAX_GRID * MAX_GRID + 1) // 2
-#: Bytes around the payload: START, LEN (2), TYPE before; CRC (2) after.
-OVERHEAD = 6
-#: Inter-byte timeout inside a frame, in byte times (10 bits) at the build's baud.
-TIMEOUT_BYTE_TIMES = 256  # 22 ms at 115200 baud: room for USB-serial gaps
+#: Fixed sizes of the payloads, from the layouts of :mod:`spec.protocol`.
+SOLVE_HEADER = SolveLayout.SIZE
+RESULT_HEADER = ResultLayout.SIZE
+VERSION_PAYLOAD = VersionLayout.SIZE
+ERROR_PAYLOAD = ErrorLayout.SIZE
 
-#: 4-bit clue code of a blank cell in SOLVE (0..3 are the digits; 4..14 are errors).
-CLUE_BLANK = 0xF
-
-#: SOLVE flags.
-FLAG_UNIQUE = 0x01  # search on for a second solution (status SOLVED_UNIQUE / MULTIPLE)
-SOLVE_FLAGS = FLAG_UNIQUE
-
-#: RESULT flags.
-RESULT_ABORTED = 0x01  # the search was ended by an ABORT request
-RESULT_UNIQUE = 0x02   # the request asked for uniqueness (echo of FLAG_UNIQUE)
-
-#: VERSION flags.
-VERSION_ACCEL_OK = 0x01  # the accelerator answered with the right ID and size
-
-#: Counters of RESULT, in payload order (u64 each); the first five are hw.model.Counters.
-COUNTERS = ("checks", "backtracks", "candidates", "floods", "flood_iterations", "cycles")
-RESULT_HEADER = 4 + 8 * len(COUNTERS)
-VERSION_PAYLOAD = 15
-ERROR_PAYLOAD = 4
-
-
-class MsgType(enum.IntEnum):
-    """Frame types; a reply's type is its request's type with bit 7 set."""
-    PING = 0x01     # request: empty payload; reply VERSION
-    SOLVE = 0x02    # request: a puzzle; reply RESULT (or ERROR)
-    ABORT = 0x03    # request: empty payload; reply RESULT (ABORTED flag) or ERROR NOT_BUSY
-    VERSION = 0x81  # reply to PING
-    RESULT = 0x82   # reply to SOLVE (and to ABORT of a running search)
-    ERROR = 0xFF    # reply to a malformed or refused request
-
-
-class ErrorCode(enum.IntEnum):
-    """Reason codes of the ERROR reply (``detail`` says more, see :func:`markdown`)."""
-    BAD_CRC = 1        # the CRC did not match; detail: the CRC received
-    BAD_LENGTH = 2     # LEN > MAX_PAYLOAD, or the payload length is wrong for the type;
-                       # detail: the expected length (0 when LEN was too large)
-    UNKNOWN_TYPE = 3   # no such request type; detail: the type
-    BAD_SIZE = 4       # rows or cols is zero; detail: rows << 8 | cols
-    TOO_LARGE = 5      # rows or cols beyond the build's maximum; detail: rows << 8 | cols
-    BAD_CLUE = 6       # a clue code 4..14; detail: the cell index r * cols + c
-    BAD_FLAGS = 7      # unknown SOLVE flag bits; detail: the flags
-    BUSY = 8           # a SOLVE arrived while a search runs
-    NOT_BUSY = 9       # an ABORT arrived while no search runs
-    TIMEOUT = 10       # a frame stopped in the middle (inter-byte timeout)
-    OVERRUN = 11       # the UART receiver lost bytes (its FIFO was full)
-    NO_ACCELERATOR = 12  # the accelerator's ID or size is wrong; detail: what was read
+_LENGTH = FrameHeader.offset("length")
+_TYPE = FrameHeader.offset("type")
 
 
 class ProtocolError(ValueError):
@@ -116,26 +52,6 @@ class ProtocolError(ValueError):
     def __init__(self, code, message, detail=0):
         self.code, self.detail = ErrorCode(code), detail
         super().__init__(message)
-
-
-def _crc_table():
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ 0x1021) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-CRC_TABLE = _crc_table()
-
-
-def crc16(data, crc=0xFFFF):
-    """CRC-16/CCITT-FALSE of ``data`` (``crc16(b"123456789") == 0x29B1``)."""
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
-    return crc
 
 
 # -- frames ---------------------------------------------------------------------------------
@@ -165,8 +81,9 @@ def encode_frame(type, payload=b""):
         raise ValueError(f"frame type {type} is not a byte")
     if len(payload) > MAX_PAYLOAD:
         raise ValueError(f"payload of {len(payload)} bytes exceeds MAX_PAYLOAD={MAX_PAYLOAD}")
-    body = struct.pack("<HB", len(payload), type) + payload
-    return bytes([START]) + body + struct.pack("<H", crc16(body))
+    header = FrameHeader.pack(start=START, length=len(payload), type=type)
+    body = header[_LENGTH:] + payload
+    return header[:_LENGTH] + body + FrameCrc.pack(crc=crc16(body))
 
 
 class FrameDecoder:
@@ -214,22 +131,23 @@ class FrameDecoder:
                 skip += 1
             self.garbage += skip
             del buf[:skip]
-            if len(buf) < 3:
+            if len(buf) < _TYPE:
                 return events
-            length = buf[1] | buf[2] << 8
+            length = int.from_bytes(buf[_LENGTH:_TYPE], "little")
             if length > MAX_PAYLOAD:
-                events.append(BadFrame(ErrorCode.BAD_LENGTH, 0, bytes(buf[:3])))
+                events.append(BadFrame(ErrorCode.BAD_LENGTH, 0, bytes(buf[:_TYPE])))
                 del buf[0]
                 continue
             total = length + OVERHEAD
             if len(buf) < total:
                 return events
-            received = buf[total - 2] | buf[total - 1] << 8
-            if crc16(buf[1:total - 2]) != received:
+            end = total - FrameCrc.SIZE
+            received = FrameCrc.unpack(bytes(buf[end:total]))[0]["crc"]
+            if crc16(buf[_LENGTH:end]) != received:
                 events.append(BadFrame(ErrorCode.BAD_CRC, received, bytes(buf[:total])))
                 del buf[0]
                 continue
-            events.append(Frame(buf[3], bytes(buf[4:total - 2])))
+            events.append(Frame(buf[_TYPE], bytes(buf[FrameHeader.SIZE:end])))
             del buf[:total]
 
 
@@ -241,6 +159,11 @@ def encode_ping():
 
 def encode_abort():
     return encode_frame(MsgType.ABORT)
+
+
+def encode_stats():
+    """The STATS request: the device answers with its receiver's counters."""
+    return encode_frame(MsgType.STATS)
 
 
 def pack_clues(codes):
@@ -255,7 +178,8 @@ def pack_clues(codes):
 
 def encode_solve_raw(rows, cols, codes, *, flags=0, max_checks=0):
     """A SOLVE frame from raw values, unchecked (tests use it to send bad requests)."""
-    payload = struct.pack("<BBBI", rows, cols, flags, max_checks) + pack_clues(codes)
+    payload = SolveLayout.pack(pack_clues(codes), rows=rows, cols=cols, flags=flags,
+                               max_checks=max_checks)
     return encode_frame(MsgType.SOLVE, payload)
 
 
@@ -294,10 +218,6 @@ class SolveRequest:
         return Puzzle(self.clues)
 
 
-def solve_length(rows, cols):
-    return SOLVE_HEADER + (rows * cols + 1) // 2
-
-
 def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
     """Validate a SOLVE payload in the firmware's order; raise :class:`ProtocolError`.
 
@@ -309,7 +229,8 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
     if len(p) < SOLVE_HEADER:
         raise ProtocolError(ErrorCode.BAD_LENGTH, f"SOLVE payload of {len(p)} bytes is "
                             f"shorter than its {SOLVE_HEADER}-byte header", SOLVE_HEADER)
-    rows, cols, flags, max_checks = struct.unpack_from("<BBBI", p)
+    header, codes = SolveLayout.unpack(p)
+    rows, cols, flags, max_checks = (header[n] for n in ("rows", "cols", "flags", "max_checks"))
     size = rows << 8 | cols
     if rows == 0 or cols == 0:
         raise ProtocolError(ErrorCode.BAD_SIZE, f"a {rows}x{cols} grid is empty", size)
@@ -324,7 +245,7 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
         raise ProtocolError(ErrorCode.BAD_FLAGS, f"unknown SOLVE flags {flags:#04x}", flags)
     clues = []
     for i in range(rows * cols):
-        code = (p[SOLVE_HEADER + i // 2] >> (4 * (i % 2))) & 0xF
+        code = (codes[i // 2] >> (4 * (i % 2))) & 0xF
         if code == CLUE_BLANK:
             clues.append(None)
         elif code <= 3:
@@ -371,13 +292,15 @@ def encode_result(status, rows, cols, *, solution=None, counters=None, cycles=0,
     if status is Status.ERROR:
         raise ValueError("a RESULT never carries status ERROR; send an ERROR frame")
     counters = dict(counters or {})
-    values = [int(counters.get(name, 0)) for name in COUNTERS[:-1]] + [int(cycles)]
+    values = {name: int(counters.get(name, 0)) for name in COUNTERS if name != "cycles"}
     flags = (RESULT_ABORTED if aborted else 0) | (RESULT_UNIQUE if unique else 0)
-    payload = struct.pack("<BBBB6Q", status, flags, rows, cols, *values)
+    tail = b""
     if status.solved:
         if solution is None:
             raise ValueError(f"status {status.name} needs a solution")
-        payload += pack_colouring(solution)
+        tail = pack_colouring(solution)
+    payload = ResultLayout.pack(tail, status=status, flags=flags, rows=rows, cols=cols,
+                                cycles=int(cycles), **values)
     return encode_frame(MsgType.RESULT, payload)
 
 
@@ -393,19 +316,20 @@ def decode_result(frame):
     if len(p) < RESULT_HEADER:
         raise ProtocolError(ErrorCode.BAD_LENGTH, f"RESULT payload of {len(p)} bytes is "
                             f"shorter than {RESULT_HEADER}", RESULT_HEADER)
-    status, flags, rows, cols, *values = struct.unpack_from("<BBBB6Q", p)
+    fields, colouring = ResultLayout.unpack(p)
+    status, flags, rows, cols = (fields[n] for n in ("status", "flags", "rows", "cols"))
     try:
         status = Status(status)
     except ValueError:
         raise ProtocolError(ErrorCode.BAD_LENGTH, f"RESULT has unknown status {status}",
                             status) from None
-    expected = RESULT_HEADER + ((rows * cols + 7) // 8 if status.solved else 0)
+    expected = result_length(rows, cols, status.solved)
     if len(p) != expected:
         raise ProtocolError(ErrorCode.BAD_LENGTH, f"RESULT for {rows}x{cols} with status "
                             f"{status.name} has {len(p)} bytes, expected {expected}", expected)
-    solution = unpack_colouring(p[RESULT_HEADER:], rows, cols) if status.solved else None
-    counters = dict(zip(COUNTERS[:-1], values[:-1]))
-    return ResultReply(status, rows, cols, solution, counters, values[-1],
+    solution = unpack_colouring(colouring, rows, cols) if status.solved else None
+    counters = {name: fields[name] for name in COUNTERS if name != "cycles"}
+    return ResultReply(status, rows, cols, solution, counters, fields["cycles"],
                        bool(flags & RESULT_ABORTED), bool(flags & RESULT_UNIQUE))
 
 
@@ -422,11 +346,10 @@ class VersionReply:
 
 
 def encode_version(*, max_rows, max_cols, clock_hz, baud, regmap=None, accelerator_ok=True):
-    if regmap is None:
-        from hw.regmap import VERSION as regmap
-    payload = struct.pack("<BBBBIIHB", PROTOCOL_VERSION, regmap, max_rows, max_cols,
-                          int(clock_hz), int(baud), MAX_PAYLOAD,
-                          VERSION_ACCEL_OK if accelerator_ok else 0)
+    payload = VersionLayout.pack(
+        protocol=PROTOCOL_VERSION, regmap=REGMAP_VERSION if regmap is None else regmap,
+        max_rows=max_rows, max_cols=max_cols, clock_hz=int(clock_hz), baud=int(baud),
+        max_payload=MAX_PAYLOAD, flags=VERSION_ACCEL_OK if accelerator_ok else 0)
     return encode_frame(MsgType.VERSION, payload)
 
 
@@ -435,8 +358,9 @@ def decode_version(frame):
     if len(frame.payload) != VERSION_PAYLOAD:
         raise ProtocolError(ErrorCode.BAD_LENGTH, f"VERSION payload of {len(frame.payload)} "
                             f"bytes, expected {VERSION_PAYLOAD}", VERSION_PAYLOAD)
-    v = struct.unpack("<BBBBIIHB", frame.payload)
-    return VersionReply(*v[:7], bool(v[7] & VERSION_ACCEL_OK))
+    v = VersionLayout.unpack(frame.payload)[0]
+    return VersionReply(v["protocol"], v["regmap"], v["max_rows"], v["max_cols"], v["clock_hz"],
+                        v["baud"], v["max_payload"], bool(v["flags"] & VERSION_ACCEL_OK))
 
 
 @dataclass(frozen=True)
@@ -458,7 +382,8 @@ class ErrorReply:
 
 
 def encode_error(code, request_type=0, detail=0):
-    return encode_frame(MsgType.ERROR, struct.pack("<BBH", code, request_type, detail & 0xFFFF))
+    return encode_frame(MsgType.ERROR, ErrorLayout.pack(code=int(code), type=request_type,
+                                                        detail=detail & 0xFFFF))
 
 
 def decode_error(frame):
@@ -466,7 +391,8 @@ def decode_error(frame):
     if len(frame.payload) != ERROR_PAYLOAD:
         raise ProtocolError(ErrorCode.BAD_LENGTH, f"ERROR payload of {len(frame.payload)} "
                             f"bytes, expected {ERROR_PAYLOAD}", ERROR_PAYLOAD)
-    code, request_type, detail = struct.unpack("<BBH", frame.payload)
+    e = ErrorLayout.unpack(frame.payload)[0]
+    code, request_type, detail = e["code"], e["type"], e["detail"]
     try:
         code = ErrorCode(code)
     except ValueError:
@@ -474,171 +400,36 @@ def decode_error(frame):
     return ErrorReply(code, request_type, detail)
 
 
+#: The receiver's counters of a STATS_REPLY: one field per :data:`STATS_COUNTERS` name.
+StatsReply = make_dataclass(
+    "StatsReply", [(name, int, 0) for name in STATS_COUNTERS], frozen=True,
+    namespace={"as_dict": lambda self: {n: getattr(self, n) for n in STATS_COUNTERS},
+               "__doc__": "The receiver's counters of a STATS_REPLY (docs/protocol.md)."})
+
+
+def encode_stats_reply(**counters):
+    """A STATS_REPLY frame; counters not given are 0, each is taken modulo 2**32."""
+    unknown = set(counters) - set(STATS_COUNTERS)
+    if unknown:
+        raise ValueError(f"unknown STATS counters {sorted(unknown)}")
+    return encode_frame(MsgType.STATS_REPLY, StatsLayout.pack(
+        **{name: int(counters.get(name, 0)) & 0xFFFFFFFF for name in STATS_COUNTERS}))
+
+
+def decode_stats(frame):
+    _expect(frame, MsgType.STATS_REPLY)
+    if len(frame.payload) != StatsLayout.SIZE:
+        raise ProtocolError(ErrorCode.BAD_LENGTH, f"STATS_REPLY payload of {len(frame.payload)} "
+                            f"bytes, expected {StatsLayout.SIZE}", StatsLayout.SIZE)
+    return StatsReply(**StatsLayout.unpack(frame.payload)[0])
+
+
 def decode_reply(frame):
-    """A :class:`ResultReply`, :class:`VersionReply` or :class:`ErrorReply`."""
+    """A :class:`ResultReply`, :class:`VersionReply`, :class:`StatsReply` or
+    :class:`ErrorReply`."""
     decoders = {MsgType.RESULT: decode_result, MsgType.VERSION: decode_version,
-                MsgType.ERROR: decode_error}
+                MsgType.STATS_REPLY: decode_stats, MsgType.ERROR: decode_error}
     if frame.type not in decoders:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"frame type {frame.type:#04x} is not "
                             f"a reply", frame.type)
     return decoders[frame.type](frame)
-
-
-# -- generated artefacts --------------------------------------------------------------------
-
-def c_header():
-    """``slk_protocol.h``: the constants, codes and CRC table for the firmware."""
-    lines = ["/* Generated by host/protocol.py -- do not edit; 'make firmware' regenerates it. */",
-             "#ifndef SLK_PROTOCOL_H", "#define SLK_PROTOCOL_H", "", "#include <stdint.h>", "",
-             f"#define PROTO_START 0x{START:02X}u",
-             f"#define PROTO_VERSION {PROTOCOL_VERSION}u",
-             f"#define PROTO_MAX_GRID {MAX_GRID}u",
-             f"#define PROTO_MAX_PAYLOAD {MAX_PAYLOAD}u",
-             f"#define PROTO_OVERHEAD {OVERHEAD}u",
-             f"#define PROTO_TIMEOUT_BYTE_TIMES {TIMEOUT_BYTE_TIMES}u",
-             f"#define PROTO_SOLVE_HEADER {SOLVE_HEADER}u",
-             f"#define PROTO_RESULT_HEADER {RESULT_HEADER}u",
-             f"#define PROTO_VERSION_PAYLOAD {VERSION_PAYLOAD}u",
-             f"#define PROTO_ERROR_PAYLOAD {ERROR_PAYLOAD}u",
-             f"#define PROTO_CLUE_BLANK 0x{CLUE_BLANK:X}u",
-             f"#define PROTO_FLAG_UNIQUE 0x{FLAG_UNIQUE:02X}u",
-             f"#define PROTO_SOLVE_FLAGS 0x{SOLVE_FLAGS:02X}u",
-             f"#define PROTO_RESULT_ABORTED 0x{RESULT_ABORTED:02X}u",
-             f"#define PROTO_RESULT_UNIQUE 0x{RESULT_UNIQUE:02X}u",
-             f"#define PROTO_VERSION_ACCEL_OK 0x{VERSION_ACCEL_OK:02X}u", ""]
-    for t in MsgType:
-        lines.append(f"#define MSG_{t.name} 0x{t.value:02X}u")
-    lines.append("")
-    for e in ErrorCode:
-        lines.append(f"#define ERR_{e.name} {e.value}u")
-    lines.append("")
-    for s in Status:
-        lines.append(f"#define STATUS_{s.name} {s.value}u")
-    lines += ["", "/* CRC-16/CCITT-FALSE, one byte at a time: "
-              "crc = (crc << 8) ^ proto_crc_table[(crc >> 8) ^ byte] */",
-              "static const uint16_t proto_crc_table[256] = {"]
-    for i in range(0, 256, 8):
-        lines.append("    " + ", ".join(f"0x{v:04X}" for v in CRC_TABLE[i:i + 8]) + ",")
-    lines += ["};", "", "#endif /* SLK_PROTOCOL_H */", ""]
-    return "\n".join(lines)
-
-
-def _table(header, rows):
-    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
-    out += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
-    return out
-
-
-def markdown():
-    """``docs/protocol.md``, generated from this module."""
-    doc = __doc__.split("\n\n", 1)
-    out = ["<!-- Generated by host/protocol.py (python -m host.protocol --markdown "
-           "docs/protocol.md) -- do not edit. -->", "",
-           "# The UART protocol", "", doc[0].strip(), "", doc[1].strip(), "",
-           "## Constants", ""]
-    out += _table(["name", "value", "meaning"], [
-        ("START", f"0x{START:02X}", "first byte of a frame"),
-        ("PROTOCOL_VERSION", PROTOCOL_VERSION, "reported by VERSION"),
-        ("MAX_PAYLOAD", MAX_PAYLOAD, f"largest LEN (a SOLVE of {MAX_GRID}x{MAX_GRID})"),
-        ("TIMEOUT_BYTE_TIMES", TIMEOUT_BYTE_TIMES,
-         "inter-byte timeout inside a frame, in byte times at the build's baud"),
-        ("CLUE_BLANK", f"0x{CLUE_BLANK:X}", "4-bit code of a blank cell"),
-        ("CRC", "CRC-16/CCITT-FALSE", "poly 0x1021, init 0xFFFF, check 0x29B1"),
-    ])
-    out += ["", "## Message types", ""]
-    out += _table(["type", "name", "direction", "payload"], [
-        (f"0x{MsgType.PING:02X}", "PING", "host -> device", "empty; answered by VERSION, "
-         "also while a search runs"),
-        (f"0x{MsgType.SOLVE:02X}", "SOLVE", "host -> device", "see below; answered by RESULT "
-         "or ERROR (BUSY while a search runs)"),
-        (f"0x{MsgType.ABORT:02X}", "ABORT", "host -> device", "empty; ends a running search, "
-         "which replies RESULT with the ABORTED flag and the counters so far (status LIMIT, "
-         "or SOLVED when a solution was already found); when idle: ERROR NOT_BUSY"),
-        (f"0x{MsgType.VERSION:02X}", "VERSION", "device -> host", "see below"),
-        (f"0x{MsgType.RESULT:02X}", "RESULT", "device -> host", "see below"),
-        (f"0x{MsgType.ERROR:02X}", "ERROR", "device -> host", "see below"),
-    ])
-    out += ["", "### SOLVE payload", ""]
-    out += _table(["offset", "size", "field", "meaning"], [
-        (0, 1, "rows", f"1 .. the build's maximum (VERSION max_rows; at most {MAX_GRID})"),
-        (1, 1, "cols", "1 .. the build's maximum"),
-        (2, 1, "flags", f"bit 0 (0x{FLAG_UNIQUE:02X}) UNIQUE: search on for a second "
-         "solution; other bits must be 0"),
-        (3, 4, "max_checks", "u32: stop with status LIMIT before check number max_checks + 1; "
-         "0 = no bound other than 2^32 - 1"),
-        (SOLVE_HEADER, "ceil(rows*cols/2)", "clues", "4 bits per cell, row-major, cell 2i in "
-         f"the low nibble of byte i: 0..3 a digit, 0x{CLUE_BLANK:X} blank, 4..14 refused "
-         "(BAD_CLUE); an odd cell count leaves the last high nibble unused"),
-    ])
-    out += ["", "Checked in this order: payload shorter than 7 bytes (BAD_LENGTH), rows or "
-            "cols zero (BAD_SIZE), rows or cols above the build maximum (TOO_LARGE), payload "
-            "length (BAD_LENGTH), flags (BAD_FLAGS), clues (BAD_CLUE).", "",
-            "### RESULT payload", ""]
-    counter_rows = [(4 + 8 * i, 8, name, "u64: " + {
-        "checks": "partial-condition checks (hw.model.Counters)",
-        "backtracks": "levels that ran out of options",
-        "candidates": "fully assigned states examined",
-        "floods": "runs of the flood array",
-        "flood_iterations": "flood array iterations (its FLOOD_ITERATIONS register), summed",
-        "cycles": "solve cycles of the SoC's cycle counter, from 'puzzle loaded' (clues "
-                  "written to the accelerator) to 'answer ready' (search ended)",
-    }[name]) for i, name in enumerate(COUNTERS)]
-    out += _table(["offset", "size", "field", "meaning"], [
-        (0, 1, "status", ", ".join(f"{s.value} {s.name}" for s in Status if s is not Status.ERROR)),
-        (1, 1, "flags", f"bit 0 (0x{RESULT_ABORTED:02X}) ABORTED, bit 1 "
-         f"(0x{RESULT_UNIQUE:02X}) UNIQUE requested"),
-        (2, 1, "rows", "of the puzzle"), (3, 1, "cols", "of the puzzle"),
-        *counter_rows,
-        (RESULT_HEADER, "ceil(rows*cols/8)", "colouring", "only when the status is SOLVED_UNIQUE, "
-         "SOLVED or MULTIPLE (the first solution found): one bit per cell, row-major, cell i "
-         "at bit i%8 of byte i/8, 1 = inside"),
-    ])
-    out += ["", "### VERSION payload", ""]
-    out += _table(["offset", "size", "field", "meaning"], [
-        (0, 1, "protocol", f"PROTOCOL_VERSION ({PROTOCOL_VERSION})"),
-        (1, 1, "regmap", "the accelerator's register map version (hw/regmap.py)"),
-        (2, 1, "max_rows", "the build's largest grid"), (3, 1, "max_cols", ""),
-        (4, 4, "clock_hz", "u32: the SoC's clock"), (8, 4, "baud", "u32: the UART's baud rate"),
-        (12, 2, "max_payload", f"u16: MAX_PAYLOAD ({MAX_PAYLOAD})"),
-        (14, 1, "flags", f"bit 0 (0x{VERSION_ACCEL_OK:02X}) the accelerator's ID and size are "
-         "right"),
-    ])
-    out += ["", "### ERROR payload", ""]
-    out += _table(["offset", "size", "field", "meaning"], [
-        (0, 1, "code", "the reason, below"),
-        (1, 1, "type", "type of the offending frame; 0 when the frame was not received whole "
-         "(BAD_LENGTH of LEN, BAD_CRC, TIMEOUT, OVERRUN)"),
-        (2, 2, "detail", "u16, per code"),
-    ])
-    details = {
-        ErrorCode.BAD_CRC: "the CRC received",
-        ErrorCode.BAD_LENGTH: "the payload length expected (0 when LEN exceeded MAX_PAYLOAD)",
-        ErrorCode.UNKNOWN_TYPE: "the type", ErrorCode.BAD_SIZE: "rows << 8 | cols",
-        ErrorCode.TOO_LARGE: "rows << 8 | cols", ErrorCode.BAD_CLUE: "the cell index r*cols + c",
-        ErrorCode.BAD_FLAGS: "the flags", ErrorCode.BUSY: "0", ErrorCode.NOT_BUSY: "0",
-        ErrorCode.TIMEOUT: "0", ErrorCode.OVERRUN: "0",
-        ErrorCode.NO_ACCELERATOR: "the low 16 bits of the ID register read",
-    }
-    out += ["", "### Error codes", ""]
-    out += _table(["code", "name", "detail"], [(e.value, e.name, details[e]) for e in ErrorCode])
-    out += ["", "Every malformed frame (bad LEN, bad CRC, timeout) and every refused request "
-            "gets exactly one ERROR frame; garbage outside frames is skipped without one.", ""]
-    return "\n".join(out)
-
-
-def main(argv=None):
-    parser = argparse.ArgumentParser(description="Generate the protocol's C header or docs.")
-    parser.add_argument("--c-header", metavar="FILE", help="write slk_protocol.h")
-    parser.add_argument("--markdown", metavar="FILE", help="write docs/protocol.md")
-    args = parser.parse_args(argv)
-    if not (args.c_header or args.markdown):
-        parser.error("give --c-header FILE and/or --markdown FILE")
-    for path, text in ((args.c_header, c_header), (args.markdown, markdown)):
-        if path:
-            with open(path, "w") as f:
-                f.write(text())
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

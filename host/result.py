@@ -1,37 +1,14 @@
 """The outcome of a solve, shared by every engine, the board and the UART protocol.
 
-The numeric values of :class:`Status` are the status codes of the UART protocol
-(``host/protocol.py`` generates them into the firmware header).
+:class:`Status` is declared with the UART protocol (:mod:`spec.protocol`): its
+values are RESULT's status codes.
 """
 
 from dataclasses import dataclass, field
-from enum import IntEnum
+
+from spec.protocol import Status
 
 __all__ = ["Status", "Result"]
-
-
-class Status(IntEnum):
-    SOLVED_UNIQUE = 0   # a solution, and the search proved there is no other
-    SOLVED = 1          # a solution; uniqueness was not checked
-    MULTIPLE = 2        # at least two solutions (the first is reported)
-    NO_SOLUTION = 3     # the search proved there is none
-    LIMIT = 4           # the step/time limit ended the search first
-    ERROR = 5           # the engine or device failed; see Result.message
-
-    @property
-    def solved(self):
-        return self in (Status.SOLVED_UNIQUE, Status.SOLVED, Status.MULTIPLE)
-
-    @property
-    def text(self):
-        return {
-            Status.SOLVED_UNIQUE: "solved, unique",
-            Status.SOLVED: "solved (uniqueness not checked)",
-            Status.MULTIPLE: "several solutions",
-            Status.NO_SOLUTION: "no solution",
-            Status.LIMIT: "limit reached",
-            Status.ERROR: "error",
-        }[self]
 
 
 @dataclass

@@ -5,10 +5,10 @@
 register array (:mod:`hw.flood`) and the hole detector (:mod:`hw.holes`), and
 decodes its bus (:mod:`hw.bus`, PicoRV32's native interface, byte addresses
 within the accelerator's window) from the register classes of
-:mod:`hw.regmap`: every address, field offset and width below comes from
+:mod:`spec.registers`: every address, field offset and width below comes from
 them, so the generated C header matches the hardware by construction.
 
-Bus timing (see also the timing contract in :mod:`hw.regmap`):
+Bus timing (see also the timing contract in :mod:`spec.registers`):
 
 * an access is accepted in the first cycle in which ``valid`` is high and it
   may proceed; ``ready`` (with ``rdata``) follows in the next cycle: an
@@ -29,7 +29,9 @@ from amaranth import Cat, Const, Module, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
-from . import bus, regmap
+from spec import registers as regmap
+
+from . import bus
 from .cells import CELL_FIELDS, CellArray, CellLayout, check_build_size, grid_index
 from .checker import Checker, Requirements
 from .flood import Flood

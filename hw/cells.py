@@ -9,7 +9,7 @@ paper instead rebuilt its hardware for each puzzle and limited rows to 32
 columns.
 
 Bitboards.  Whole-grid signals (``grid`` here, ``s0``/``s1`` of the checker,
-``p`` of the flood array) use the bit layout of :class:`hw.model.Geometry`
+``p`` of the flood array) use the bit layout of :class:`spec.geometry.Geometry`
 for the *build* size: bit ``r * (max_cols + 2) + c`` is the cell at framed row
 ``r``, framed column ``c`` (row 0, row max_rows+1, column 0 and column
 max_cols+1 are the fixed frame).  A puzzle of size rows x cols occupies the
@@ -20,8 +20,9 @@ from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from . import regmap
-from .model import Geometry
+from spec import registers as regmap
+from spec.registers import check_build_size
+from spec.geometry import Geometry
 
 __all__ = ["CellLayout", "NeedLayout", "OFFSETS", "CELL_FIELDS", "check_build_size",
            "build_geometry", "grid_index", "CellArray", "BLANK"]
@@ -50,15 +51,6 @@ BLANK = {"clue": regmap.CLUE_BLANK, "pattern": 0, "attribute": 0}
 _SIZE_WIDTH = regmap.Size.field("rows").width
 _ROW_WIDTH = (regmap.CELL_ROWS_MAX - 1).bit_length()
 _COL_WIDTH = (regmap.CELL_STRIDE - 1).bit_length()
-
-
-def check_build_size(max_rows, max_cols):
-    """Validate a build-time maximum grid size, with a one-line message."""
-    for what, value, limit in (("max_rows", max_rows, regmap.CELL_ROWS_MAX),
-                               ("max_cols", max_cols, regmap.CELL_STRIDE)):
-        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= limit:
-            raise ValueError(f"{what} must be an integer from 1 to {limit} "
-                             f"(the CELL register window), not {value!r}")
 
 
 def build_geometry(max_rows, max_cols):

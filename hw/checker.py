@@ -3,9 +3,9 @@
 Every assigned cell requires colours of its eight neighbours, ``b_1 .. b_8``
 (from its clue, pattern and attribute), plus a ninth, ``b_0``, of itself (the
 cell's own attribute; a deviation from the paper documented in
-:mod:`hw.model`).  :class:`Requirements` is that lookup, generated from
-:func:`hw.combinations.requirements` by a loop over
-:func:`hw.combinations.combinations`: no table is typed by hand.  The paper
+:mod:`model.paper`).  :class:`Requirements` is that lookup, generated from
+:func:`spec.combinations.requirements` by a loop over
+:func:`spec.combinations.combinations`: no table is typed by hand.  The paper
 puts this decoder in every cell; we put one at the cell array's write port and
 store its 18 output bits per cell (:class:`hw.cells.CellArray`), which costs
 18 flip-flops per cell and saves the decoder's LUTs in every cell.
@@ -28,8 +28,8 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from .cells import OFFSETS, CellLayout, NeedLayout, build_geometry, grid_index
-from .combinations import Attribute, combinations, requirements
-from . import regmap
+from spec.combinations import Attribute, combinations, requirements
+from spec import registers as regmap
 
 __all__ = ["OFFSETS", "requirement_table", "Requirements", "Checker"]
 
@@ -44,7 +44,7 @@ def requirement_table():
 
     Keys are the packed :data:`hw.cells.CellLayout` value of a cell (clue,
     pattern, attribute); bit ``i`` of a mask is the requirement on the cell
-    at ``OFFSETS[i]``.  Generated from :mod:`hw.combinations`:
+    at ``OFFSETS[i]``.  Generated from :mod:`spec.combinations`:
 
     * a clue cell with a valid combination forces :func:`requirements`;
     * a blank cell with an attribute forces itself (any pattern value);

@@ -1,7 +1,7 @@
 """Connectivity flood register array (paper section 3.3.1, extended).
 
 Every cell has a flip-flop ``p``; each cycle ``p |= (p of the N/S/E/W
-neighbours) & region``, until nothing grows.  Two modes (:class:`hw.model.FloodMode`):
+neighbours) & region``, until nothing grows.  Two modes (:class:`spec.registers.FloodMode`):
 
 * REACH: ``region`` = grid cells not required outside, seeded with the first
   inside cell in row-major scan order (chosen in hardware by two priority
@@ -16,7 +16,7 @@ Cycles.  ``start`` (in IDLE) latches ``mode``; one set-up cycle (SEED) loads
 ``p`` with the seed and registers the region (so that a step is one LUT per
 cell: ``p | region & (N | S | E | W)``); then ITERATE runs one step per cycle
 and ``iterations`` counts them, including the final step in which nothing grew, exactly like
-:func:`hw.model.flood`.  ``busy`` is high from the cycle after ``start`` until
+:func:`model.paper.flood`.  ``busy`` is high from the cycle after ``start`` until
 the cycle after the last step; a flood of ``n`` iterations keeps ``busy`` high
 for ``n + 1`` cycles.  The paper detects "no growth" by comparing popcounts of
 successive cycles; we OR-reduce the newly reached cells instead (equivalent,
@@ -32,8 +32,8 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .cells import build_geometry
-from .model import FloodMode
-from . import regmap
+from spec.registers import FloodMode
+from spec import registers as regmap
 
 __all__ = ["Flood"]
 

@@ -25,7 +25,7 @@ from amaranth.lib.wiring import In, Out
 
 from .cells import build_geometry
 from .popcount import _counter, columns_latency, count_columns
-from . import regmap
+from spec import registers as regmap
 
 __all__ = ["Holes"]
 

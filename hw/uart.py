@@ -6,50 +6,35 @@ every bit and pushes good bytes into a FIFO, so the CPU can poll rarely (the
 firmware polls every few dozen checks during a search); the transmitter sends
 from a FIFO.
 
-Registers (byte offsets in the UART's window, :data:`REGISTERS`):
-
-* ``DATA`` (0x0): a read pops one received byte: bits 7:0 the byte, bit 31
-  set when there was none (then bits 7:0 are 0), so one read both polls and
-  receives.  A write queues bits 7:0 for sending; it waits (bus wait states)
-  while the transmit FIFO is full.
-* ``STATUS`` (0x4): bit 0 RX_VALID (a byte is waiting), bit 1 TX_READY (the
-  transmit FIFO has room), bit 2 TX_IDLE (everything has been sent), bit 3
-  RX_OVERRUN (sticky: a byte was lost because the receive FIFO was full),
-  bit 4 RX_FRAME_ERROR (sticky: a stop bit was 0).  Writing 1 to bits 3 or 4
-  clears them.
+Registers: :data:`spec.registers.UART_REGISTERS` (DATA: a read pops one received
+byte, bit 31 ``empty`` set when there was none, a write queues a byte and waits
+while the transmit FIFO is full; STATUS: the FIFOs' state and the sticky
+RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
+RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
+firmware's STATS reply).  The divisor is
+checked by :func:`spec.board.divisor_for` (at least :data:`spec.board.MIN_DIVISOR`).
 """
 
-from amaranth import Module, Signal, Cat, C
+from amaranth import C, Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
+from spec.board import MIN_DIVISOR, divisor_for
+from spec.registers import UART as UART_BLOCK
+from spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartRxFrameErrors,
+                            UartRxOverruns, UartStatus)
+
 from . import bus
 
-__all__ = ["UART", "UARTRx", "UARTTx", "REGISTERS", "STATUS_BITS", "DATA_EMPTY", "divisor_for"]
-
-#: Byte offsets of the registers.
-REGISTERS = {"DATA": 0x0, "STATUS": 0x4}
-#: STATUS bits.
-STATUS_BITS = {"RX_VALID": 0, "TX_READY": 1, "TX_IDLE": 2, "RX_OVERRUN": 3, "RX_FRAME_ERROR": 4}
-#: DATA read bit set when no byte was waiting.
-DATA_EMPTY = 31
+__all__ = ["UART", "UARTRx", "UARTTx", "divisor_for"]
 
 
-def divisor_for(clock_hz, baud):
-    """Clock cycles per bit for ``baud`` at ``clock_hz``, checked to be usable."""
-    if baud <= 0 or clock_hz <= 0:
-        raise ValueError(f"clock ({clock_hz} Hz) and baud rate ({baud}) must be positive")
-    divisor = round(clock_hz / baud)
-    if divisor < 4:
-        raise ValueError(f"baud rate {baud} is too fast for a {clock_hz} Hz clock "
-                         f"(need at least 4 clock cycles per bit)")
-    error = abs(clock_hz / divisor - baud) / baud
-    if error > 0.02:
-        raise ValueError(f"baud rate {baud} is {error:.1%} off at {clock_hz} Hz "
-                         f"({divisor} cycles per bit); choose a rate within 2%")
-    return divisor
+def _check_divisor(divisor):
+    if not isinstance(divisor, int) or divisor < MIN_DIVISOR:
+        raise ValueError(f"divisor must be at least {MIN_DIVISOR} clock cycles per bit, "
+                         f"not {divisor!r}")
 
 
 class UARTRx(wiring.Component):
@@ -61,8 +46,7 @@ class UARTRx(wiring.Component):
     frame_error: Out(1)
 
     def __init__(self, divisor):
-        if divisor < 4:
-            raise ValueError(f"divisor must be at least 4, not {divisor}")
+        _check_divisor(divisor)
         self.divisor = divisor
         super().__init__()
 
@@ -121,8 +105,7 @@ class UARTTx(wiring.Component):
     ready: Out(1)
 
     def __init__(self, divisor):
-        if divisor < 4:
-            raise ValueError(f"divisor must be at least 4, not {divisor}")
+        _check_divisor(divisor)
         self.divisor = divisor
         super().__init__()
 
@@ -147,13 +130,12 @@ class UARTTx(wiring.Component):
 class UART(wiring.Component):
     """The UART with its register interface (module docstring); ``bus`` is a target port."""
 
-    bus: In(bus.Signature(addr_width=4))
+    bus: In(bus.Signature(addr_width=(UART_BLOCK.size - 1).bit_length()))
     rx: In(1, init=1)
     tx: Out(1, init=1)
 
-    def __init__(self, divisor, *, rx_depth=64, tx_depth=16):
-        if divisor < 4:
-            raise ValueError(f"divisor must be at least 4 clock cycles per bit, not {divisor}")
+    def __init__(self, divisor, *, rx_depth=UART_RX_DEPTH, tx_depth=UART_TX_DEPTH):
+        _check_divisor(divisor)
         self.divisor, self.rx_depth, self.tx_depth = divisor, rx_depth, tx_depth
         super().__init__()
 
@@ -170,10 +152,12 @@ class UART(wiring.Component):
                      tx_fifo.r_en.eq(transmitter.ready)]
 
         overrun, frame_error = Signal(), Signal()
+        overruns = Signal(UartRxOverruns.field("count").width)
+        frame_errors = Signal(UartRxFrameErrors.field("count").width)
         with m.If(receiver.valid & ~rx_fifo.w_rdy):
-            m.d.sync += overrun.eq(1)
+            m.d.sync += [overrun.eq(1), overruns.eq(overruns + 1)]
         with m.If(receiver.frame_error):
-            m.d.sync += frame_error.eq(1)
+            m.d.sync += [frame_error.eq(1), frame_errors.eq(frame_errors + 1)]
 
         b = self.bus
         ready = Signal()
@@ -183,34 +167,42 @@ class UART(wiring.Component):
         is_write = b.wstrb.any()
         reg = b.addr[2:4]
         with m.If(b.valid & ~ready):
-            with m.If(reg == REGISTERS["DATA"] >> 2):
+            with m.If(reg == UartData.address >> 2):
                 with m.If(is_write):
                     with m.If(tx_fifo.w_rdy):  # else: wait states until there is room
                         m.d.comb += [tx_fifo.w_data.eq(b.wdata[:8]), tx_fifo.w_en.eq(1)]
                         m.d.sync += [ready.eq(1), rdata.eq(0)]
                 with m.Else():
                     m.d.comb += rx_fifo.r_en.eq(1)
-                    m.d.sync += [ready.eq(1),
-                                 rdata.eq(Cat(rx_fifo.r_data & (rx_fifo.r_rdy.replicate(8)),
-                                              C(0, 23), ~rx_fifo.r_rdy))]
-            with m.Elif(reg == REGISTERS["STATUS"] >> 2):
+                    byte, empty = UartData.field("byte"), UartData.field("empty")
+                    word = Signal(32)
+                    m.d.comb += [word[byte.offset:byte.offset + byte.width].eq(
+                                     rx_fifo.r_data & rx_fifo.r_rdy.replicate(8)),
+                                 word[empty.offset].eq(~rx_fifo.r_rdy)]
+                    m.d.sync += [ready.eq(1), rdata.eq(word)]
+            with m.Elif(reg == UartStatus.address >> 2):
                 m.d.sync += ready.eq(1)
                 with m.If(is_write):
                     m.d.sync += rdata.eq(0)
-                    with m.If(b.wdata[STATUS_BITS["RX_OVERRUN"]]):
+                    with m.If(b.wdata[UartStatus.field("rx_overrun").offset]):
                         m.d.sync += overrun.eq(0)
-                    with m.If(b.wdata[STATUS_BITS["RX_FRAME_ERROR"]]):
+                    with m.If(b.wdata[UartStatus.field("rx_frame_error").offset]):
                         m.d.sync += frame_error.eq(0)
                 with m.Else():
                     status = Signal(32)
                     m.d.comb += [
-                        status[STATUS_BITS["RX_VALID"]].eq(rx_fifo.r_rdy),
-                        status[STATUS_BITS["TX_READY"]].eq(tx_fifo.w_rdy),
-                        status[STATUS_BITS["TX_IDLE"]].eq(~tx_fifo.r_rdy & transmitter.ready),
-                        status[STATUS_BITS["RX_OVERRUN"]].eq(overrun),
-                        status[STATUS_BITS["RX_FRAME_ERROR"]].eq(frame_error),
+                        status[UartStatus.field("rx_valid").offset].eq(rx_fifo.r_rdy),
+                        status[UartStatus.field("tx_ready").offset].eq(tx_fifo.w_rdy),
+                        status[UartStatus.field("tx_idle").offset].eq(
+                            ~tx_fifo.r_rdy & transmitter.ready),
+                        status[UartStatus.field("rx_overrun").offset].eq(overrun),
+                        status[UartStatus.field("rx_frame_error").offset].eq(frame_error),
                     ]
                     m.d.sync += rdata.eq(status)
+            with m.Elif(reg == UartRxOverruns.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, overruns))]
+            with m.Elif(reg == UartRxFrameErrors.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, frame_errors))]
             with m.Else():
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
         return m

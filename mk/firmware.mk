@@ -1,8 +1,9 @@
-# The SoC (hw/soc.py), its C firmware (firmware/) and the UART protocol (host/protocol.py).
+# The SoC (hw/soc.py), its C firmware (firmware/, built by firmware/build.py) and the UART
+# protocol (spec/protocol.py).
 #   make firmware                  build the firmware image for ROWS x COLS (default 10x10)
 #   make firmware CC_KIND=gcc      ... with riscv64-unknown-elf-gcc instead of ziglang
 #   make soc-verilog               the SoC's Verilog top (build/soc/slk_soc.v) + picorv32.v path
-#   make protocol-docs             regenerate docs/protocol.md from host/protocol.py
+#   make protocol-docs             regenerate docs/protocol.md (and every generated file: make generate)
 #   make test-soc                  the SoC's tests (protocol, fake device, cocotb + Verilator)
 #   make bench-soc                 cycles per puzzle on the simulated SoC (slow)
 
@@ -16,20 +17,19 @@ SOC_BAUD ?= 115200
 
 ## firmware     build the SoC firmware for ROWS x COLS (default 10x10) into build/firmware/; CC_KIND=zig|gcc
 firmware: setup
-	$(PY) -m hw.soc firmware --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND)
+	$(PY) -m firmware.build --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND)
 
 ## soc-verilog  write the SoC's Verilog top to build/soc/slk_soc.v (ROWS= COLS= SOC_CLOCK= SOC_BAUD=)
 soc-verilog: setup
-	$(PY) -m hw.soc verilog --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND) \
+	$(PY) -m boards.verilog --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND) \
 		--clock-hz $(SOC_CLOCK) --baud $(SOC_BAUD) --out build/soc/slk_soc.v
 
-## protocol-docs  regenerate docs/protocol.md from host/protocol.py
-protocol-docs: setup
-	$(PY) -m host.protocol --markdown docs/protocol.md
+## protocol-docs  regenerate docs/protocol.md from spec/protocol.py (same as make generate)
+protocol-docs: generate
 
 ## test-soc     the SoC's tests: protocol, fake device, SoC blocks, whole SoC in cocotb + Verilator
 test-soc: setup
-	$(PY) -m pytest -n 2 -q tests/test_protocol.py tests/test_fakedevice.py tests/soc
+	$(PY) -m pytest -n 2 -q tests/test_protocol.py tests/test_protocol_frames.py tests/test_spec.py tests/test_fakedevice.py tests/soc
 
 ## bench-soc    cycles per check of the simulated SoC on more puzzles (slow; writes docs/soc-cycles.md)
 bench-soc: setup

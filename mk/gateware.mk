@@ -10,9 +10,8 @@ REPORT_JOBS  ?= 2
 report: setup
 	$(PY) -m hw.report --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
 
-## registers-doc  regenerate docs/registers.md from hw/regmap.py
-registers-doc: setup
-	$(PY) -c "from hw.regmap import markdown; open('docs/registers.md', 'w').write(markdown())"
+## registers-doc  regenerate docs/registers.md from spec/registers.py (same as make generate)
+registers-doc: generate
 
 ## test-gateware  the gateware tests (Amaranth simulator + cocotb/Verilator), without the slow ones
 test-gateware: setup

@@ -17,7 +17,7 @@ from bench import board as B
 from bench import paper
 from host import protocol as P
 from host.puzzle import Puzzle
-from hw.model import search
+from model.paper import search
 from tests.conftest import PUZZLES, load
 
 TINY = ("janko_0002", "janko_0011")  # a 4x4 and a 5x5, a few hundred checks each

@@ -18,7 +18,7 @@ from host.engines import get_engine
 from host.fakedevice import FakeDevice
 from host.puzzle import Puzzle
 from host.result import Status
-from hw.model import search
+from model.paper import search
 from tests.conftest import REPO, load
 
 

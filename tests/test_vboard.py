@@ -142,7 +142,7 @@ def test_untraced_build_refuses_a_trace(soc_build):
 
 from host import board as B  # noqa: E402
 from host.result import Status  # noqa: E402
-from hw.model import search  # noqa: E402
+from model.paper import search  # noqa: E402
 from tests.conftest import load  # noqa: E402
 
 

@@ -8,7 +8,7 @@
 
 #define REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
-/* accelerator registers (hw/regmap.py) */
+/* accelerator registers (spec/registers.py, slk_regs.h) */
 #define ACC(offset) REG(SLK_BASE + (offset))
 #define ACC_CELL_PTR(r, c) ((volatile uint32_t *)(uintptr_t)(SLK_BASE + SLK_CELL_ADDR((r), (c))))
 

@@ -1,22 +1,55 @@
-/* SoC firmware: serves the UART protocol (host/protocol.py) and runs the search.
+/* SoC firmware: serves the UART protocol (spec/protocol.py) and runs the search.
  *
  * The receiver keeps the bytes of the current candidate frame in a buffer and
  * resynchronises exactly like host.protocol.FrameDecoder: a candidate starts
  * at a START byte; when it fails (LEN too large, bad CRC, inter-byte timeout)
- * it is answered with an ERROR frame and the scan restarts at the byte after
- * its START, so a valid frame behind garbage or a truncated frame is found.
+ * the scan restarts at the byte after its START, so a valid frame behind
+ * garbage or a truncated frame is found.
+ *
+ * Under garbage (docs/protocol.md, "Error replies under garbage"): a dropped
+ * candidate or lost bytes get an ERROR frame only when the transmitter is idle
+ * (the frame then fits the empty TX FIFO, so sending it never waits), else the
+ * drop is only counted; whole frames with a good CRC are always answered.  While
+ * a reply waits for room in the TX FIFO, received bytes are moved into the
+ * frame buffer (rx_drain), so the 64-byte RX FIFO never overruns because of us.
+ * The frame buffer is a ring (no bytes are ever moved), and the one long loop
+ * over it, the CRC of a candidate, drains the FIFO every 32 bytes, as do the
+ * garbage skip and every candidate: at FAST_BAUD (1 Mbaud) and 50 MHz a byte
+ * arrives every 500 cycles, about 125 instructions.  A good frame's payload is copied
+ * out of the ring (at most the largest SOLVE the build takes).
+ * STATS reports the receiver's counters.
+ *
+ * Every offset and size of a frame and of a payload is a PROTO_* define of the
+ * generated slk_protocol.h (accessors PROTO_GET_* / PROTO_PUT_*): a reply is
+ * built in txbuf at those offsets, then sent.
  */
 #include "io.h"
 #include "proto.h"
 #include "search.h"
 
 #define RXBUF (PROTO_MAX_PAYLOAD + PROTO_OVERHEAD)
+/* the largest reply: a RESULT with the colouring of the largest grid */
+#define TX_PAYLOAD_MAX (PROTO_RESULT_SIZE + (SLK_MAX_ROWS * SLK_MAX_COLS + 7u) / 8u)
+#define TXBUF (TX_PAYLOAD_MAX + PROTO_OVERHEAD)
 
-static uint8_t rxbuf[RXBUF];
-static uint32_t head, avail;          /* the candidate is rxbuf[head .. avail) */
+/* the longest payload a request needs whole: the largest SOLVE of this build */
+#define RX_PAYLOAD_MAX (PROTO_SOLVE_SIZE + (SLK_MAX_ROWS * SLK_MAX_COLS + 1u) / 2u)
+
+static uint8_t rxbuf[RXBUF];          /* a ring: the candidate starts at rxbuf[head] */
+static uint8_t payload[RX_PAYLOAD_MAX];  /* the payload of the last good frame */
+static uint8_t txbuf[TXBUF];
+static uint8_t *const txp = txbuf + PROTO_FRAME_SIZE;  /* the reply's payload */
+static uint32_t head, count;          /* count bytes are buffered from head on */
 static uint32_t last_rx, timeout_cycles;
-static uint32_t tx_crc;
 static search_result_t result;
+
+/* the receiver's counters, reported by STATS (spec.protocol.Stats) */
+static struct {
+    uint32_t rx_bytes, frames_good, frames_bad, garbage_bytes, errors_sent, errors_suppressed;
+} stats;
+
+_Static_assert(PROTO_ERROR_SIZE + PROTO_OVERHEAD <= SOC_UART_TX_DEPTH,
+               "an ERROR frame must fit the empty TX FIFO");
 
 /* ---- CRC-16/CCITT-FALSE ---------------------------------------------------- */
 
@@ -47,55 +80,121 @@ static uint32_t mul_small(uint32_t a, uint32_t b)
     return product;
 }
 
+/* ---- receiver: moving bytes ------------------------------------------------- */
+
+static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
+
+/* Move the received bytes from the UART's FIFO into the ring; returns nonzero
+   when a byte arrived.  Never sends anything and never moves buffered bytes. */
+static int rx_drain(void)
+{
+    int got = 0;
+    uint32_t at = wrap(head + count);
+    while (count < RXBUF) {
+        uint32_t word = REG(SOC_UART_DATA);
+        if (word & SOC_UART_DATA_EMPTY_MASK)
+            break;
+        rxbuf[at] = (uint8_t)(word >> SOC_UART_DATA_BYTE_SHIFT);
+        at = wrap(at + 1);
+        count++;
+        stats.rx_bytes++;
+        got = 1;
+    }
+    if (got)
+        last_rx = cycles_lo();
+    return got;
+}
+
+/* Drop the first n buffered bytes. */
+static void rx_drop(uint32_t n)
+{
+    head = wrap(head + n);
+    count -= n;
+}
+
+/* Copy n buffered bytes from offset `from` of the candidate to out. */
+static void rx_copy(uint8_t *out, uint32_t from, uint32_t n)
+{
+    for (uint32_t i = wrap(head + from); n--; i = wrap(i + 1))
+        *out++ = rxbuf[i];
+}
+
+/* CRC of n buffered bytes from offset `from`, receiving every 32 bytes. */
+static uint32_t rx_crc(uint32_t from, uint32_t n)
+{
+    uint32_t crc = PROTO_CRC_INIT;
+    for (uint32_t i = wrap(head + from); n--; i = wrap(i + 1)) {
+        crc = crc_step(crc, rxbuf[i]);
+        if ((n & 31u) == 0)
+            rx_drain();  /* appends behind the candidate: the bytes read stay put */
+    }
+    return crc;
+}
+
 /* ---- transmitter ------------------------------------------------------------- */
 
-__attribute__((noinline)) void tx_byte(uint8_t byte)
+/* Frame the payload of `len` bytes at txp and send the frame; while the TX FIFO
+   is full, keep receiving. */
+static __attribute__((noinline)) void send_frame(uint32_t type, uint32_t len)
 {
-    uart_put(byte);
-    tx_crc = crc_step(tx_crc, byte);
+    PROTO_PUT_FRAME_START(txbuf, PROTO_START);
+    PROTO_PUT_FRAME_LENGTH(txbuf, len);
+    PROTO_PUT_FRAME_TYPE(txbuf, type);
+    uint32_t end = PROTO_FRAME_SIZE + len;
+    PROTO_PUT_FRAME_CRC_CRC(txbuf + end, crc16(txbuf + PROTO_FRAME_LENGTH_OFFSET,
+                                               end - PROTO_FRAME_LENGTH_OFFSET));
+    end += PROTO_FRAME_CRC_SIZE;
+    for (uint32_t i = 0; i < end; i++) {
+        while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_READY_MASK))
+            rx_drain();
+        uart_put(txbuf[i]);
+    }
 }
 
-void tx_begin(uint8_t type, uint32_t len)
+/* An ERROR reply to a whole frame that is refused: always sent. */
+__attribute__((noinline)) void send_error(uint32_t code, uint32_t type, uint32_t detail)
 {
-    uart_put(PROTO_START);
-    tx_crc = 0xFFFFu;
-    tx_byte((uint8_t)len);
-    tx_byte((uint8_t)(len >> 8));
-    tx_byte(type);
+    PROTO_PUT_ERROR_CODE(txp, code);
+    PROTO_PUT_ERROR_TYPE(txp, type);
+    PROTO_PUT_ERROR_DETAIL(txp, detail);
+    send_frame(MSG_ERROR, PROTO_ERROR_SIZE);
+    stats.errors_sent++;
 }
 
-void tx_u16(uint32_t v) { tx_byte((uint8_t)v); tx_byte((uint8_t)(v >> 8)); }
-void tx_u32(uint32_t v) { tx_u16(v); tx_u16(v >> 16); }
-void tx_u64(uint64_t v) { tx_u32((uint32_t)v); tx_u32((uint32_t)(v >> 32)); }
-
-void tx_end(void)
+/* An ERROR for a dropped candidate or lost bytes: only when the transmitter is
+   idle (docs/protocol.md), else only counted. */
+static __attribute__((noinline)) void send_drop_error(uint32_t code, uint32_t detail)
 {
-    uint32_t crc = tx_crc;
-    uart_put((uint8_t)crc);
-    uart_put((uint8_t)(crc >> 8));
+    if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_IDLE_MASK)
+        send_error(code, 0, detail);
+    else
+        stats.errors_suppressed++;
 }
 
-void send_error(uint32_t code, uint32_t type, uint32_t detail)
+static __attribute__((noinline)) void send_stats(void)
 {
-    tx_begin(MSG_ERROR, PROTO_ERROR_PAYLOAD);
-    tx_byte((uint8_t)code);
-    tx_byte((uint8_t)type);
-    tx_u16(detail);
-    tx_end();
+    PROTO_PUT_STATS_RX_BYTES(txp, stats.rx_bytes);
+    PROTO_PUT_STATS_FRAMES_GOOD(txp, stats.frames_good);
+    PROTO_PUT_STATS_FRAMES_BAD(txp, stats.frames_bad);
+    PROTO_PUT_STATS_GARBAGE_BYTES(txp, stats.garbage_bytes);
+    PROTO_PUT_STATS_ERRORS_SENT(txp, stats.errors_sent);
+    PROTO_PUT_STATS_ERRORS_SUPPRESSED(txp, stats.errors_suppressed);
+    PROTO_PUT_STATS_RX_OVERRUNS(txp, REG(SOC_UART_RX_OVERRUNS));
+    PROTO_PUT_STATS_RX_FRAME_ERRORS(txp, REG(SOC_UART_RX_FRAME_ERRORS));
+    send_frame(MSG_STATS_REPLY, PROTO_STATS_SIZE);
 }
 
-void send_version(void)
+__attribute__((noinline)) void send_version(void)
 {
-    tx_begin(MSG_VERSION, PROTO_VERSION_PAYLOAD);
-    tx_byte(PROTO_VERSION);
-    tx_byte(SLK_REGMAP_VERSION);
-    tx_byte(SLK_MAX_ROWS);
-    tx_byte(SLK_MAX_COLS);
-    tx_u32(REG(SOC_SYSCTL_CLOCK_HZ));
-    tx_u32(REG(SOC_SYSCTL_BAUD));
-    tx_u16(PROTO_MAX_PAYLOAD);
-    tx_byte(accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0);
-    tx_end();
+    PROTO_PUT_VERSION_PROTOCOL(txp, PROTO_VERSION);
+    PROTO_PUT_VERSION_REGMAP(txp, SLK_REGMAP_VERSION);
+    PROTO_PUT_VERSION_MAX_ROWS(txp, SLK_MAX_ROWS);
+    PROTO_PUT_VERSION_MAX_COLS(txp, SLK_MAX_COLS);
+    PROTO_PUT_VERSION_CLOCK_HZ(txp, REG(SOC_SYSCTL_CLOCK_HZ));
+    PROTO_PUT_VERSION_BAUD(txp, REG(SOC_SYSCTL_BAUD));
+    PROTO_PUT_VERSION_MAX_PAYLOAD(txp, PROTO_MAX_PAYLOAD);
+    PROTO_PUT_VERSION_FLAGS(txp, accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0);
+    send_frame(MSG_VERSION, PROTO_VERSION_SIZE);
 }
 
 /* ---- receiver ---------------------------------------------------------------- */
@@ -104,80 +203,76 @@ void proto_init(void)
 {
     /* PROTO_TIMEOUT_BYTE_TIMES byte times of 10 bits */
     timeout_cycles = mul_small(REG(SOC_SYSCTL_UART_DIVISOR), PROTO_TIMEOUT_BYTE_TIMES * 10u);
-    head = avail = 0;
+    head = count = 0;
     last_rx = cycles_lo();
-    REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN | SOC_UART_STATUS_RX_FRAME_ERROR;
+    REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK | SOC_UART_STATUS_RX_FRAME_ERROR_MASK;
 }
 
 static void skip_garbage(void)
 {
-    while (head < avail && rxbuf[head] != PROTO_START)
-        head++;
-    if (head == avail)
-        head = avail = 0;
+    uint32_t skipped = 0;
+    while (count && rxbuf[head] != PROTO_START) {
+        head = wrap(head + 1);
+        count--;
+        if ((++skipped & 31u) == 0)
+            rx_drain();
+    }
+    stats.garbage_bytes += skipped;
 }
 
 void rx_poll(void)
 {
-    int got = 0;
-    for (;;) {
-        if (avail == RXBUF) {
-            if (head == 0)
-                break;  /* rx_next() consumes the buffer first */
-            uint32_t n = avail - head;
-            for (uint32_t i = 0; i < n; i++)
-                rxbuf[i] = rxbuf[head + i];
-            head = 0;
-            avail = n;
-        }
-        uint32_t word = REG(SOC_UART_DATA);
-        if (word & SOC_UART_DATA_EMPTY)
-            break;
-        rxbuf[avail++] = (uint8_t)word;
-        got = 1;
-    }
-    if (got) {
-        last_rx = cycles_lo();
-        if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_OVERRUN) {
-            REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN;
-            send_error(ERR_OVERRUN, 0, 0);
+    if (rx_drain()) {
+        if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_OVERRUN_MASK) {
+            REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK;
+            send_drop_error(ERR_OVERRUN, 0);
         }
         return;
     }
     skip_garbage();
-    if (head < avail && cycles_lo() - last_rx > timeout_cycles) {
+    if (count && cycles_lo() - last_rx > timeout_cycles) {
         /* a frame stopped in the middle: drop its START, rescan the rest */
-        send_error(ERR_TIMEOUT, 0, 0);
-        head++;
+        stats.frames_bad++;
+        rx_drop(1);
+        send_drop_error(ERR_TIMEOUT, 0);
     }
 }
 
 int rx_next(frame_t *frame)
 {
+    uint8_t header[PROTO_FRAME_SIZE], trailer[PROTO_FRAME_CRC_SIZE];
     for (;;) {
+        rx_drain();   /* a backlog of candidates must not let the RX FIFO overrun */
         skip_garbage();
-        uint32_t have = avail - head;
-        if (have < 3)
+        if (count < PROTO_FRAME_TYPE_OFFSET)   /* LEN not complete yet */
             return 0;
-        uint32_t len = rxbuf[head + 1] | ((uint32_t)rxbuf[head + 2] << 8);
+        rx_copy(header, 0, PROTO_FRAME_TYPE_OFFSET);
+        uint32_t len = PROTO_GET_FRAME_LENGTH(header);
         if (len > PROTO_MAX_PAYLOAD) {
-            send_error(ERR_BAD_LENGTH, 0, 0);
-            head++;
+            stats.frames_bad++;
+            rx_drop(1);
+            send_drop_error(ERR_BAD_LENGTH, 0);
             continue;
         }
         uint32_t total = len + PROTO_OVERHEAD;
-        if (have < total)
+        if (count < total)
             return 0;
-        uint32_t got = rxbuf[head + total - 2] | ((uint32_t)rxbuf[head + total - 1] << 8);
-        if (crc16(&rxbuf[head + 1], len + 3) != got) {
-            send_error(ERR_BAD_CRC, 0, got);
-            head++;
+        uint32_t end = PROTO_FRAME_SIZE + len;
+        rx_copy(header, 0, PROTO_FRAME_SIZE);
+        rx_copy(trailer, end, PROTO_FRAME_CRC_SIZE);
+        uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
+        if (rx_crc(PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET) != got) {
+            stats.frames_bad++;
+            rx_drop(1);
+            send_drop_error(ERR_BAD_CRC, got);
             continue;
         }
-        frame->type = rxbuf[head + 3];
+        frame->type = PROTO_GET_FRAME_TYPE(header);
         frame->len = len;
-        frame->payload = &rxbuf[head + 4];
-        head += total;
+        frame->payload = payload;
+        rx_copy(payload, PROTO_FRAME_SIZE, len < RX_PAYLOAD_MAX ? len : RX_PAYLOAD_MAX);
+        rx_drop(total);
+        stats.frames_good++;
         return 1;
     }
 }
@@ -187,11 +282,13 @@ int rx_next(frame_t *frame)
 /* Requests that are answered the same way whether a search runs or not. */
 static void handle_common(const frame_t *f)
 {
-    if (f->type == MSG_PING || f->type == MSG_ABORT) {
+    if (f->type == MSG_PING || f->type == MSG_ABORT || f->type == MSG_STATS) {
         if (f->len != 0)
             send_error(ERR_BAD_LENGTH, f->type, 0);
         else if (f->type == MSG_PING)
             send_version();
+        else if (f->type == MSG_STATS)
+            send_stats();
         else
             send_error(ERR_NOT_BUSY, f->type, 0);
     } else {
@@ -225,34 +322,33 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint64_t 
     else
         status = result.exhausted ? STATUS_NO_SOLUTION : STATUS_LIMIT;
     uint32_t bits = result.found ? (mul_small(rows, cols) + 7u) >> 3 : 0;
-    tx_begin(MSG_RESULT, PROTO_RESULT_HEADER + bits);
-    tx_byte((uint8_t)status);
-    tx_byte((uint8_t)((result.aborted ? PROTO_RESULT_ABORTED : 0)
-                      | (unique ? PROTO_RESULT_UNIQUE : 0)));
-    tx_byte((uint8_t)rows);
-    tx_byte((uint8_t)cols);
-    tx_u64(result.counters.checks);
-    tx_u64(result.counters.backtracks);
-    tx_u64(result.counters.candidates);
-    tx_u64(result.counters.floods);
-    tx_u64(result.counters.flood_iterations);
-    tx_u64(cycles);
+    PROTO_PUT_RESULT_STATUS(txp, status);
+    PROTO_PUT_RESULT_FLAGS(txp, (result.aborted ? PROTO_RESULT_ABORTED : 0)
+                                | (unique ? PROTO_RESULT_UNIQUE : 0));
+    PROTO_PUT_RESULT_ROWS(txp, rows);
+    PROTO_PUT_RESULT_COLS(txp, cols);
+    PROTO_PUT_RESULT_CHECKS(txp, result.counters.checks);
+    PROTO_PUT_RESULT_BACKTRACKS(txp, result.counters.backtracks);
+    PROTO_PUT_RESULT_CANDIDATES(txp, result.counters.candidates);
+    PROTO_PUT_RESULT_FLOODS(txp, result.counters.floods);
+    PROTO_PUT_RESULT_FLOOD_ITERATIONS(txp, result.counters.flood_iterations);
+    PROTO_PUT_RESULT_CYCLES(txp, cycles);
     for (uint32_t i = 0; i < bits; i++)
-        tx_byte(result.solution[i]);
-    tx_end();
+        txp[PROTO_RESULT_COLOURING_OFFSET + i] = result.solution[i];
+    send_frame(MSG_RESULT, PROTO_RESULT_SIZE + bits);
 }
 
-/* SOLVE: validated in host.protocol.decode_solve's order, then searched. */
+/* SOLVE: validated in host.protocol.decode_solve's order (docs/protocol.md), then searched. */
 static void handle_solve(const frame_t *f)
 {
     const uint8_t *p = f->payload;
-    if (f->len < PROTO_SOLVE_HEADER) {
-        send_error(ERR_BAD_LENGTH, MSG_SOLVE, PROTO_SOLVE_HEADER);
+    if (f->len < PROTO_SOLVE_SIZE) {
+        send_error(ERR_BAD_LENGTH, MSG_SOLVE, PROTO_SOLVE_SIZE);
         return;
     }
-    uint32_t rows = p[0], cols = p[1], flags = p[2];
-    uint32_t max_checks = p[3] | ((uint32_t)p[4] << 8) | ((uint32_t)p[5] << 16)
-                        | ((uint32_t)p[6] << 24);
+    uint32_t rows = PROTO_GET_SOLVE_ROWS(p), cols = PROTO_GET_SOLVE_COLS(p);
+    uint32_t flags = PROTO_GET_SOLVE_FLAGS(p);
+    uint32_t max_checks = PROTO_GET_SOLVE_MAX_CHECKS(p);
     uint32_t size = (rows << 8) | cols;
     if (rows == 0 || cols == 0) {
         send_error(ERR_BAD_SIZE, MSG_SOLVE, size);
@@ -263,7 +359,7 @@ static void handle_solve(const frame_t *f)
         return;
     }
     uint32_t cells = mul_small(rows, cols);
-    uint32_t expected = PROTO_SOLVE_HEADER + ((cells + 1u) >> 1);
+    uint32_t expected = PROTO_SOLVE_SIZE + ((cells + 1u) >> 1);
     if (f->len != expected) {
         send_error(ERR_BAD_LENGTH, MSG_SOLVE, expected);
         return;
@@ -272,7 +368,7 @@ static void handle_solve(const frame_t *f)
         send_error(ERR_BAD_FLAGS, MSG_SOLVE, flags);
         return;
     }
-    const uint8_t *codes = p + PROTO_SOLVE_HEADER;
+    const uint8_t *codes = p + PROTO_SOLVE_CLUES_OFFSET;
     for (uint32_t i = 0; i < cells; i++) {
         uint32_t code = (codes[i >> 1] >> ((i & 1u) << 2)) & 0xFu;
         if (code > 3u && code != PROTO_CLUE_BLANK) {

@@ -1,14 +1,15 @@
-/* The UART protocol of host/protocol.py: receiver with resynchronisation, replies. */
+/* The UART protocol of spec/protocol.py: receiver with resynchronisation, replies. */
 #ifndef PROTO_H
 #define PROTO_H
 
 #include <stdint.h>
 #include "slk_protocol.h"
+#include "slk_build.h"
 
 typedef struct {
     uint8_t type;
     uint32_t len;
-    const uint8_t *payload;  /* valid until the next rx_poll() */
+    const uint8_t *payload;  /* a copy (the largest SOLVE of the build at most), valid until the next rx_next() */
 } frame_t;
 
 void proto_init(void);
@@ -17,13 +18,6 @@ void rx_poll(void);
 /* The next good frame in the buffer (1), or none yet (0).  Dropped candidate
    frames (LEN too large, bad CRC) are answered with ERROR frames on the way. */
 int rx_next(frame_t *frame);
-
-void tx_begin(uint8_t type, uint32_t len);
-void tx_byte(uint8_t byte);
-void tx_u16(uint32_t value);
-void tx_u32(uint32_t value);
-void tx_u64(uint64_t value);
-void tx_end(void);
 
 void send_error(uint32_t code, uint32_t type, uint32_t detail);
 void send_version(void);

@@ -1,10 +1,10 @@
 /* The paper-faithful search (paper section 3.1, Figs. 8-10) on the accelerator.
  *
- * This is hw/model.py search(), step for step, with the same counters:
+ * This is model/paper.py search(), step for step, with the same counters:
  * levels are the clue cells in row-major order, then (once every clue cell is
  * assigned) the undetermined cells in row-major order (the "disconnected
  * procedure", section 3.1.4); a clue level tries its combinations in
- * hw/combinations.py order, an undetermined cell OUTSIDE then INSIDE.  Each
+ * spec/combinations.py order, an undetermined cell OUTSIDE then INSIDE.  Each
  * option is one CELL write and one STATUS read (one check); an undetermined
  * cell's option also runs the REACH and then the ESCAPE flood.  A candidate
  * (every level assigned) is accepted when it has an inside cell, the REACH
@@ -17,9 +17,9 @@
 #include "search.h"
 #include "io.h"
 #include "slk_protocol.h"
+#include "slk_options.h"
 
 #define MAX_CELLS (SLK_MAX_ROWS * SLK_MAX_COLS)
-#define BLANK_INDEX 4u
 
 typedef struct {
     volatile uint32_t *cell;   /* the CELL register */
@@ -31,9 +31,11 @@ typedef struct {
 
 static level_t levels[MAX_CELLS + 1];  /* + 1: "one past the last level" is read harmlessly */
 static uint32_t clue_levels, puzzle_rows, puzzle_cols;
-/* CELL words of every option of digits 0..3 and of a blank cell (index 4) */
-static uint32_t option_words[5][2 * SLK_MAX_PATTERNS];
-static uint32_t option_counts[5];
+/* The option words of slk_options.h, copied into RAM beside the other search state:
+   the compiler then reaches them from the same base register as the levels, which
+   keeps the search's code (and its cycle counts) as measured in docs/soc-cycles.md. */
+static uint32_t option_words[SLK_OPTION_KINDS][SLK_OPTIONS_MAX];
+static uint32_t option_counts[SLK_OPTION_KINDS];
 
 static volatile uint32_t *cell_reg(uint32_t r, uint32_t c)
 {
@@ -42,17 +44,10 @@ static volatile uint32_t *cell_reg(uint32_t r, uint32_t c)
 
 static void init_options(void)
 {
-    for (uint32_t d = 0; d < 5; d++) {
-        uint32_t clue = d == BLANK_INDEX ? SLK_CLUE_BLANK : d;
-        uint32_t count = d == BLANK_INDEX ? 2u : slk_combinations[d];
-        option_counts[d] = count;
-        for (uint32_t i = 0; i < count; i++) {
-            /* combination i: pattern i / 2, OUTSIDE when i is even (hw/combinations.py) */
-            uint32_t attribute = (i & 1u) ? SLK_ATTR_INSIDE : SLK_ATTR_OUTSIDE;
-            option_words[d][i] = (clue << SLK_CELL_CLUE_SHIFT)
-                               | ((i >> 1) << SLK_CELL_PATTERN_SHIFT)
-                               | (attribute << SLK_CELL_ATTRIBUTE_SHIFT);
-        }
+    for (uint32_t k = 0; k < SLK_OPTION_KINDS; k++) {
+        option_counts[k] = slk_option_counts[k];
+        for (uint32_t i = 0; i < SLK_OPTIONS_MAX; i++)
+            option_words[k][i] = slk_option_words[k][i];
     }
 }
 
@@ -87,7 +82,7 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
             level_t *level = &levels[n++];
             level->cell = cell_reg(r, c);
             level->unassigned = code << SLK_CELL_CLUE_SHIFT;
-            level->first = option_words[code];
+            level->first = option_words[code];   /* the digit is the option kind */
             level->end = option_words[code] + option_counts[code];
             *level->cell = level->unassigned;
         }
@@ -107,8 +102,8 @@ static level_t *enter_completion(void)
                 continue;
             level->cell = cell;
             level->unassigned = SLK_CLUE_BLANK << SLK_CELL_CLUE_SHIFT;
-            level->first = option_words[BLANK_INDEX];
-            level->end = option_words[BLANK_INDEX] + 2;
+            level->first = option_words[SLK_OPTION_BLANK];
+            level->end = option_words[SLK_OPTION_BLANK] + SLK_OPTION_BLANK_COUNT;
             level++;
         }
     }

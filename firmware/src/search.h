@@ -1,9 +1,10 @@
-/* The paper-faithful search (hw/model.py search(), paper section 3.1) on the accelerator. */
+/* The paper-faithful search (model/paper.py search(), paper section 3.1) on the accelerator. */
 #ifndef SEARCH_H
 #define SEARCH_H
 
 #include <stdint.h>
 #include "slk_regs.h"
+#include "slk_build.h"
 
 typedef struct {
     uint32_t checks;             /* partial-condition checks */

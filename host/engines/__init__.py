@@ -30,6 +30,7 @@ ENGINES = {
     "z3": ("host.engines.z3", "the paper's SMT formulation, section 4 (z3-solver)"),
     "ip": ("host.engines.ip", "integer program with subtour cuts (HiGHS)"),
     "cpsat": ("host.engines.cpsat", "OR-Tools CP-SAT with AddCircuit"),
+    "deduce": ("host.engines.deduce", "the golden model of the deduction engine (Python)"),
 }
 
 #: the engine of ``host/solve.py`` when none is named

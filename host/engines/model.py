@@ -1,8 +1,8 @@
-"""Engine ``model``: the golden model of the paper's search (:mod:`hw.model`)."""
+"""Engine ``model``: the golden model of the paper's search (:mod:`model.paper`)."""
 
 import time
 
-from hw.model import search
+from model.paper import search
 
 from .. import protocol
 from ..errors import TooLargeForEngine

@@ -8,7 +8,7 @@ As the paper states it:
   combinations of the conjunction of the colours the combination forces:
   centre and four neighbours, and the diagonal at every corner where two
   lines meet (``ans == 0`` for outside, ``ans > 0`` for inside).  The
-  combinations are taken from :mod:`hw.combinations`, the project's single
+  combinations are taken from :mod:`spec.combinations`, the project's single
   source of the paper's Fig. 6 / Tables 3-6, so they are the paper's listings
   (2, 8, 12 and 8 cases for the digits 0-3) without typing them again;
 * 4.3: checker patterns rejected on every 2x2 block of grid cells (the paper's
@@ -50,7 +50,7 @@ its state between the calls.
 
 import z3
 
-from hw.combinations import Attribute, combinations, requirements
+from spec.combinations import Attribute, combinations, requirements
 
 from . import Result, Stopwatch
 from ._edges import Deadline, wanted_solutions

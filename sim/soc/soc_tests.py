@@ -16,7 +16,7 @@ from cocotb.triggers import Timer, with_timeout
 from host import protocol as P
 from host.puzzle import Puzzle, parse_colouring, parse_plain
 from host.result import Result, Status
-from hw.model import search
+from model.paper import search
 from sim.soc.uart import UartSink, UartSource
 
 PUZZLES = os.environ.get("SLK_PUZZLES", os.path.join(os.path.dirname(__file__), "..", "..",
@@ -127,7 +127,7 @@ async def version(dut):
 
 @cocotb.test()
 async def solve_puzzles(dut):
-    """Corpus puzzles: answers equal the .sol files, counters equal hw.model.search."""
+    """Corpus puzzles: answers equal the .sol files, counters equal model.paper.search."""
     bench = Bench(dut)
     await bench.start()
     report = []

@@ -53,9 +53,8 @@ _HERE = Path(__file__).resolve().parent
 #: design name -> (function of the parameters -> (build name, factory, key), the files
 #: and folders the design is made from)
 DESIGNS = {
-    "soc": (_soc, [REPO / "hw", REPO / "firmware", REPO / "host" / "protocol.py",
-                   REPO / "host" / "result.py", REPO / "boards" / "arty.py",
-                   REPO / "boards" / "board.py", _HERE / "soc.py"]),
+    "soc": (_soc, [REPO / "hw", REPO / "spec", REPO / "firmware", REPO / "boards" / "arty.py",
+                   _HERE / "soc.py"]),
     "echo": (_echo, [_HERE / "echo.py"]),
 }
 

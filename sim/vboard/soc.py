@@ -7,46 +7,37 @@ board's and the host sees the same bytes at the same rate.  Other parameters
 can be given (``python -m sim.vboard build --max-rows 16 --max-cols 16``).
 """
 
+from boards.arty import ArtyA7_35
+from spec.board import DEFAULT_BAUD
+
 from .builder import BuildError, Design
 
 __all__ = ["design", "board_parameters"]
 
-FALLBACK = {"max_rows": 10, "max_cols": 10, "clock_hz": 50_000_000, "baud": 115_200}
-
 
 def board_parameters():
     """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build."""
-    try:
-        from boards.arty import ArtyA7_35
-        from boards.board import DEFAULT_BAUD
-    except ImportError:
-        return dict(FALLBACK)
     return {"max_rows": ArtyA7_35.max_rows, "max_cols": ArtyA7_35.max_cols,
             "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD}
 
 
 def design(max_rows=None, max_cols=None, clock_hz=None, baud=None):
     """The :class:`Design` of the SoC (builds the firmware if needed)."""
+    from firmware.build import FirmwareError, build_firmware
+    from hw import soc
     params = board_parameters()
     for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
                        ("clock_hz", clock_hz), ("baud", baud)):
         if value is not None:
             params[key] = int(value)
     try:
-        from hw import soc
-    except ModuleNotFoundError as error:
-        if error.name == "hw.soc":
-            raise BuildError("the SoC (hw/soc.py) is not in this tree, so there is no "
-                             "virtual board to build; use --engine model") from None
-        raise
-    try:
-        firmware = soc.build_firmware(params["max_rows"], params["max_cols"])
+        firmware = build_firmware(params["max_rows"], params["max_cols"])
         text, extra = soc.soc_verilog(params["max_rows"], params["max_cols"],
                                       clock_hz=params["clock_hz"], baud=params["baud"],
                                       firmware=firmware)
-    except soc.FirmwareError as error:
+    except FirmwareError as error:
         raise BuildError(f"cannot build the firmware: {str(error).splitlines()[0]}") from None
-    except ValueError as error:
+    except (ValueError, soc.MissingPackage) as error:
         raise BuildError(f"cannot build the SoC: {error}") from None
     sources = {f"{soc.TOP_NAME}.v": text}
     for path in extra:

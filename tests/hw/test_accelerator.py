@@ -1,6 +1,6 @@
 """The accelerator behind its register interface (hw/accelerator.py), in Amaranth's simulator.
 
-Everything here goes through the bus with addresses and masks from hw/regmap.py
+Everything here goes through the bus with addresses and masks from spec/registers.py
 (or, in test_c_header_drives_the_hardware, from the generated C header).
 """
 
@@ -14,11 +14,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import BusDriver, golden, run  # noqa: E402
 
-from hw import regmap  # noqa: E402
+from spec import registers as regmap  # noqa: E402
 from hw.accelerator import Accelerator  # noqa: E402
-from hw.combinations import Attribute  # noqa: E402
-from hw.model import FloodMode, Geometry, flood, partial_condition, pick  # noqa: E402
-from hw.regmap import (Cell, Config, Control, FloodIterations, Id, PickB, PickI,  # noqa: E402
+from spec.combinations import Attribute  # noqa: E402
+from model.paper import FloodMode, Geometry, flood, partial_condition, pick  # noqa: E402
+from spec.registers import (Cell, Config, Control, FloodIterations, Id, PickB, PickI,  # noqa: E402
                        PickS, Size, Status, cell_address)
 
 
@@ -291,7 +291,7 @@ def parse_header(text):
 
 def test_c_header_drives_the_hardware():
     """Addresses and masks parsed from the generated C header work on the gateware."""
-    h = parse_header(regmap.c_header(base=0x40000000, max_rows=3, max_cols=4))
+    h = parse_header(regmap.c_header() + regmap.build_header(max_rows=3, max_cols=4, ram_size=4096))
     dut = Accelerator(3, 4)
 
     def cell(r, c):

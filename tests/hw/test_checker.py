@@ -1,4 +1,4 @@
-"""Partial-condition checker (hw/checker.py) against hw.model.partial_condition.
+"""Partial-condition checker (hw/checker.py) against model.paper.partial_condition.
 
 Random states (seeded) and the states real searches visit, on several build
 sizes with run-time sizes up to the build size; driven through the block's
@@ -17,8 +17,8 @@ from gateware_sim import (golden, grid_board, pack_needs, pack_words, puzzle_wor
 
 from hw.cells import CellLayout, NeedLayout  # noqa: E402
 from hw.checker import Checker, Requirements, requirement_table  # noqa: E402
-from hw.combinations import Attribute  # noqa: E402
-from hw.model import partial_condition  # noqa: E402
+from spec.combinations import Attribute  # noqa: E402
+from model.paper import partial_condition  # noqa: E402
 
 
 def check_states(build, states):
@@ -162,7 +162,7 @@ def test_random_states_large(build):
 
 
 def test_attribute_alone_is_required():
-    """s0/s1 include the cell's own attribute (hw/model.py's documented deviation)."""
+    """s0/s1 include the cell's own attribute (model/paper.py's documented deviation)."""
     from host.puzzle import Puzzle
     puzzle = Puzzle(((None, None), (None, None)))
     dut = Checker(2, 2)

@@ -1,9 +1,9 @@
-"""The checker's b_k lookup is generated from hw/combinations.py, not typed by hand."""
+"""The checker's b_k lookup is generated from spec/combinations.py, not typed by hand."""
 
-from hw import regmap
+from spec import registers as regmap
 from hw.cells import CellLayout
 from hw.checker import OFFSETS, requirement_table
-from hw.combinations import (NEIGHBOURS, Attribute, Need, b_table, combinations, patterns,
+from spec.combinations import (NEIGHBOURS, Attribute, Need, b_table, combinations, patterns,
                              requirements)
 
 

@@ -1,4 +1,4 @@
-"""Flood register array (hw/flood.py) against hw.model.flood.
+"""Flood register array (hw/flood.py) against model.paper.flood.
 
 Iterations must equal the model's count exactly, and the block must be busy
 for exactly iterations + 1 cycles (one seed cycle).  Random states, worst-case
@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import golden, grid_board, run  # noqa: E402
 
 from hw.flood import Flood  # noqa: E402
-from hw.model import FloodMode, Geometry, flood  # noqa: E402
+from model.paper import FloodMode, Geometry, flood  # noqa: E402
 
 
 def random_flood_state(rng, rows, cols):

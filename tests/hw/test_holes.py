@@ -11,7 +11,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import golden, run  # noqa: E402
 
 from hw.holes import Holes  # noqa: E402
-from hw.model import Geometry, pick  # noqa: E402
+from model.paper import Geometry, pick  # noqa: E402
 from hw.popcount import PopCount, popcount_latency, popcount_levels  # noqa: E402
 
 

@@ -23,11 +23,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import golden  # noqa: E402
 
-from hw.model import FloodMode, Geometry, _checkerboard, flood, partial_condition, pick  # noqa: E402
+from model.paper import FloodMode, Geometry, _checkerboard, flood, partial_condition, pick  # noqa: E402
 
 
 def framed_flood(geo, grid, mode, s0, s1):
-    """hw.model.flood with the grid replaced by ``grid`` (the run-time grid inside a build):
+    """model.paper.flood with the grid replaced by ``grid`` (the run-time grid inside a build):
     every other cell of the build is frame.  This is what the gateware computes."""
     if mode == FloodMode.REACH:
         region, inside = grid & ~s0, s1 & grid

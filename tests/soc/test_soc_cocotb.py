@@ -1,7 +1,7 @@
 """The whole SoC (PicoRV32 + firmware + UART + accelerator) under cocotb and Verilator.
 
 The UART model drives the real pins at clock/8 per bit.  Answers must equal
-the .sol files and every counter must equal hw.model.search's; malformed
+the .sol files and every counter must equal model.paper.search's; malformed
 frames get ERROR frames and the next request is served.  One Verilator build
 (8x8, small so that it builds and simulates fast) is shared by the default
 tests of this module; the slow tests use a 10x10 build (the paper's size).

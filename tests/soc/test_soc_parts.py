@@ -7,10 +7,17 @@ import pytest
 from amaranth import Module
 from amaranth.sim import Simulator
 
+from firmware.build import default_ram_size
 from hw import soc as S
-from hw.uart import UART, DATA_EMPTY, REGISTERS, STATUS_BITS, divisor_for
+from hw.uart import UART
+from spec.board import MIN_DIVISOR, divisor_for
+from spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartRxFrameErrors,
+                            UartRxOverruns, UartStatus)
 
-DIVISOR = 6
+DIVISOR = MIN_DIVISOR
+DATA_EMPTY = UartData.field("empty").offset
+REGISTERS = {"DATA": UartData.address, "STATUS": UartStatus.address}
+STATUS_BITS = {f.name.upper(): f.offset for f in UartStatus.fields}
 
 
 async def bus_access(ctx, bus, addr, wdata=None, *, wstrb=0xF, max_wait=100):
@@ -62,6 +69,10 @@ def test_uart_loopback_fifo_and_status():
                 break
             got.append(word & 0xFF)
         assert got == sent[:len(got)] and 4 <= len(got) < len(sent)
+        # the counters say how many bytes were lost, and why
+        assert (await bus_access(ctx, uart.bus, UartRxOverruns.address))[0] == \
+            len(sent) - len(got)
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 0
         await bus_access(ctx, uart.bus, status_addr, 1 << STATUS_BITS["RX_OVERRUN"])
         status, _ = await bus_access(ctx, uart.bus, status_addr)
         assert not status & (1 << STATUS_BITS["RX_OVERRUN"])
@@ -92,6 +103,13 @@ def test_uart_receiver_timing_and_frame_error():
         assert word == 0xC4
         status, _ = await bus_access(ctx, uart.bus, REGISTERS["STATUS"])
         assert status & (1 << STATUS_BITS["RX_FRAME_ERROR"])
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 1
+        await send(ctx, 0x00, stop=0)
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 2
+        assert (await bus_access(ctx, uart.bus, UartRxOverruns.address))[0] == 0
+        # a write does not clear the counters (they run since reset)
+        await bus_access(ctx, uart.bus, UartRxFrameErrors.address, 0)
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 2
 
     run(uart, testbench)
 
@@ -115,16 +133,16 @@ def test_uart_transmit_waveform():
 
 def test_sysctl_counter_and_parameters():
     sysctl = S.SysCtl(clock_hz=50_000_000, baud=6_250_000, divisor=8, ram_size=32768)
-    regs = S.SYSCTL_REGISTERS
+    regs = {register.__name__: register.address for register in SYSCTL_REGISTERS}
 
     async def testbench(ctx):
         await ctx.tick().repeat(10)
-        lo1, _ = await bus_access(ctx, sysctl.bus, regs["CYCLES_LO"])
-        hi1, _ = await bus_access(ctx, sysctl.bus, regs["CYCLES_HI"])
-        lo2, _ = await bus_access(ctx, sysctl.bus, regs["CYCLES_LO"])
+        lo1, _ = await bus_access(ctx, sysctl.bus, regs["CyclesLo"])
+        hi1, _ = await bus_access(ctx, sysctl.bus, regs["CyclesHi"])
+        lo2, _ = await bus_access(ctx, sysctl.bus, regs["CyclesLo"])
         assert hi1 == 0 and 10 <= lo1 < lo2 <= lo1 + 6
-        for name, value in (("CLOCK_HZ", 50_000_000), ("BAUD", 6_250_000),
-                            ("UART_DIVISOR", 8), ("RAM_SIZE", 32768)):
+        for name, value in (("ClockHz", 50_000_000), ("Baud", 6_250_000),
+                            ("UartDivisor", 8), ("RamSize", 32768)):
             assert (await bus_access(ctx, sysctl.bus, regs[name]))[0] == value
 
     run(sysctl, testbench)
@@ -171,9 +189,7 @@ def test_divisor_validation():
         divisor_for(1_000_000, 115_200)
 
 
-def test_soc_header_and_memory_map():
-    text = S.soc_header(ram_size=32768)
-    assert f"#define SOC_UART_DATA 0x{S.UART_BASE:08X}u" in text
-    assert f"#define SOC_SYSCTL_CYCLES_LO 0x{S.SYSCTL_BASE:08X}u" in text
-    assert "#define SOC_RAM_SIZE 32768u" in text
-    assert S.ACCEL_BASE % (1 << 28) == 0 and S.default_ram_size(10, 10) >= 16384
+def test_memory_map_and_ram_size():
+    """The SoC decodes the blocks of spec.registers.MEMORY_MAP; the firmware fits its RAM."""
+    assert SYSCTL.size == 4 * len(SYSCTL_REGISTERS)
+    assert default_ram_size(10, 10) >= 16384

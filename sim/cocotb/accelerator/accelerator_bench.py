@@ -1,8 +1,8 @@
 """cocotb bench of the accelerator's generated Verilog (run by runner.py).
 
 Drives the bus like PicoRV32 with addresses and masks parsed from the C header
-the firmware includes (:func:`hw.regmap.c_header`), and compares every answer
-with the golden model (:mod:`hw.model`): random puzzles and assignments at
+the firmware includes (:func:`spec.registers.c_header`), and compares every answer
+with the golden model (:mod:`model.paper`): random puzzles and assignments at
 run-time sizes up to the build size, then the states of real searches.
 
 Parameters (environment): ACC_MAX_ROWS, ACC_MAX_COLS (the build), ACC_STATES
@@ -19,14 +19,14 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
 import golden
-from hw.model import FloodMode, flood, partial_condition, pick
-from hw.regmap import c_header
+from model.paper import FloodMode, flood, partial_condition, pick
+from spec.registers import c_header
 
 MAX_ROWS = int(os.environ.get("ACC_MAX_ROWS", "5"))
 MAX_COLS = int(os.environ.get("ACC_MAX_COLS", "6"))
 H = {name: int(value, 0) for name, value in
      re.findall(r"^#define (SLK_\w+) (0x[0-9A-Fa-f]+|\d+)u$",
-                c_header(max_rows=MAX_ROWS, max_cols=MAX_COLS), re.M)}
+                c_header(), re.M)}
 
 
 def put(register, field, value):

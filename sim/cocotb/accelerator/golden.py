@@ -1,10 +1,10 @@
 """Golden-model glue for the gateware benches (Amaranth simulator and cocotb).
 
-* :func:`to_build` maps a bitboard of :mod:`hw.model` (run-time size R x C)
+* :func:`to_build` maps a bitboard of :mod:`model.paper` (run-time size R x C)
   onto the framed bitboard of a build of size max_rows x max_cols
   (:mod:`hw.cells`), and :func:`expected_s0` adds the build's extra frame;
 * :func:`random_state` draws a random puzzle and partial assignment;
-* :func:`replay` re-runs the golden model's search (:func:`hw.model.search`,
+* :func:`replay` re-runs the golden model's search (:func:`model.paper.search`,
   same step order) and yields every check with its full assignment, and every
   flood and Pick test the search performs, so a bench can drive the gateware
   through the states a real search visits.  :func:`check_replay` proves the
@@ -18,8 +18,8 @@ import random
 from pathlib import Path
 
 from host.puzzle import Puzzle, parse_plain
-from hw.combinations import Attribute, combinations
-from hw.model import FloodMode, Geometry, flood, partial_condition, pick, search
+from spec.combinations import Attribute, combinations
+from model.paper import FloodMode, Geometry, flood, partial_condition, pick, search
 
 __all__ = ["to_build", "expected_s0", "random_puzzle", "random_state", "replay",
            "check_replay", "load_puzzle", "PUZZLES", "cell_word"]
@@ -86,10 +86,10 @@ def random_state(rng, rows, cols):
 
 
 def replay(puzzle, *, max_checks=None, max_solutions=1):
-    """The events of :func:`hw.model.search`, in order, with full assignments.
+    """The events of :func:`model.paper.search`, in order, with full assignments.
 
     Yields ``("check", assignment, state)`` for every check (``state`` is the
-    model's :class:`hw.model.CellState`), ``("flood", mode, s0, s1, result)``
+    model's :class:`model.paper.CellState`), ``("flood", mode, s0, s1, result)``
     for every flood and ``("pick", s1, result)`` for every Pick test.
     """
     geo = Geometry(puzzle.rows, puzzle.cols)

@@ -26,8 +26,8 @@ REPO = HERE.parents[2]
 BUILD_ROOT = REPO / "build" / "gateware" / "cocotb"
 TOP = "accelerator"
 #: the modules of hw/ the accelerator is built from (the build cache key)
-GATEWARE = ("accelerator", "cells", "checker", "flood", "holes", "popcount", "regmap",
-            "combinations", "model", "bus")
+GATEWARE = ("hw/accelerator", "hw/cells", "hw/checker", "hw/flood", "hw/holes", "hw/popcount",
+            "hw/bus", "spec/registers", "spec/combinations", "spec/geometry")
 
 __all__ = ["build", "run", "verilator_environment"]
 
@@ -45,7 +45,7 @@ def verilator_environment():
 def _key(max_rows, max_cols):
     digest = hashlib.sha256(repr((max_rows, max_cols)).encode())
     for name in GATEWARE:
-        path = REPO / "hw" / f"{name}.py"
+        path = REPO / f"{name}.py"
         digest.update(path.name.encode() + path.read_bytes())
     for package in ("amaranth", "verilator", "cocotb"):
         try:

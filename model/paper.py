@@ -20,7 +20,7 @@ The search, step by step (this order *is* the specification):
    cell is assigned) the *undetermined* cells, those that are neither required
    inside nor outside at that moment, in row-major order.
 2. A clue level's options are its combinations in
-   :func:`hw.combinations.combinations` order; an undetermined cell's options
+   :func:`spec.combinations.combinations` order; an undetermined cell's options
    are OUTSIDE, then INSIDE.
 3. Assigning an option and running the partial-condition check counts one
    *check*.  The check fails on a conflict (a cell required both inside and
@@ -60,69 +60,13 @@ Deviations from the paper, and why (also in docs/search.md):
 
 import time
 from dataclasses import dataclass, field
-from enum import IntEnum
 
-from .combinations import Attribute, combinations, requirements
+from spec.combinations import Attribute, combinations, requirements
+from spec.geometry import Geometry
+from spec.registers import FloodMode
 
 __all__ = ["Geometry", "CellState", "FloodMode", "FloodResult", "PickResult", "Counters",
            "SearchResult", "partial_condition", "flood", "pick", "search"]
-
-
-class FloodMode(IntEnum):
-    """What the flood array floods (section 3.3.1, extended)."""
-    #: From the first inside cell through cells not required outside; complete
-    #: when every inside cell is reached.  On a fully determined colouring this
-    #: is exactly the paper's flood over the inside cells.
-    REACH = 0
-    #: From the frame through cells not required inside; complete when every
-    #: cell required outside is reached (no enclosed outside cell).
-    ESCAPE = 1
-
-
-class Geometry:
-    """Bitboard geometry of a framed ``rows`` x ``cols`` grid."""
-
-    def __init__(self, rows, cols):
-        if rows < 1 or cols < 1:
-            raise ValueError(f"a grid is at least 1x1, not {rows}x{cols}")
-        self.rows, self.cols = rows, cols
-        self.width = cols + 2
-        self.cells = (rows + 2) * self.width
-        self.all = (1 << self.cells) - 1
-        self.grid = 0
-        for r in range(1, rows + 1):
-            self.grid |= ((1 << cols) - 1) << (r * self.width + 1)
-        self.frame = self.all & ~self.grid
-        # top-left corners of the 2x2 blocks: rows 0..R, columns 0..C
-        self.blocks = 0
-        for r in range(rows + 1):
-            self.blocks |= ((1 << (cols + 1)) - 1) << (r * self.width)
-
-    def bit(self, r, c):
-        """Bit of grid cell ``(r, c)``, 0-based within the grid (frame excluded)."""
-        return 1 << ((r + 1) * self.width + c + 1)
-
-    def neighbours(self, p):
-        w = self.width
-        return ((p << 1) | (p >> 1) | (p << w) | (p >> w)) & self.all
-
-    def grid_cells(self, board):
-        """The grid cells ``(r, c)`` set in ``board``, in row-major (scan) order."""
-        return [(r, c) for r in range(self.rows) for c in range(self.cols)
-                if board & self.bit(r, c)]
-
-    def to_rows(self, board):
-        """The grid part of ``board`` as rows of booleans."""
-        return tuple(tuple(bool(board & self.bit(r, c)) for c in range(self.cols))
-                     for r in range(self.rows))
-
-    def from_rows(self, rows):
-        board = 0
-        for r, row in enumerate(rows):
-            for c, v in enumerate(row):
-                if v:
-                    board |= self.bit(r, c)
-        return board
 
 
 def _checkerboard(geo, s0, s1):

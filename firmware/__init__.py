@@ -1,0 +1,1 @@
+"""The SoC's C firmware (sources in ``firmware/src``) and its build (:mod:`firmware.build`)."""

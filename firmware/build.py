@@ -1,0 +1,223 @@
+"""Build the SoC's C firmware: ``python -m firmware.build --max-rows 10 --max-cols 10``.
+
+The firmware (``firmware/src``, ``firmware/start.S``, ``firmware/link.ld``) is
+freestanding C for RV32I.  Its headers come from the specification: the
+committed ``firmware/include/*.h`` (:mod:`spec.generate`) are written afresh
+into the build's private include directory, together with the build's own
+``slk_build.h`` (grid size, RAM size) and the linker's ``slk_memory.ld``.
+The image is what :class:`hw.soc.SoC` takes: :func:`build_firmware` returns
+it as :class:`Image`, bytes that also know the RAM size they were linked for.
+
+Builds are cached in ``build/firmware/<R>x<C>-<ram>-<cc>`` by a hash of the
+sources, the generated headers and the command.
+"""
+
+import argparse
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from spec import generate
+from spec.registers import STACK_RESERVE, build_header, check_build_size, linker_memory
+
+__all__ = ["Image", "FirmwareError", "build_firmware", "default_ram_size", "symbol",
+           "STACK_RESERVE", "CFLAGS", "FIRMWARE_DIR", "main"]
+
+FIRMWARE_DIR = Path(__file__).resolve().parent
+REPO = FIRMWARE_DIR.parent
+CFLAGS = ["-O2", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
+#: RAM of the provisional build that measures the firmware.
+_MEASURE_RAM = 1 << 20
+
+
+class FirmwareError(RuntimeError):
+    """The firmware could not be built; ``str()`` is one line for the user."""
+
+
+class Image(bytes):
+    """A firmware RAM image; ``ram_size`` is the RAM it was linked for (its stack at the top)."""
+
+    def __new__(cls, data, ram_size):
+        image = super().__new__(cls, data)
+        image.ram_size = ram_size
+        return image
+
+
+def _compilers(cc_kind):
+    if cc_kind == "zig":
+        zig = [sys.executable, "-m", "ziglang"]
+        try:
+            import ziglang  # noqa: F401
+        except ImportError:
+            raise FirmwareError("the firmware's default compiler is ziglang (PyPI): "
+                                "run 'make setup'") from None
+        return (zig + ["cc", "-target", "riscv32-freestanding-none", "-mcpu=generic_rv32",
+                       "-Werror"], zig + ["objcopy"])
+    if cc_kind == "gcc":
+        gcc = shutil.which("riscv64-unknown-elf-gcc")
+        objcopy = shutil.which("riscv64-unknown-elf-objcopy")
+        if not gcc or not objcopy:
+            raise FirmwareError("CC_KIND=gcc needs riscv64-unknown-elf-gcc and "
+                                "riscv64-unknown-elf-objcopy on PATH (Debian: apt install "
+                                "gcc-riscv64-unknown-elf); the default CC_KIND=zig needs none")
+        return [gcc, "-march=rv32i", "-mabi=ilp32", "-nostartfiles"], [objcopy]
+    raise FirmwareError(f"unknown compiler kind {cc_kind!r}: choose zig or gcc")
+
+
+def _sources():
+    return sorted((FIRMWARE_DIR / "src").glob("*.c")) + [FIRMWARE_DIR / "start.S"]
+
+
+def default_ram_size(max_rows, max_cols, *, cc_kind="zig"):
+    """The smallest power of two (at least 4 KiB) that holds the firmware's code, data
+    and per-level arrays for this grid plus :data:`STACK_RESERVE` bytes of stack.
+
+    Measured on a provisional build of the firmware (cached like every build), so
+    the SoC, ``make firmware`` and the boards agree without a table; 16 KiB for
+    a 10x10 build.
+    """
+    end = _build(max_rows, max_cols, ram_size=_MEASURE_RAM, cc_kind=cc_kind, out_dir=None)[1]
+    size = 4096
+    while size < end + STACK_RESERVE:
+        size *= 2
+    return size
+
+
+def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", out_dir=None):
+    """Build the firmware for a ``max_rows`` x ``max_cols`` SoC; returns the :class:`Image`.
+
+    ``ram_size`` defaults to :func:`default_ram_size`.  The headers are written
+    first into ``out_dir/include``; ``out_dir`` defaults to
+    ``build/firmware/<R>x<C>-<ram>-<cc>``.  The build runs in a private
+    directory and its results are moved in at the end, so parallel builds of
+    the same firmware do not collide.
+    """
+    check_build_size(max_rows, max_cols)
+    _compilers(cc_kind)
+    ram_size = ram_size or default_ram_size(max_rows, max_cols, cc_kind=cc_kind)
+    data = _build(max_rows, max_cols, ram_size=ram_size, cc_kind=cc_kind, out_dir=out_dir)[0]
+    return Image(data, ram_size)
+
+
+def generated_files(max_rows, max_cols, *, ram_size):
+    """``{name: text}`` of every generated file the compiler reads."""
+    files = {name: make() for name, make in generate.HEADERS.items()}
+    files["slk_build.h"] = build_header(max_rows=max_rows, max_cols=max_cols, ram_size=ram_size)
+    files["slk_memory.ld"] = linker_memory(ram_size=ram_size)
+    return files
+
+
+def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
+    """``(image bytes, end of .bss)``; see :func:`build_firmware`."""
+    check_build_size(max_rows, max_cols)
+    cc, objcopy = _compilers(cc_kind)
+    out_dir = Path(out_dir or REPO / "build" / "firmware"
+                   / f"{max_rows}x{max_cols}-{ram_size}-{cc_kind}")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    generated = generated_files(max_rows, max_cols, ram_size=ram_size)
+    # rebuild only when a source, a generated header or the command changed
+    digest = hashlib.sha256(repr((cc, CFLAGS)).encode())
+    for path in _sources() + [FIRMWARE_DIR / "link.ld"] + sorted((FIRMWARE_DIR / "src").glob("*.h")):
+        digest.update(path.name.encode() + path.read_bytes())
+    for name, text in generated.items():
+        digest.update(name.encode() + text.encode())
+    digest = digest.hexdigest()
+    stamp, image, elf_out = out_dir / "firmware.sha256", out_dir / "firmware.bin", \
+        out_dir / "firmware.elf"
+    if stamp.exists() and image.exists() and elf_out.exists() and stamp.read_text() == digest:
+        return image.read_bytes(), symbol(elf_out, "__bss_end")
+
+    with tempfile.TemporaryDirectory(dir=out_dir, prefix=".build-") as tmp:
+        tmp = Path(tmp)
+        (tmp / "include").mkdir()
+        for name, text in generated.items():
+            (tmp / "include" / name).write_text(text)
+        elf = tmp / "firmware.elf"
+        command = cc + CFLAGS + [f"-I{tmp / 'include'}", f"-I{FIRMWARE_DIR / 'src'}",
+                                 "-T", str(FIRMWARE_DIR / "link.ld"),
+                                 "-Wl,--gc-sections", "-ffunction-sections", "-fdata-sections",
+                                 "-o", str(elf)] + [str(p) for p in _sources()]
+        if cc_kind == "zig":
+            env = dict(os.environ)
+            env.setdefault("ZIG_LOCAL_CACHE_DIR", str(tmp / "zig-local"))
+        else:
+            env = None
+        # link.ld INCLUDEs the generated slk_memory.ld, found in the working directory
+        run = subprocess.run(command, capture_output=True, text=True, env=env,
+                             cwd=tmp / "include")
+        if run.returncode:
+            raise FirmwareError(f"firmware compilation failed ({' '.join(cc[:4])} ...):\n"
+                                f"{run.stderr.strip()}")
+        binary = tmp / "firmware.bin"
+        run = subprocess.run(objcopy + ["-O", "binary", str(elf), str(binary)],
+                             capture_output=True, text=True, env=env)
+        if run.returncode:
+            raise FirmwareError(f"objcopy failed: {run.stderr.strip()}")
+        data = binary.read_bytes()
+        end = symbol(elf, "__bss_end")
+        if end is None:
+            raise FirmwareError(f"the firmware {elf} has no __bss_end symbol (see firmware/link.ld)")
+        if end + STACK_RESERVE > ram_size:
+            raise FirmwareError(f"the firmware needs {end} bytes of RAM plus {STACK_RESERVE} "
+                                f"of stack, more than the {ram_size} bytes of the SoC: pass a "
+                                f"larger ram_size")
+        target = out_dir / "include"
+        if target.exists():
+            shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(tmp / "include", target, dirs_exist_ok=True)
+        for name in ("firmware.elf", "firmware.bin"):
+            os.replace(tmp / name, out_dir / name)
+        stamp_tmp = tmp / "stamp"
+        stamp_tmp.write_text(digest)
+        os.replace(stamp_tmp, stamp)
+    return data, end
+
+
+def symbol(elf, name):
+    """Address of symbol ``name`` in the 32-bit ELF file ``elf`` (its symbol table), or None."""
+    data = Path(elf).read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 1:
+        return None
+    shoff, = struct.unpack_from("<I", data, 0x20)
+    shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
+    sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize)
+                for i in range(shnum)]
+    for sec in sections:
+        if sec[1] == 2:  # SHT_SYMTAB
+            strtab = sections[sec[6]]
+            for off in range(sec[4], sec[4] + sec[5], 16):
+                st_name, st_value = struct.unpack_from("<II", data, off)
+                start = strtab[4] + st_name
+                if data[start:data.index(b"\0", start)].decode() == name:
+                    return st_value
+    return None
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(prog="python -m firmware.build",
+                                     description=__doc__.split("\n")[0])
+    parser.add_argument("--max-rows", type=int, default=10)
+    parser.add_argument("--max-cols", type=int, default=10)
+    parser.add_argument("--ram-size", type=int, default=None)
+    parser.add_argument("--cc", choices=("zig", "gcc"), default="zig",
+                        help="cross compiler (default: zig, from PyPI)")
+    parser.add_argument("--out", default=None, help="output directory")
+    args = parser.parse_args(argv)
+    try:
+        image = build_firmware(args.max_rows, args.max_cols, ram_size=args.ram_size,
+                               cc_kind=args.cc, out_dir=args.out)
+    except (FirmwareError, ValueError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 1
+    print(f"firmware for {args.max_rows}x{args.max_cols}: {len(image)} bytes "
+          f"(RAM {image.ram_size} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

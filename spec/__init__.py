@@ -1,0 +1,16 @@
+"""The specification: every interface of the system, declared once (DESIGN.md section 4).
+
+Plain Python (the standard library only).  The gateware (``hw``), the host
+(``host``), the firmware build (``firmware``) and the docs all take their
+register maps, memory map, message layouts, constants and tables from here;
+``python -m spec.generate`` writes the C headers and the docs tables.
+
+* :mod:`spec.registers` -- Field/Register machinery; the accelerator's, the
+  UART's and the system controller's registers; the SoC memory map;
+* :mod:`spec.protocol` -- the UART protocol: constants, codes, message layouts;
+* :mod:`spec.combinations` -- the paper's combination tables (Tables 1-6) and
+  the firmware's option words;
+* :mod:`spec.geometry` -- the framed bitboard layout shared by model and gateware;
+* :mod:`spec.board` -- board-level constants: clocks, baud rates, the UART divisor;
+* :mod:`spec.generate` -- the generator of the C headers and docs tables.
+"""

@@ -1,0 +1,526 @@
+"""The UART protocol between the host and the SoC, defined once.
+
+Paper Fig. 7 puts the solver behind a soft CPU; our CPU talks to the host over
+a UART with the framed messages below.  This module is the single source of
+the protocol: every message layout is a small class (:class:`Layout`) whose
+annotated fields give the sizes and offsets; the host encodes and decodes with
+them (:mod:`host.protocol`), the fake device serves them, the firmware includes
+the generated ``slk_protocol.h`` (offsets, sizes and typed accessors) and
+``docs/protocol.md`` is generated from them (``python -m spec.generate``).
+
+Frame (every multi-byte integer is little-endian)::
+
+    START  LEN_LO LEN_HI  TYPE  PAYLOAD (LEN bytes)  CRC_LO CRC_HI
+
+* ``START`` is 0xA5; bytes outside a frame that are not ``START`` are skipped
+  silently (garbage between frames is not an error).
+* ``LEN`` counts the payload only (0 .. :data:`MAX_PAYLOAD`).  A larger LEN is
+  a BAD_LENGTH error.
+* The CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, not reflected, no
+  final xor; check value 0x29B1 for ``b"123456789"``) over LEN, TYPE and
+  PAYLOAD (not over START).
+
+Resynchronisation (the firmware and :class:`host.protocol.FrameDecoder` do
+exactly this): a candidate frame starts at a START byte.  When it fails (LEN
+too large, CRC wrong, or no byte arrived for the inter-byte timeout in the
+middle of it), the receiver reports the error and starts again at the byte
+after that START byte, so a valid frame hidden inside garbage or behind a
+truncated frame is still found.  The inter-byte timeout is
+:data:`TIMEOUT_BYTE_TIMES` byte times (10 bits each) at the build's baud rate,
+measured with the SoC's cycle counter.
+
+Error replies under garbage (the firmware's rule): a frame received whole with a
+good CRC is always answered (its reply, or an ERROR when it is refused).  A
+dropped candidate (LEN too large, bad CRC, timeout) and lost bytes (OVERRUN)
+are answered with an ERROR only when the transmitter is idle; otherwise no
+ERROR is sent and the drop is only counted (STATS ``errors_suppressed``), so a
+burst of garbage never makes the device send faster than the line carries.
+The device never stops receiving while it transmits: it moves received bytes
+into its frame buffer while it waits for room in the transmit FIFO.
+"""
+
+import enum
+import struct
+from dataclasses import dataclass, replace
+
+__all__ = [
+    "START", "PROTOCOL_VERSION", "MAX_GRID", "MAX_PAYLOAD", "OVERHEAD", "TIMEOUT_BYTE_TIMES",
+    "CLUE_BLANK", "FLAG_UNIQUE", "SOLVE_FLAGS", "RESULT_ABORTED", "RESULT_UNIQUE",
+    "VERSION_ACCEL_OK", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "MsgType", "ErrorCode",
+    "Status", "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc",
+    "Empty", "Solve", "Result", "Version", "Error", "Stats", "PAYLOADS", "COUNTERS",
+    "STATS_COUNTERS", "solve_length",
+    "result_length", "c_header", "markdown",
+]
+
+#: First byte of every frame.
+START = 0xA5
+#: Version of this protocol, reported by VERSION.
+PROTOCOL_VERSION = 1
+#: Largest grid side the protocol can carry (the register map's 64x64 window).
+MAX_GRID = 64
+#: Inter-byte timeout inside a frame, in byte times (10 bits) at the build's baud.
+TIMEOUT_BYTE_TIMES = 256  # 22 ms at 115200 baud: room for USB-serial gaps
+
+#: 4-bit clue code of a blank cell in SOLVE (0..3 are the digits; 4..14 are errors).
+CLUE_BLANK = 0xF
+
+#: SOLVE flags.
+FLAG_UNIQUE = 0x01  # search on for a second solution (status SOLVED_UNIQUE / MULTIPLE)
+SOLVE_FLAGS = FLAG_UNIQUE
+
+#: RESULT flags.
+RESULT_ABORTED = 0x01  # the search was ended by an ABORT request
+RESULT_UNIQUE = 0x02   # the request asked for uniqueness (echo of FLAG_UNIQUE)
+
+#: VERSION flags.
+VERSION_ACCEL_OK = 0x01  # the accelerator answered with the right ID and size
+
+#: CRC-16/CCITT-FALSE.
+CRC_POLY = 0x1021
+CRC_INIT = 0xFFFF
+
+
+class MsgType(enum.IntEnum):
+    """Frame types; a reply's type is its request's type with bit 7 set."""
+    PING = 0x01     # request: empty payload; reply VERSION
+    SOLVE = 0x02    # request: a puzzle; reply RESULT (or ERROR)
+    ABORT = 0x03    # request: empty payload; reply RESULT (ABORTED flag) or ERROR NOT_BUSY
+    STATS = 0x04    # request: empty payload; reply STATS_REPLY (also while a search runs)
+    VERSION = 0x81  # reply to PING
+    RESULT = 0x82   # reply to SOLVE (and to ABORT of a running search)
+    STATS_REPLY = 0x84  # reply to STATS: the receiver's counters
+    ERROR = 0xFF    # reply to a malformed or refused request
+
+
+class ErrorCode(enum.IntEnum):
+    """Reason codes of the ERROR reply (``detail`` says more, see :func:`markdown`)."""
+    BAD_CRC = 1        # the CRC did not match; detail: the CRC received
+    BAD_LENGTH = 2     # LEN > MAX_PAYLOAD, or the payload length is wrong for the type;
+                       # detail: the expected length (0 when LEN was too large)
+    UNKNOWN_TYPE = 3   # no such request type; detail: the type
+    BAD_SIZE = 4       # rows or cols is zero; detail: rows << 8 | cols
+    TOO_LARGE = 5      # rows or cols beyond the build's maximum; detail: rows << 8 | cols
+    BAD_CLUE = 6       # a clue code 4..14; detail: the cell index r * cols + c
+    BAD_FLAGS = 7      # unknown SOLVE flag bits; detail: the flags
+    BUSY = 8           # a SOLVE arrived while a search runs
+    NOT_BUSY = 9       # an ABORT arrived while no search runs
+    TIMEOUT = 10       # a frame stopped in the middle (inter-byte timeout)
+    OVERRUN = 11       # the UART receiver lost bytes (its FIFO was full)
+    NO_ACCELERATOR = 12  # the accelerator's ID or size is wrong; detail: what was read
+
+
+class Status(enum.IntEnum):
+    """The outcome of a solve: RESULT's status byte, and every engine's status on the host."""
+    SOLVED_UNIQUE = 0   # a solution, and the search proved there is no other
+    SOLVED = 1          # a solution; uniqueness was not checked
+    MULTIPLE = 2        # at least two solutions (the first is reported)
+    NO_SOLUTION = 3     # the search proved there is none
+    LIMIT = 4           # the step/time limit ended the search first
+    ERROR = 5           # the engine or device failed (never sent in a RESULT)
+
+    @property
+    def solved(self):
+        return self in (Status.SOLVED_UNIQUE, Status.SOLVED, Status.MULTIPLE)
+
+    @property
+    def text(self):
+        return {
+            Status.SOLVED_UNIQUE: "solved, unique",
+            Status.SOLVED: "solved (uniqueness not checked)",
+            Status.MULTIPLE: "several solutions",
+            Status.NO_SOLUTION: "no solution",
+            Status.LIMIT: "limit reached",
+            Status.ERROR: "error",
+        }[self]
+
+
+def _crc_table():
+    table = []
+    for byte in range(256):
+        crc = byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ CRC_POLY) if crc & 0x8000 else (crc << 1)
+        table.append(crc & 0xFFFF)
+    return tuple(table)
+
+
+CRC_TABLE = _crc_table()
+
+
+def crc16(data, crc=CRC_INIT):
+    """CRC-16/CCITT-FALSE of ``data`` (``crc16(b"123456789") == 0x29B1``)."""
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
+    return crc
+
+
+# -- message layouts ------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Int:
+    """An unsigned little-endian integer field of ``size`` bytes."""
+    size: int
+    doc: str = ""
+    name: str = None
+    offset: int = None
+
+    @property
+    def kind(self):
+        return f"u{8 * self.size}"
+
+
+@dataclass(frozen=True)
+class Tail:
+    """The variable-length end of a payload; ``length`` says how long, in words."""
+    length: str
+    doc: str = ""
+    name: str = None
+    offset: int = None
+    kind = "bytes"
+
+
+def u8(doc=""):
+    return Int(1, doc)
+
+
+def u16(doc=""):
+    return Int(2, doc)
+
+
+def u32(doc=""):
+    return Int(4, doc)
+
+
+def u64(doc=""):
+    return Int(8, doc)
+
+
+_STRUCT = {1: "B", 2: "H", 4: "I", 8: "Q"}
+
+
+class Layout:
+    """Base class of a message layout: annotated :class:`Int` fields in wire order, then at
+    most one :class:`Tail`.  Gives ``FIELDS`` (the integers, with offsets), ``TAIL``,
+    ``SIZE`` (bytes of the fixed part) and ``C_NAME`` (of the generated C names)."""
+
+    FIELDS = ()
+    TAIL = None
+    SIZE = 0
+    C_NAME = None
+
+    def __init_subclass__(cls, *, c_name, **kwargs):
+        super().__init_subclass__(**kwargs)
+        fields, offset, tail = [], 0, None
+        for name, field in cls.__dict__.get("__annotations__", {}).items():
+            if tail is not None:
+                raise TypeError(f"{cls.__name__}.{name}: nothing may follow the tail")
+            if isinstance(field, Tail):
+                tail = replace(field, name=name, offset=offset)
+            elif isinstance(field, Int) and field.size in _STRUCT:
+                fields.append(replace(field, name=name, offset=offset))
+                offset += field.size
+            else:
+                raise TypeError(f"{cls.__name__}.{name}: annotation must be u8/u16/u32/u64 "
+                                f"or a Tail")
+        cls.FIELDS, cls.TAIL, cls.SIZE, cls.C_NAME = tuple(fields), tail, offset, c_name
+        cls._format = "<" + "".join(_STRUCT[f.size] for f in fields)
+
+    @classmethod
+    def field(cls, name):
+        return next(f for f in cls.FIELDS + ((cls.TAIL,) if cls.TAIL else ()) if f.name == name)
+
+    @classmethod
+    def offset(cls, name):
+        return cls.field(name).offset
+
+    @classmethod
+    def pack(cls, tail=b"", **values):
+        """The payload with every integer field given by name, then ``tail``."""
+        names = [f.name for f in cls.FIELDS]
+        if set(values) != set(names):
+            missing, extra = set(names) - set(values), set(values) - set(names)
+            raise ValueError(f"{cls.__name__}: missing {sorted(missing)}, unknown {sorted(extra)}")
+        for f in cls.FIELDS:
+            v = values[f.name]
+            if not 0 <= v < 1 << (8 * f.size):
+                raise ValueError(f"{cls.__name__}.{f.name}: {v} does not fit in {f.kind}")
+        if tail and cls.TAIL is None:
+            raise ValueError(f"{cls.__name__} has no tail")
+        return struct.pack(cls._format, *(int(values[n]) for n in names)) + bytes(tail)
+
+    @classmethod
+    def unpack(cls, data):
+        """``(fields as a dict, tail bytes)``; ValueError when ``data`` is shorter than SIZE."""
+        if len(data) < cls.SIZE:
+            raise ValueError(f"{cls.__name__} needs at least {cls.SIZE} bytes, got {len(data)}")
+        values = struct.unpack_from(cls._format, data)
+        return dict(zip((f.name for f in cls.FIELDS), values)), bytes(data[cls.SIZE:])
+
+
+class FrameHeader(Layout, c_name="FRAME"):
+    """What precedes the payload of every frame."""
+    start: u8("START (0xA5)")
+    length: u16("LEN: bytes of the payload")
+    type: u8("the message type")
+
+
+class FrameCrc(Layout, c_name="FRAME_CRC"):
+    """What follows the payload of every frame."""
+    crc: u16("CRC-16/CCITT-FALSE over LEN, TYPE and the payload")
+
+
+#: Bytes around the payload: START, LEN (2), TYPE before; CRC (2) after.
+OVERHEAD = FrameHeader.SIZE + FrameCrc.SIZE
+
+
+class Empty(Layout, c_name="EMPTY"):
+    """The payload of PING and ABORT: nothing."""
+
+
+class Solve(Layout, c_name="SOLVE"):
+    """SOLVE: a puzzle."""
+    rows: u8(f"1 .. the build's maximum (VERSION max_rows; at most {MAX_GRID})")
+    cols: u8("1 .. the build's maximum")
+    flags: u8(f"bit 0 (0x{FLAG_UNIQUE:02X}) UNIQUE: search on for a second solution; other "
+              "bits must be 0")
+    max_checks: u32("stop with status LIMIT before check number max_checks + 1; 0 = no bound "
+                    "other than 2^32 - 1")
+    clues: Tail("ceil(rows*cols/2)", "4 bits per cell, row-major, cell 2i in the low nibble of "
+                f"byte i: 0..3 a digit, 0x{CLUE_BLANK:X} blank, 4..14 refused (BAD_CLUE); an "
+                "odd cell count leaves the last high nibble unused")
+
+
+class Result(Layout, c_name="RESULT"):
+    """RESULT: the outcome of a SOLVE, its counters and the colouring."""
+    status: u8(", ".join(f"{s.value} {s.name}" for s in Status if s is not Status.ERROR))
+    flags: u8(f"bit 0 (0x{RESULT_ABORTED:02X}) ABORTED, bit 1 (0x{RESULT_UNIQUE:02X}) UNIQUE "
+              "requested")
+    rows: u8("of the puzzle")
+    cols: u8("of the puzzle")
+    checks: u64("partial-condition checks (model.paper.Counters)")
+    backtracks: u64("levels that ran out of options")
+    candidates: u64("fully assigned states examined")
+    floods: u64("runs of the flood array")
+    flood_iterations: u64("flood array iterations (its FLOOD_ITERATIONS register), summed")
+    cycles: u64("solve cycles of the SoC's cycle counter, from 'puzzle loaded' (clues written "
+                "to the accelerator) to 'answer ready' (search ended)")
+    colouring: Tail("ceil(rows*cols/8)", "only when the status is SOLVED_UNIQUE, SOLVED or "
+                    "MULTIPLE (the first solution found): one bit per cell, row-major, cell i at "
+                    "bit i%8 of byte i/8, 1 = inside")
+
+
+class Version(Layout, c_name="VERSION"):
+    """VERSION: what the build is."""
+    protocol: u8(f"PROTOCOL_VERSION ({PROTOCOL_VERSION})")
+    regmap: u8("the accelerator's register map version (spec/registers.py)")
+    max_rows: u8("the build's largest grid")
+    max_cols: u8("")
+    clock_hz: u32("the SoC's clock")
+    baud: u32("the UART's baud rate")
+    max_payload: u16("MAX_PAYLOAD")
+    flags: u8(f"bit 0 (0x{VERSION_ACCEL_OK:02X}) the accelerator's ID and size are right")
+
+
+class Error(Layout, c_name="ERROR"):
+    """ERROR: why a frame was dropped or a request refused."""
+    code: u8("the reason, below")
+    type: u8("type of the offending frame; 0 when the frame was not received whole "
+             "(BAD_LENGTH of LEN, BAD_CRC, TIMEOUT, OVERRUN)")
+    detail: u16("per code")
+
+
+class Stats(Layout, c_name="STATS"):
+    """STATS_REPLY: the receiver's counters since reset (each wraps at 2^32)."""
+    rx_bytes: u32("bytes received (moved from the UART into the frame buffer)")
+    frames_good: u32("frames received whole with a good CRC (every request, answered or "
+                     "refused; this STATS included)")
+    frames_bad: u32("candidate frames dropped: LEN too large, bad CRC or timeout")
+    garbage_bytes: u32("bytes skipped outside frames (not a START byte)")
+    errors_sent: u32("ERROR frames sent")
+    errors_suppressed: u32("ERROR frames not sent because the transmitter was busy (see the "
+                           "rule above)")
+    rx_overruns: u32("bytes the UART lost because its receive FIFO was full (its RX_OVERRUNS "
+                     "register)")
+    rx_frame_errors: u32("bytes received with a 0 stop bit, dropped by the UART (its "
+                         "RX_FRAME_ERRORS register)")
+
+
+#: The payload layout of every message type.
+PAYLOADS = {MsgType.PING: Empty, MsgType.SOLVE: Solve, MsgType.ABORT: Empty,
+            MsgType.STATS: Empty, MsgType.VERSION: Version, MsgType.RESULT: Result,
+            MsgType.STATS_REPLY: Stats, MsgType.ERROR: Error}
+
+#: The counters of STATS_REPLY, in payload order.
+STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
+
+#: Counters of RESULT, in payload order (u64 each); all but ``cycles`` are
+#: model.paper.Counters.
+COUNTERS = tuple(f.name for f in Result.FIELDS if f.size == 8)
+
+#: Largest payload of any frame: a SOLVE of a MAX_GRID x MAX_GRID grid.
+MAX_PAYLOAD = Solve.SIZE + (MAX_GRID * MAX_GRID + 1) // 2
+
+
+def solve_length(rows, cols):
+    """Payload bytes of a SOLVE for a ``rows`` x ``cols`` grid."""
+    return Solve.SIZE + (rows * cols + 1) // 2
+
+
+def result_length(rows, cols, solved):
+    """Payload bytes of a RESULT (with a colouring when ``solved``)."""
+    return Result.SIZE + ((rows * cols + 7) // 8 if solved else 0)
+
+
+# -- generated artefacts --------------------------------------------------------------------
+
+def _c_layout(layout):
+    name = f"PROTO_{layout.C_NAME}"
+    lines = [f"/* {layout.__name__}: {layout.__doc__.strip().splitlines()[0]} */",
+             f"#define {name}_SIZE {layout.SIZE}u"]
+    for f in layout.FIELDS:
+        field = f"{name}_{f.name.upper()}"
+        lines += [f"#define {field}_OFFSET {f.offset}u",
+                  f"#define PROTO_GET_{layout.C_NAME}_{f.name.upper()}(p) "
+                  f"proto_get_{f.kind}((p) + {field}_OFFSET)",
+                  f"#define PROTO_PUT_{layout.C_NAME}_{f.name.upper()}(p, v) "
+                  f"proto_put_{f.kind}((p) + {field}_OFFSET, (v))"]
+    if layout.TAIL:
+        lines.append(f"#define {name}_{layout.TAIL.name.upper()}_OFFSET {layout.TAIL.offset}u")
+    return lines + [""]
+
+
+def _c_accessors():
+    out = []
+    for size in (1, 2, 4, 8):
+        kind, ctype = f"u{8 * size}", f"uint{8 * size}_t"
+        out.append(f"static inline {ctype} proto_get_{kind}(const uint8_t *p)")
+        body = " | ".join(f"(({ctype})p[{i}] << {8 * i})" if i else f"({ctype})p[0]"
+                          for i in range(size))
+        out += [f"{{ return {body}; }}",
+                f"static inline void proto_put_{kind}(uint8_t *p, {ctype} v)", "{"]
+        out += [f"    p[{i}] = (uint8_t)(v >> {8 * i});" if i else "    p[0] = (uint8_t)v;"
+                for i in range(size)]
+        out += ["}"]
+    return out + [""]
+
+
+def c_header():
+    """``slk_protocol.h``: constants, codes, layouts (offsets, sizes, accessors), CRC table."""
+    lines = ["/* Generated by spec/protocol.py -- do not edit; 'python -m spec.generate' "
+             "rewrites it. */",
+             "#ifndef SLK_PROTOCOL_H", "#define SLK_PROTOCOL_H", "", "#include <stdint.h>", "",
+             f"#define PROTO_START 0x{START:02X}u",
+             f"#define PROTO_VERSION {PROTOCOL_VERSION}u",
+             f"#define PROTO_MAX_GRID {MAX_GRID}u",
+             f"#define PROTO_MAX_PAYLOAD {MAX_PAYLOAD}u",
+             f"#define PROTO_OVERHEAD {OVERHEAD}u",
+             f"#define PROTO_TIMEOUT_BYTE_TIMES {TIMEOUT_BYTE_TIMES}u",
+             f"#define PROTO_CLUE_BLANK 0x{CLUE_BLANK:X}u",
+             f"#define PROTO_FLAG_UNIQUE 0x{FLAG_UNIQUE:02X}u",
+             f"#define PROTO_SOLVE_FLAGS 0x{SOLVE_FLAGS:02X}u",
+             f"#define PROTO_RESULT_ABORTED 0x{RESULT_ABORTED:02X}u",
+             f"#define PROTO_RESULT_UNIQUE 0x{RESULT_UNIQUE:02X}u",
+             f"#define PROTO_VERSION_ACCEL_OK 0x{VERSION_ACCEL_OK:02X}u",
+             f"#define PROTO_CRC_INIT 0x{CRC_INIT:04X}u", ""]
+    for t in MsgType:
+        lines.append(f"#define MSG_{t.name} 0x{t.value:02X}u")
+    lines.append("")
+    for e in ErrorCode:
+        lines.append(f"#define ERR_{e.name} {e.value}u")
+    lines.append("")
+    for s in Status:
+        lines.append(f"#define STATUS_{s.name} {s.value}u")
+    lines += ["", "/* Little-endian fields of a message, at the offsets below. */"]
+    lines += _c_accessors()
+    for layout in (FrameHeader, FrameCrc) + tuple(dict.fromkeys(PAYLOADS.values())):
+        lines += _c_layout(layout)
+    lines += ["/* CRC-16/CCITT-FALSE, one byte at a time: "
+              "crc = (crc << 8) ^ proto_crc_table[(crc >> 8) ^ byte] */",
+              "static const uint16_t proto_crc_table[256] = {"]
+    for i in range(0, 256, 8):
+        lines.append("    " + ", ".join(f"0x{v:04X}" for v in CRC_TABLE[i:i + 8]) + ",")
+    lines += ["};", "", "#endif /* SLK_PROTOCOL_H */", ""]
+    return "\n".join(lines)
+
+
+def _table(header, rows):
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(str(x) for x in row) + " |" for row in rows]
+    return out
+
+
+def layout_table(layout):
+    """The Markdown table of a layout: offset, size, field, meaning."""
+    rows = []
+    for f in layout.FIELDS:
+        doc = f.doc if f.size == 1 else f"{f.kind}: {f.doc}" if f.doc else f.kind
+        rows.append((f.offset, f.size, f.name, doc))
+    if layout.TAIL:
+        rows.append((layout.TAIL.offset, layout.TAIL.length, layout.TAIL.name, layout.TAIL.doc))
+    return _table(["offset", "size", "field", "meaning"], rows)
+
+
+_DETAILS = {
+    ErrorCode.BAD_CRC: "the CRC received",
+    ErrorCode.BAD_LENGTH: "the payload length expected (0 when LEN exceeded MAX_PAYLOAD)",
+    ErrorCode.UNKNOWN_TYPE: "the type", ErrorCode.BAD_SIZE: "rows << 8 | cols",
+    ErrorCode.TOO_LARGE: "rows << 8 | cols", ErrorCode.BAD_CLUE: "the cell index r*cols + c",
+    ErrorCode.BAD_FLAGS: "the flags", ErrorCode.BUSY: "0", ErrorCode.NOT_BUSY: "0",
+    ErrorCode.TIMEOUT: "0", ErrorCode.OVERRUN: "0",
+    ErrorCode.NO_ACCELERATOR: "the low 16 bits of the ID register read",
+}
+
+_TYPES = {
+    MsgType.PING: ("host -> device", "empty; answered by VERSION, also while a search runs"),
+    MsgType.SOLVE: ("host -> device", "see below; answered by RESULT or ERROR (BUSY while a "
+                    "search runs)"),
+    MsgType.ABORT: ("host -> device", "empty; ends a running search, which replies RESULT with "
+                    "the ABORTED flag and the counters so far (status LIMIT, or SOLVED when a "
+                    "solution was already found); when idle: ERROR NOT_BUSY"),
+    MsgType.STATS: ("host -> device", "empty; answered by STATS_REPLY, also while a search "
+                    "runs"),
+    MsgType.VERSION: ("device -> host", "see below"),
+    MsgType.RESULT: ("device -> host", "see below"),
+    MsgType.STATS_REPLY: ("device -> host", "see below"),
+    MsgType.ERROR: ("device -> host", "see below"),
+}
+
+
+def markdown():
+    """``docs/protocol.md``, generated from this module."""
+    doc = __doc__.split("\n\n", 1)
+    out = ["<!-- Generated by spec/protocol.py (python -m spec.generate) -- do not edit. -->", "",
+           "# The UART protocol", "", doc[0].strip(), "", doc[1].strip(), "",
+           "## Constants", ""]
+    out += _table(["name", "value", "meaning"], [
+        ("START", f"0x{START:02X}", "first byte of a frame"),
+        ("PROTOCOL_VERSION", PROTOCOL_VERSION, "reported by VERSION"),
+        ("MAX_PAYLOAD", MAX_PAYLOAD, f"largest LEN (a SOLVE of {MAX_GRID}x{MAX_GRID})"),
+        ("OVERHEAD", OVERHEAD, "bytes of a frame around its payload"),
+        ("TIMEOUT_BYTE_TIMES", TIMEOUT_BYTE_TIMES,
+         "inter-byte timeout inside a frame, in byte times at the build's baud"),
+        ("CLUE_BLANK", f"0x{CLUE_BLANK:X}", "4-bit code of a blank cell"),
+        ("CRC", "CRC-16/CCITT-FALSE", f"poly 0x{CRC_POLY:04X}, init 0x{CRC_INIT:04X}, "
+         f"check 0x{crc16(b'123456789'):04X}"),
+    ])
+    out += ["", "## Message types", ""]
+    out += _table(["type", "name", "direction", "payload"],
+                  [(f"0x{t.value:02X}", t.name, *_TYPES[t]) for t in MsgType])
+    out += ["", "### Frame header and trailer", ""] + layout_table(FrameHeader)
+    out += [""] + layout_table(FrameCrc)
+    out += ["", "### SOLVE payload", ""] + layout_table(Solve)
+    out += ["", f"Checked in this order: payload shorter than {Solve.SIZE} bytes (BAD_LENGTH), "
+            "rows or cols zero (BAD_SIZE), rows or cols above the build maximum (TOO_LARGE), "
+            "payload length (BAD_LENGTH), flags (BAD_FLAGS), clues (BAD_CLUE).", "",
+            "### RESULT payload", ""] + layout_table(Result)
+    out += ["", "### VERSION payload", ""] + layout_table(Version)
+    out += ["", "### STATS_REPLY payload", ""] + layout_table(Stats)
+    out += ["", "### ERROR payload", ""] + layout_table(Error)
+    out += ["", "### Error codes", ""]
+    out += _table(["code", "name", "detail"], [(e.value, e.name, _DETAILS[e]) for e in ErrorCode])
+    out += ["", "Every refused request gets exactly one ERROR frame; every malformed frame "
+            "(bad LEN, bad CRC, timeout) and every loss of bytes (OVERRUN) gets at most one, "
+            "sent only when the transmitter is idle (the rule above); garbage outside frames "
+            "is skipped without one.", ""]
+    return "\n".join(out)

@@ -1,0 +1,476 @@
+"""Registers and memory map of the SoC: the one description of the CPU's view.
+
+Paper section 3.2 (the x, a0, a1, s0, s1 register arrays), Fig. 7 (the soft CPU
+with its peripherals) and DESIGN.md section 4.  The gateware (:mod:`hw.accelerator`,
+:mod:`hw.uart`, :mod:`hw.soc`) decodes its buses from these classes, the firmware
+includes the C headers generated from them (``python -m spec.generate``) and the
+docs show the tables generated from them.  Nothing here is typed twice.
+
+Each register is a small class whose annotations are its fields::
+
+    class Status(Register, address=0x010, access="r"):
+        "..."
+        conflict: Field(1, "a cell is required both inside and outside")
+
+Field offsets follow the annotation order, from bit 0 up, unless a field gives
+its own ``offset``.  A :class:`Block` groups the registers of one peripheral
+with its base address; :data:`MEMORY_MAP` lists the blocks.
+
+Timing contract of the accelerator (the gateware guarantees it with wait states):
+
+* a read of any register reflects every write that came before it on the bus;
+  in particular STATUS after a CELL write shows the partial condition of the
+  new assignment;
+* a write of CONTROL with ``flood`` set starts the flood array; STATUS reads
+  ``flood_busy`` until it is done, then ``flood_complete`` and
+  FLOOD_ITERATIONS hold the result (the iterations exclude any set-up cycles
+  and equal :func:`model.paper.flood`'s count).
+"""
+
+from dataclasses import dataclass
+from enum import IntEnum
+
+from spec.combinations import Attribute, MAX_PATTERNS
+
+__all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
+           "UART_REGISTERS", "SYSCTL_REGISTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL",
+           "REGION_SHIFT", "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
+           "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_RX_DEPTH", "UART_TX_DEPTH",
+           "STACK_RESERVE", "cell_address", "check_build_size", "c_header", "soc_header",
+           "build_header", "linker_memory", "markdown", "soc_markdown", "c_name"]
+
+#: Value of the ID register: ASCII "SLK" and the register map version.
+ID_MAGIC = 0x534C4B
+VERSION = 1
+
+#: The per-cell registers: CELL(r, c) at CELL_BASE + 4 * (r * CELL_STRIDE + c),
+#: r and c 0-based within the grid (the frame is not addressable).
+CELL_BASE = 0x1000
+CELL_STRIDE = 64
+CELL_ROWS_MAX = 64
+WINDOW_SIZE = CELL_BASE + 4 * CELL_STRIDE * CELL_ROWS_MAX  # bytes the accelerator decodes
+
+#: Clue code of a blank cell in the CELL register's ``clue`` field.
+CLUE_BLANK = 0b100
+
+#: Depths of the UART's FIFOs, in bytes.
+UART_RX_DEPTH = 64
+UART_TX_DEPTH = 16
+
+#: Bytes of RAM kept free above the firmware's data for the stack.
+STACK_RESERVE = 2048
+
+
+class FloodMode(IntEnum):
+    """What the flood array floods (section 3.3.1, extended): CONTROL.flood_mode."""
+    #: From the first inside cell through cells not required outside; complete
+    #: when every inside cell is reached.  On a fully determined colouring this
+    #: is exactly the paper's flood over the inside cells.
+    REACH = 0
+    #: From the frame through cells not required inside; complete when every
+    #: cell required outside is reached (no enclosed outside cell).
+    ESCAPE = 1
+
+
+@dataclass(frozen=True)
+class Field:
+    width: int
+    doc: str
+    offset: int = None
+    name: str = None
+
+    def __post_init__(self):
+        if not isinstance(self.width, int) or not 1 <= self.width <= 32:
+            raise TypeError(f"field width must be an integer from 1 to 32, not {self.width!r}")
+
+    @property
+    def mask(self):
+        return ((1 << self.width) - 1) << self.offset
+
+
+class Register:
+    """Base class of a register: ``address`` (bytes, within its block), ``access`` "r", "w"
+    or "rw"."""
+
+    address: int
+    access: str
+    fields: tuple
+
+    def __init_subclass__(cls, *, address, access, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if access not in ("r", "w", "rw"):
+            raise ValueError(f"{cls.__name__}: access must be 'r', 'w' or 'rw', not {access!r}")
+        if address % 4:
+            raise ValueError(f"{cls.__name__}: address {address:#x} is not word aligned")
+        fields, offset = [], 0
+        for name, field in cls.__dict__.get("__annotations__", {}).items():
+            if not isinstance(field, Field):
+                raise TypeError(f"{cls.__name__}.{name}: annotation must be a Field")
+            start = offset if field.offset is None else field.offset
+            if start + field.width > 32:
+                raise ValueError(f"{cls.__name__}.{name} does not fit in 32 bits")
+            fields.append(Field(field.width, field.doc, start, name))
+            offset = start + field.width
+        used = 0
+        for field in fields:
+            if used & field.mask:
+                raise ValueError(f"{cls.__name__}.{field.name} overlaps another field")
+            used |= field.mask
+        cls.address, cls.access, cls.fields = address, access, tuple(fields)
+
+    @classmethod
+    def field(cls, name):
+        return next(f for f in cls.fields if f.name == name)
+
+    @classmethod
+    def pack(cls, **values):
+        """The register value with the named fields set (others zero)."""
+        word = 0
+        for name, value in values.items():
+            f = cls.field(name)
+            if not 0 <= value < (1 << f.width):
+                raise ValueError(f"{cls.__name__}.{name}: {value} does not fit in {f.width} bits")
+            word |= value << f.offset
+        return word
+
+    @classmethod
+    def unpack(cls, word):
+        return {f.name: (word >> f.offset) & ((1 << f.width) - 1) for f in cls.fields}
+
+
+# -- the accelerator (paper section 3.2) -------------------------------------------------------
+
+class Id(Register, address=0x000, access="r"):
+    """Identifies the accelerator and the version of this register map."""
+    version: Field(8, "register map version")
+    magic: Field(24, "0x534C4B, ASCII 'SLK'")
+
+
+class Config(Register, address=0x004, access="r"):
+    """Build-time parameters of the gateware."""
+    max_rows: Field(8, "largest number of rows the build supports")
+    max_cols: Field(8, "largest number of columns the build supports")
+
+
+class Size(Register, address=0x008, access="rw"):
+    """The puzzle's own size, 1..max_rows by 1..max_cols; cells beyond it are frame."""
+    rows: Field(8, "rows of the loaded puzzle")
+    cols: Field(8, "columns of the loaded puzzle")
+
+
+class Control(Register, address=0x00C, access="w"):
+    """Commands; a written 1 acts once, a 0 does nothing."""
+    clear: Field(1, "make every cell blank and unassigned")
+    unassign: Field(1, "make every cell unassigned, keeping the clues")
+    flood: Field(1, "start the flood array in mode flood_mode")
+    flood_mode: Field(2, "0 = REACH (from the first inside cell through cells not required "
+                         "outside), 1 = ESCAPE (from the frame through cells not required inside)",
+                      offset=4)
+
+
+class Status(Register, address=0x010, access="r"):
+    """The checker's verdict on the current state (paper section 3.3)."""
+    conflict: Field(1, "some cell (frame included) is required both inside and outside")
+    checkerboard: Field(1, "some fully determined 2x2 block is a checkerboard")
+    flood_busy: Field(1, "the flood array is running")
+    flood_complete: Field(1, "the last flood reached every target cell")
+    pick_ok: Field(1, "2S == 2I + B - 2 (Pick's theorem) for the cells required inside")
+    inside_empty: Field(1, "no cell is required inside (S == 0)")
+
+
+class FloodIterations(Register, address=0x014, access="r"):
+    """Clock cycles the last flood iterated (section 3.3.1)."""
+    count: Field(32, "iterations, including the last one in which nothing grew")
+
+
+class PickS(Register, address=0x018, access="r"):
+    """Pick's theorem, section 3.3.2: S."""
+    count: Field(16, "cells required inside")
+
+
+class PickI(Register, address=0x01C, access="r"):
+    """Pick's theorem, section 3.3.2: I."""
+    count: Field(16, "lattice points whose four cells are all required inside")
+
+
+class PickB(Register, address=0x020, access="r"):
+    """Pick's theorem, section 3.3.2: B."""
+    count: Field(16, "lines between a cell required inside and one that is not")
+
+
+class Cell(Register, address=CELL_BASE, access="rw"):
+    """One cell: its clue and assignment (the paper's x, a0, a1) and the checker's s0, s1.
+
+    At CELL_BASE + 4 * (row * CELL_STRIDE + col).  Writes set pattern, attribute
+    and clue together; s0 and s1 are read-only.
+    """
+    pattern: Field(3, "the combination's pattern index (spec.combinations order)")
+    attribute: Field(2, "[a1:a0]: 0 unassigned, 1 OUTSIDE, 2 INSIDE")
+    clue: Field(3, "0..3 the digit, 4 blank")
+    s0: Field(1, "read only: required outside", offset=8)
+    s1: Field(1, "read only: required inside", offset=9)
+
+
+#: The accelerator's registers (``REGISTERS`` is the historical name).
+ACCEL_REGISTERS = REGISTERS = (Id, Config, Size, Control, Status, FloodIterations, PickS, PickI,
+                               PickB, Cell)
+
+
+# -- the UART (hw/uart.py) --------------------------------------------------------------------
+
+class UartData(Register, address=0x0, access="rw"):
+    """Read: pop one received byte (one read both polls and receives); write: queue a byte.
+
+    A write waits (bus wait states) while the transmit FIFO is full.
+    """
+    byte: Field(8, "read: the received byte, 0 when none was waiting; write: the byte to send")
+    empty: Field(1, "read only: no byte was waiting", offset=31)
+
+
+class UartStatus(Register, address=0x4, access="rw"):
+    """The FIFOs' state and the receiver's sticky error flags; writing 1 to a flag clears it."""
+    rx_valid: Field(1, "a received byte is waiting")
+    tx_ready: Field(1, "the transmit FIFO has room")
+    tx_idle: Field(1, "everything has been sent")
+    rx_overrun: Field(1, "sticky: a byte was lost because the receive FIFO was full")
+    rx_frame_error: Field(1, "sticky: a stop bit was 0")
+
+
+class UartRxOverruns(Register, address=0x8, access="r"):
+    """Bytes the receiver lost because its FIFO was full, since reset."""
+    count: Field(32, "wraps at 2^32")
+
+
+class UartRxFrameErrors(Register, address=0xC, access="r"):
+    """Bytes received with a 0 stop bit (dropped, not put in the FIFO), since reset."""
+    count: Field(32, "wraps at 2^32")
+
+
+UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors)
+
+
+# -- the system controller (hw/soc.py SysCtl) --------------------------------------------------
+
+class CyclesLo(Register, address=0x00, access="r"):
+    """The cycle counter's low word; reading it latches the high word into CYCLES_HI."""
+    value: Field(32, "cycles since reset, bits 31:0")
+
+
+class CyclesHi(Register, address=0x04, access="r"):
+    """The cycle counter's high word as latched by the last CYCLES_LO read."""
+    value: Field(32, "cycles since reset, bits 63:32")
+
+
+class ClockHz(Register, address=0x08, access="r"):
+    """The build's clock frequency."""
+    value: Field(32, "Hz")
+
+
+class Baud(Register, address=0x0C, access="r"):
+    """The build's UART baud rate."""
+    value: Field(32, "bits per second")
+
+
+class UartDivisor(Register, address=0x10, access="r"):
+    """Clock cycles per UART bit."""
+    value: Field(32, "cycles")
+
+
+class RamSize(Register, address=0x14, access="r"):
+    """Bytes of RAM."""
+    value: Field(32, "bytes")
+
+
+SYSCTL_REGISTERS = (CyclesLo, CyclesHi, ClockHz, Baud, UartDivisor, RamSize)
+
+
+# -- the memory map ---------------------------------------------------------------------------
+
+#: Regions are decoded on address bits 31:REGION_SHIFT; blocks sharing a region are
+#: told apart by bits REGION_SHIFT-1:PAGE_SHIFT.
+REGION_SHIFT = 28
+PAGE_SHIFT = 12
+
+
+@dataclass(frozen=True)
+class Block:
+    """One target of the CPU's bus: ``base`` address, ``size`` bytes (None: set by the build)."""
+    name: str
+    base: int
+    size: int
+    registers: tuple
+    prefix: str     # of its C names
+    doc: str
+
+    @property
+    def region(self):
+        return self.base >> REGION_SHIFT
+
+    @property
+    def page(self):
+        return (self.base >> PAGE_SHIFT) & ((1 << (REGION_SHIFT - PAGE_SHIFT)) - 1)
+
+
+RAM = Block("RAM", 0x0000_0000, None, (), "SOC_RAM",
+            "block RAM: code, data, stack (top of RAM); the size is a build parameter")
+UART = Block("UART", 0x1000_0000, 16, UART_REGISTERS, "SOC_UART",
+             f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes")
+SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",
+               "free-running 64-bit cycle counter and the build's parameters")
+ACCEL = Block("Accelerator", 0x2000_0000, WINDOW_SIZE, ACCEL_REGISTERS, "SOC_ACCEL",
+              "the solver (paper section 3.2): docs/registers.md")
+
+MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL)
+
+
+def _check_memory_map():
+    for block in MEMORY_MAP:
+        for register in block.registers:
+            if block.size is not None and register.address >= block.size:
+                raise ValueError(f"{block.name}.{register.__name__} lies outside the block")
+    paged = [b for b in MEMORY_MAP if b.size is not None and b.size <= 1 << PAGE_SHIFT]
+    keys = [(b.region, b.page) for b in paged]
+    if len(set(keys)) != len(keys):
+        raise ValueError("two blocks share a page")
+
+
+_check_memory_map()
+
+
+def cell_address(row, col):
+    """Byte offset of CELL(row, col) within the accelerator's window."""
+    if not (0 <= row < CELL_ROWS_MAX and 0 <= col < CELL_STRIDE):
+        raise ValueError(f"cell ({row}, {col}) is outside the addressable "
+                         f"{CELL_ROWS_MAX}x{CELL_STRIDE} window")
+    return CELL_BASE + 4 * (row * CELL_STRIDE + col)
+
+
+def check_build_size(max_rows, max_cols):
+    """Validate a build-time maximum grid size, with a one-line message."""
+    for what, value, limit in (("max_rows", max_rows, CELL_ROWS_MAX),
+                               ("max_cols", max_cols, CELL_STRIDE)):
+        if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= limit:
+            raise ValueError(f"{what} must be an integer from 1 to {limit} "
+                             f"(the CELL register window), not {value!r}")
+
+
+# -- generated artefacts ----------------------------------------------------------------------
+
+GENERATED = "Generated by spec/registers.py -- do not edit; 'python -m spec.generate' rewrites it."
+
+
+def c_name(register):
+    """``FloodIterations`` -> ``FLOOD_ITERATIONS``; ``UartData`` (in its block) -> ``DATA``."""
+    name = register.__name__
+    if name.startswith("Uart") and register in UART_REGISTERS:
+        name = name[4:]
+    out = ""
+    for i, ch in enumerate(name):
+        if ch.isupper() and i:
+            out += "_"
+        out += ch.upper()
+    return out
+
+
+def _register_defines(prefix, register, base=0):
+    name = f"{prefix}_{c_name(register)}"
+    lines = [f"/* {register.__name__} ({register.access}): "
+             f"{register.__doc__.strip().splitlines()[0]} */",
+             f"#define {name} 0x{base + register.address:0{8 if base else 4}X}u"]
+    for f in register.fields:
+        lines.append(f"#define {name}_{f.name.upper()}_SHIFT {f.offset}u")
+        lines.append(f"#define {name}_{f.name.upper()}_MASK 0x{f.mask:08X}u")
+    return lines + [""]
+
+
+def c_header():
+    """``slk_regs.h``: the accelerator's registers (offsets within its window)."""
+    lines = [f"/* {GENERATED} */", "#ifndef SLK_REGS_H", "#define SLK_REGS_H", "",
+             f"#define SLK_ID_MAGIC 0x{ID_MAGIC:06X}u",
+             f"#define SLK_REGMAP_VERSION {VERSION}u",
+             f"#define SLK_BASE 0x{ACCEL.base:08X}u",
+             f"#define SLK_CELL_BASE 0x{CELL_BASE:04X}u", f"#define SLK_CELL_STRIDE {CELL_STRIDE}u",
+             f"#define SLK_CLUE_BLANK {CLUE_BLANK}u",
+             f"#define SLK_ATTR_NONE {int(Attribute.NONE)}u",
+             f"#define SLK_ATTR_OUTSIDE {int(Attribute.OUTSIDE)}u",
+             f"#define SLK_ATTR_INSIDE {int(Attribute.INSIDE)}u",
+             f"#define SLK_FLOOD_REACH {int(FloodMode.REACH)}u",
+             f"#define SLK_FLOOD_ESCAPE {int(FloodMode.ESCAPE)}u",
+             f"#define SLK_MAX_PATTERNS {MAX_PATTERNS}u", ""]
+    for register in ACCEL_REGISTERS:
+        lines += _register_defines("SLK", register)
+    lines += ["#define SLK_CELL_ADDR(r, c) (SLK_CELL_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))",
+              "", "#endif /* SLK_REGS_H */", ""]
+    return "\n".join(lines)
+
+
+def soc_header():
+    """``slk_soc.h``: the memory map, the UART's and the system controller's registers
+    (absolute addresses)."""
+    lines = [f"/* {GENERATED} */", "#ifndef SLK_SOC_H", "#define SLK_SOC_H", ""]
+    for block in MEMORY_MAP:
+        lines.append(f"#define {block.prefix}_BASE 0x{block.base:08X}u")
+    lines += [f"#define SOC_UART_RX_DEPTH {UART_RX_DEPTH}u",
+              f"#define SOC_UART_TX_DEPTH {UART_TX_DEPTH}u", ""]
+    for block in (UART, SYSCTL):
+        for register in block.registers:
+            lines += _register_defines(block.prefix, register, block.base)
+    lines += ["#endif /* SLK_SOC_H */", ""]
+    return "\n".join(lines)
+
+
+def build_header(*, max_rows, max_cols, ram_size):
+    """``slk_build.h``: the parameters of one build (written by the firmware build)."""
+    check_build_size(max_rows, max_cols)
+    return "\n".join([
+        "/* Generated by the firmware build (spec.registers.build_header) -- do not edit. */",
+        "#ifndef SLK_BUILD_H", "#define SLK_BUILD_H", "",
+        f"#define SLK_MAX_ROWS {max_rows}u", f"#define SLK_MAX_COLS {max_cols}u",
+        f"#define SOC_RAM_SIZE {ram_size}u", "", "#endif /* SLK_BUILD_H */", ""])
+
+
+def linker_memory(*, ram_size):
+    """``slk_memory.ld``: the RAM region of the linker script."""
+    return ("/* Generated by the firmware build (spec.registers.linker_memory) -- do not "
+            "edit. */\n"
+            f"MEMORY {{ RAM (rwx) : ORIGIN = 0x{RAM.base:08X}, LENGTH = {ram_size} }}\n")
+
+
+def _bits(f):
+    return f"{f.offset}" if f.width == 1 else f"{f.offset + f.width - 1}:{f.offset}"
+
+
+def _register_table(registers, *, cell=None):
+    out = ["| address | register | access | bits | field | meaning |",
+           "|---|---|---|---|---|---|"]
+    for register in registers:
+        where = f"0x{register.address:04X}"
+        if register is cell:
+            where += f" + 4*(row*{CELL_STRIDE}+col)"
+        doc = register.__doc__.strip().splitlines()[0]
+        out.append(f"| {where} | **{c_name(register)}** | {register.access} | | | {doc} |")
+        for f in register.fields:
+            out.append(f"| | | | {_bits(f)} | {f.name} | {f.doc} |")
+    return out
+
+
+def markdown():
+    """The accelerator's register map as a Markdown table, for ``docs/registers.md``."""
+    out = ["<!-- Generated by spec/registers.py (python -m spec.generate) -- do not edit. -->", "",
+           f"The accelerator's window starts at 0x{ACCEL.base:08X} in the SoC's memory map "
+           "(docs/soc.md); addresses below are offsets within it.", ""]
+    return "\n".join(out + _register_table(ACCEL_REGISTERS, cell=Cell)) + "\n"
+
+
+def soc_markdown():
+    """The tables of ``docs/soc.md``: the memory map and the UART's and SysCtl's registers."""
+    out = ["| base | size | block | what |", "|---|---|---|---|"]
+    for block in MEMORY_MAP:
+        size = "RAM size" if block.size is None else (
+            "`WINDOW_SIZE` = " + str(block.size) if block is ACCEL else str(block.size))
+        out.append(f"| `0x{block.base >> 16:04X}_{block.base & 0xFFFF:04X}` | {size} | "
+                   f"{block.name} | {block.doc} |")
+    for block in (UART, SYSCTL):
+        out += ["", f"{block.name} registers (offsets from 0x{block.base:08X}):", ""]
+        out += _register_table(block.registers)
+    return "\n".join(out) + "\n"

@@ -1,0 +1,194 @@
+"""The specification layer (spec/): registers, memory map, layouts, tables, generated files.
+
+Every interface is declared once in spec/ (issue 11); these tests check that the
+generated C headers and docs tables in the repository are current, that the
+headers say what the classes say and compile, and that spec/ imports nothing
+of ours.  The C header is also shown to drive the gateware in
+tests/hw/test_accelerator.py::test_c_header_drives_the_hardware.
+"""
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from spec import board, combinations, generate, protocol
+from spec import registers as regmap
+from spec.registers import ACCEL_REGISTERS, MEMORY_MAP, c_header, markdown
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def defines(text, prefix=r"\w+"):
+    found = re.findall(rf"^#define ({prefix}) (0x[0-9A-Fa-f]+|\d+)u$", text, re.M)
+    names = [n for n, _ in found]
+    assert len(names) == len(set(names)), "a name is defined twice"
+    return {n: int(v, 0) for n, v in found}
+
+
+def test_generated_files_are_current():
+    """firmware/include/*.h and the docs tables are what spec/ generates (make generate)."""
+    assert generate.stale() == [], "stale generated files: run 'make generate'"
+
+
+def test_stale_file_is_detected(tmp_path):
+    """The check above can fail: a changed header or docs table is reported."""
+    for path, text in generate.outputs().items():
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text(text)
+    assert generate.stale(tmp_path) == []
+    header = tmp_path / "firmware" / "include" / "slk_protocol.h"
+    header.write_text(header.read_text().replace("#define PROTO_SOLVE_SIZE 7u",
+                                                 "#define PROTO_SOLVE_SIZE 8u"))
+    soc = tmp_path / "docs" / "soc.md"
+    soc.write_text(soc.read_text().replace("**RAM_SIZE**", "**RAM_BYTES**"))
+    assert sorted(map(str, generate.stale(tmp_path))) == ["docs/soc.md",
+                                                          "firmware/include/slk_protocol.h"]
+    assert generate.main(["--check", "--root", str(tmp_path)]) == 1
+    assert generate.main(["--root", str(tmp_path)]) == 0
+    assert generate.stale(tmp_path) == []
+
+
+def test_committed_register_doc_is_generated():
+    assert (REPO / "docs" / "registers.md").read_text() == markdown()
+
+
+def test_header_has_every_register_and_field():
+    h = defines(c_header() + regmap.build_header(max_rows=10, max_cols=10, ram_size=16384))
+    assert h["SLK_BASE"] == regmap.ACCEL.base and h["SLK_MAX_ROWS"] == 10
+    assert h["SLK_CELL_BASE"] == regmap.CELL_BASE and h["SLK_CELL_STRIDE"] == regmap.CELL_STRIDE
+    for register in ACCEL_REGISTERS:
+        name = regmap.c_name(register)
+        assert h[f"SLK_{name}"] == register.address
+        used = 0
+        for f in register.fields:
+            mask = h[f"SLK_{name}_{f.name.upper()}_MASK"]
+            assert mask == ((1 << f.width) - 1) << f.offset
+            assert h[f"SLK_{name}_{f.name.upper()}_SHIFT"] == f.offset
+            assert not used & mask
+            used |= mask
+    # registers do not overlap each other or the cell window
+    addresses = [r.address for r in ACCEL_REGISTERS if r is not regmap.Cell]
+    assert len(set(addresses)) == len(addresses)
+    assert max(addresses) < regmap.CELL_BASE <= regmap.WINDOW_SIZE <= 1 << 16
+    assert regmap.cell_address(63, 63) + 4 == regmap.WINDOW_SIZE
+    with pytest.raises(ValueError):
+        regmap.cell_address(64, 0)
+
+
+def test_soc_header_has_the_memory_map_and_peripheral_registers():
+    h = defines(regmap.soc_header())
+    for block in MEMORY_MAP:
+        assert h[f"{block.prefix}_BASE"] == block.base
+        for register in block.registers if block is not regmap.ACCEL else ():
+            name = f"{block.prefix}_{regmap.c_name(register)}"
+            assert h[name] == block.base + register.address
+            for f in register.fields:
+                assert h[f"{name}_{f.name.upper()}_MASK"] == f.mask
+    assert h["SOC_UART_DATA_EMPTY_MASK"] == 1 << 31
+    assert h["SOC_SYSCTL_RAM_SIZE"] == regmap.SYSCTL.base + 0x14
+    # blocks do not overlap
+    spans = sorted((b.base, b.base + (b.size or 1 << regmap.REGION_SHIFT)) for b in MEMORY_MAP)
+    assert all(end <= start for (_, end), (start, _) in zip(spans, spans[1:]))
+
+
+def test_pack_unpack_round_trip():
+    word = regmap.Cell.pack(pattern=5, attribute=2, clue=3)
+    assert regmap.Cell.unpack(word) == {"pattern": 5, "attribute": 2, "clue": 3, "s0": 0, "s1": 0}
+    with pytest.raises(ValueError):
+        regmap.Size.pack(rows=256)
+
+
+def test_register_validation():
+    with pytest.raises(ValueError, match="overlaps"):
+        class Bad(regmap.Register, address=0, access="r"):
+            a: regmap.Field(4, "")
+            b: regmap.Field(4, "", offset=2)
+    with pytest.raises(ValueError, match="word aligned"):
+        class Odd(regmap.Register, address=2, access="r"):
+            a: regmap.Field(1, "")
+    with pytest.raises(TypeError, match="width"):
+        regmap.Field(33, "")
+
+
+def test_option_words_are_the_combinations():
+    """slk_options.h: every CELL word of every search option, in spec.combinations order."""
+    text = combinations.c_header()
+    rows = re.findall(r"\{([0-9A-Fa-fx, u]+)\},", text)
+    assert len(rows) == combinations.OPTION_BLANK + 1
+    counts = [int(v) for v in re.search(r"slk_option_counts\[\w+\] = \{([\d, ]+)\}", text)
+              .group(1).split(",")]
+    for index, (row, count) in enumerate(zip(rows, counts)):
+        words = [int(w.strip().rstrip("u"), 16) for w in row.split(",")][:count]
+        clue = regmap.CLUE_BLANK if index == combinations.OPTION_BLANK else index
+        expected = combinations.options(index)
+        assert count == len(expected)
+        for word, (pattern, attribute) in zip(words, expected):
+            assert regmap.Cell.unpack(word) == {"pattern": pattern, "attribute": int(attribute),
+                                                "clue": clue, "s0": 0, "s1": 0}
+    assert counts[:4] == [len(combinations.combinations(d)) for d in range(4)]
+
+
+def test_layouts_compute_sizes_and_offsets():
+    assert protocol.Solve.SIZE == 7 and protocol.Solve.offset("max_checks") == 3
+    assert protocol.Result.SIZE == 4 + 8 * len(protocol.COUNTERS)
+    assert protocol.OVERHEAD == 6 and protocol.FrameHeader.offset("type") == 3
+    h = defines(protocol.c_header(), r"PROTO_\w+")
+    for layout in protocol.PAYLOADS.values():
+        assert h[f"PROTO_{layout.C_NAME}_SIZE"] == layout.SIZE
+        end = 0
+        for f in layout.FIELDS:
+            assert h[f"PROTO_{layout.C_NAME}_{f.name.upper()}_OFFSET"] == f.offset == end
+            end += f.size
+        assert end == layout.SIZE
+    payload = protocol.Version.pack(protocol=1, regmap=1, max_rows=3, max_cols=4, clock_hz=5,
+                                    baud=6, max_payload=7, flags=1)
+    assert protocol.Version.unpack(payload)[0]["baud"] == 6
+    with pytest.raises(ValueError, match="missing"):
+        protocol.Error.pack(code=1, type=2)
+    with pytest.raises(ValueError, match="does not fit"):
+        protocol.Error.pack(code=256, type=2, detail=0)
+
+
+def test_one_divisor_limit():
+    assert board.divisor_for(50_000_000, 6_250_000) == board.MIN_DIVISOR
+    assert board.divisor_for(50_000_000, board.DEFAULT_BAUD) == 434
+    with pytest.raises(ValueError, match="too fast"):
+        board.divisor_for(50_000_000, 50_000_000 // (board.MIN_DIVISOR - 1))
+    with pytest.raises(ValueError, match="off"):
+        board.divisor_for(50_000_000, 2_700_000)
+    with pytest.raises(ValueError, match="positive"):
+        board.divisor_for(50_000_000, 0)
+
+
+def test_spec_imports_only_the_standard_library():
+    ours = {"hw", "host", "sim", "boards", "bench", "model", "firmware", "amaranth", "tests"}
+    for path in sorted((REPO / "spec").glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) and not node.level else []
+            for name in names:
+                assert name.split(".")[0] not in ours, f"{path.name} imports {name}"
+                assert name.split(".")[0] in sys.stdlib_module_names or name.startswith("spec")
+
+
+def test_headers_compile(tmp_path):
+    """The generated headers are valid C for the firmware's compiler (zig cc, from PyPI)."""
+    for name, make in generate.HEADERS.items():
+        (tmp_path / name).write_text(make())
+    (tmp_path / "slk_build.h").write_text(regmap.build_header(max_rows=10, max_cols=10,
+                                                              ram_size=16384))
+    src = tmp_path / "t.c"
+    src.write_text('#include "slk_regs.h"\n#include "slk_soc.h"\n#include "slk_protocol.h"\n'
+                   '#include "slk_options.h"\n#include "slk_build.h"\n'
+                   "unsigned f(uint8_t *p) { PROTO_PUT_RESULT_CYCLES(p, 1); "
+                   "return SLK_CELL_ADDR(3, 4) + SLK_STATUS_CONFLICT_MASK + SOC_UART_DATA"
+                   " + slk_option_words[2][3] + PROTO_GET_SOLVE_MAX_CHECKS(p) + SLK_MAX_ROWS; }\n")
+    result = subprocess.run([sys.executable, "-m", "ziglang", "cc", "-target",
+                             "riscv32-freestanding-none", "-c", "-o", "t.o", "-Wall", "-Werror",
+                             "-ffreestanding", str(src)], capture_output=True, text=True,
+                            cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
