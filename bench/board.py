@@ -216,8 +216,9 @@ class BoardWorker:
             raise
 
     def solve(self, puzzle, max_checks, sim_timeout):
-        return self.board.solve(puzzle, unique=True, max_checks=max_checks,
-                                time_limit=sim_timeout)
+        from slitherlink.host.engines import checked  # the rules check every engine's answer gets
+        return checked(self.board.solve)(puzzle, unique=True, max_checks=max_checks,
+                                         time_limit=sim_timeout)
 
     def close(self):
         try:

@@ -144,6 +144,18 @@ def _port_message(port, error):
     return f"cannot open serial port {port}: {text}"
 
 
+def _port_errors():
+    """What pyserial raises when the port goes away (termios.error, e.g. from tcdrain
+    on a pty whose other side has closed, is no OSError)."""
+    import serial
+    errors = (serial.SerialException, OSError)
+    try:
+        import termios
+    except ImportError:  # not POSIX
+        return errors
+    return errors + (termios.error,)
+
+
 def _is_pty(port):
     """A Unix 98 pseudo-terminal (the virtual board's kind of port), links followed."""
     return os.path.realpath(str(port)).startswith("/dev/pts/")
@@ -250,6 +262,10 @@ class Board:
         # a pseudo-terminal is most likely a virtual board: slow until measured
         slowdown = VIRTUAL_SLOWDOWN if virtual or _is_pty(port) else 1.0
         self.timing = LinkTiming(self.baud, slowdown=slowdown, timeout=timeout)
+        self._link_key = _link_key(port, self.baud)
+        if self._link_key in _measured_slowdown:  # measured by an earlier connection
+            self.timing.slowdown = _measured_slowdown[self._link_key]
+            self.timing.calibrated = True
         self.resends = 0      # requests sent again, over the whole connection
         self.serial = None
         self.serial = open_port(port, self.baud)
@@ -301,12 +317,11 @@ class Board:
             self.health(wait)
 
     def _write(self, data, what=""):
-        import serial
         log_sent(self.port, data, what)
         try:
             self.serial.write(data)
             self.serial.flush()
-        except (serial.SerialException, OSError) as error:
+        except _port_errors() as error:
             self._check_health(wait=1.0)
             raise PortError(f"cannot write to {self.port}: {error}") from None
 
@@ -314,7 +329,6 @@ class Board:
         """The next frame or bad frame, or None when ``clock`` says time is up;
         also returns the number of bytes read meanwhile.  Events decoded together
         are queued, so none is lost when a caller stops early."""
-        import serial
         seen = 0
         while not self._queue:
             remaining = clock.remaining()
@@ -325,7 +339,7 @@ class Board:
             try:
                 self.serial.timeout = min(remaining, 0.05)
                 data = self.serial.read(max(1, self.serial.in_waiting))
-            except (serial.SerialException, OSError) as error:
+            except _port_errors() as error:
                 self._check_health(wait=1.0)
                 raise PortError(f"cannot read from {self.port}: {error}") from None
             if data:
@@ -395,6 +409,8 @@ class Board:
             if value is not None:
                 if attempts.failures == 0:
                     self.timing.measured(len(frame) + reply_len, time.monotonic() - sent_at)
+                    if self._link_key is not None:
+                        _measured_slowdown[self._link_key] = self.timing.slowdown
                 return value
             attempts.failed(wait, seen, bad)
 
@@ -496,7 +512,8 @@ class Board:
             if value is _BUSY:  # the device is alive and searching: wait on, probe less often
                 attempts.alive()
                 probes += 1
-                wait = self.timing.search_wait(len(frame), lengths["result"], clock_hz, probes)
+                wait = attempts.wait() if aborted else \
+                    self.timing.search_wait(len(frame), lengths["result"], clock_hz, probes)
                 continue
             if value is _NOT_BUSY:
                 if aborted:  # after our ABORT: the search ended, its RESULT was lost
@@ -547,6 +564,19 @@ class Board:
 
 
 _LENGTHS = {}
+#: link key -> the slowdown last measured there: a connection opened again after a
+#: failure starts from it, not from the prior (cleared by :func:`close_all`)
+_measured_slowdown = {}
+
+
+def _link_key(port, baud):
+    """The device file itself (a pty's number is reused by the next pty, whose node is
+    new), and the baud rate; None when the port cannot be looked at."""
+    try:
+        info = os.stat(port)
+    except (OSError, ValueError, TypeError):
+        return None
+    return (os.path.realpath(str(port)), info.st_ino, info.st_ctime_ns, int(baud))
 
 
 def _lengths(rows=1, cols=1):
@@ -604,6 +634,7 @@ _sessions = {}
 
 def close_all():
     """Close every connection and stop every virtual board this program started."""
+    _measured_slowdown.clear()
     while _sessions:
         _, session = _sessions.popitem()
         try:

@@ -7,8 +7,8 @@ within the limits of :mod:`host.formats` (file size, grid size); an input that
 cannot be read is reported in one line and the run goes on with the others.
 
 Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` (the
-FPGA board, ``board``, is one of them and the default when pyserial is
-installed).  Each engine receives only the options its ``solve`` accepts
+FPGA board, ``board``, is one of them, and the default:
+:data:`host.engines.DEFAULT_ENGINE`).  Each engine receives only the options its ``solve`` accepts
 (``--port``, ``--baud``, ``--timeout``, ``--retries`` for the board;
 ``--max-checks`` for the model and the board; ``--time-limit`` where
 supported); an option given for an engine that does not take it is a usage

@@ -44,8 +44,9 @@ log = logging.getLogger(__name__)
 DEFAULT_RETRIES = 24
 #: attempts in a row without a single byte back: the device is silent
 SILENT_ATTEMPTS = 3
-#: seconds allowed for the USB-serial latency timer (16 ms), the OS and the firmware
-LATENCY = 0.1
+#: seconds allowed for the USB-serial latency timer (16 ms), the OS (a loaded machine
+#: delays a thread by 100 ms and more) and the firmware
+LATENCY = 0.25
 #: how much slower than its baud rate a pseudo-terminal (a virtual board) is assumed
 #: to be until measured: the virtual board simulates ~0.5 M cycles/s of a 50 MHz SoC
 #: (100x) on an idle machine; 300x was measured on a loaded one
@@ -108,14 +109,14 @@ class LinkTiming:
 
     def attempt_wait(self, request_len, reply_len, attempt):
         """Seconds of silence before attempt ``attempt`` (0 = the first send) is repeated:
-        MARGIN times the answer time, doubled with every attempt up to that plus 1.5
-        device inter-byte timeouts (so a damaged length field on the device side has
-        timed out before the request is repeated)."""
+        the latency plus MARGIN times the transfer time, the latter doubled with every
+        attempt, up to 1.5 device inter-byte timeouts more than the first (so a damaged
+        length field on the device side has timed out before the request is repeated)."""
         if self.timeout is not None:
             return self.timeout
-        first = MARGIN * self.answer_time(request_len, reply_len)
-        cap = first + 1.5 * self.device_byte_timeout
-        return min(first * 2 ** min(attempt, 30), cap)
+        transfer = MARGIN * (request_len + reply_len) * self.byte_time
+        return self.latency + min(transfer * 2 ** min(attempt, 30),
+                                  transfer + 1.5 * self.device_byte_timeout)
 
     def search_allowance(self, clock_hz):
         """Seconds of :data:`SEARCH_ALLOWANCE_CYCLES` of a device at ``clock_hz``, on
