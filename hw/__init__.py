@@ -1,1 +1,1 @@
-"""Gateware of the Slitherlink solver (Amaranth 0.5) and its Python golden model."""
+"""Gateware of the Slitherlink solver (Amaranth 0.5); its interfaces are declared in :mod:`spec`."""

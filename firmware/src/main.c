@@ -217,7 +217,8 @@ static void skip_garbage(void)
         if ((++skipped & 31u) == 0)
             rx_drain();
     }
-    stats.garbage_bytes += skipped;
+    if (skipped)
+        stats.garbage_bytes += skipped;
 }
 
 void rx_poll(void)
@@ -242,7 +243,6 @@ int rx_next(frame_t *frame)
 {
     uint8_t header[PROTO_FRAME_SIZE], trailer[PROTO_FRAME_CRC_SIZE];
     for (;;) {
-        rx_drain();   /* a backlog of candidates must not let the RX FIFO overrun */
         skip_garbage();
         if (count < PROTO_FRAME_TYPE_OFFSET)   /* LEN not complete yet */
             return 0;
@@ -252,6 +252,7 @@ int rx_next(frame_t *frame)
             stats.frames_bad++;
             rx_drop(1);
             send_drop_error(ERR_BAD_LENGTH, 0);
+            rx_drain();   /* a backlog of candidates must not let the RX FIFO overrun */
             continue;
         }
         uint32_t total = len + PROTO_OVERHEAD;
@@ -265,6 +266,7 @@ int rx_next(frame_t *frame)
             stats.frames_bad++;
             rx_drop(1);
             send_drop_error(ERR_BAD_CRC, got);
+            rx_drain();
             continue;
         }
         frame->type = PROTO_GET_FRAME_TYPE(header);
@@ -301,6 +303,8 @@ int search_poll(void)
 {
     frame_t f;
     rx_poll();
+    if (count == 0)
+        return 0;   /* the usual case: nothing received */
     while (rx_next(&f)) {
         if (f.type == MSG_ABORT && f.len == 0)
             return 1;
