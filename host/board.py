@@ -4,107 +4,112 @@ DESIGN.md section 4: the host sends the puzzle in a SOLVE frame
 (:mod:`host.protocol`), the SoC's firmware runs the paper's search with the
 accelerator (section 3) and answers with a RESULT frame: the status, the
 colouring and the counters, ``cycles`` being the SoC's own count from "puzzle
-loaded" to "answer ready".  Every answer is checked with the rules checker
-(:func:`host.engines.verified`) before it is returned.
+loaded" to "answer ready".  The engine is registered in :mod:`host.engines`
+like every other; its answers are checked by the rules checker there
+(:func:`host.engines.checked`), once.
 
 ``solve(puzzle, port="/dev/ttyUSB1")`` talks to a real board (the Arty A7's
-FT2232, second interface; ``port="auto"`` finds it, :mod:`host.ports`).  ``solve(puzzle)`` with no port starts the
-*virtual board* (:mod:`sim.vboard`: the same SoC, firmware and gateware in
-Verilator, its UART on a pseudo-terminal), building it first if needed, and
-talks to it through exactly the same code path; the virtual board is stopped
-when the program ends (also after an error or Ctrl-C).
+FT2232, second interface; ``port="auto"`` finds it, :mod:`host.ports`).
+``solve(puzzle)`` with no port starts the *virtual board* (:mod:`sim.vboard`:
+the same SoC, firmware and gateware in Verilator, its UART on a
+pseudo-terminal), building it first if needed, and talks to it through exactly
+the same code path; the virtual board is stopped when the program ends (also
+after an error or Ctrl-C).
 
-The conversation (:class:`Board`):
+The conversation (:class:`Board`), every wait derived from the baud rate and
+the frame lengths (:mod:`host.link`):
 
 1. open the port (pyserial, exclusive), drop stale input;
 2. ABORT, in case a previous host left a search running (NOT_BUSY is fine);
 3. PING: the VERSION reply gives the build's largest grid, clock and baud rate;
    a puzzle larger than the build is refused here, before anything is sent;
-4. SOLVE; while the search runs the device is silent.  After ``timeout``
-   seconds of silence the host sends the SOLVE again as a probe: a device
-   that is still searching answers BUSY (alive: keep waiting), one that lost
-   the request starts it now.  No answer to the probe either: :class:`NoAnswer`.
-   A reply that fails its CRC or framing is asked for again once (the SOLVE
-   is resent), then :class:`GarbledAnswer`;
+4. SOLVE; while the search runs the device is silent.  After a silence of
+   about twice the expected answer time plus 2^25 device cycles (the search
+   allowance of :mod:`host.link`) the host sends the SOLVE again as a probe:
+   a device that is still searching answers BUSY (alive: keep waiting,
+   probing less and less often), one that lost the request starts it now.
+   A damaged frame back (bad CRC, cut short, garbage, or the device's own
+   ERROR saying our frame arrived damaged) makes the host send again at once.
+   Up to ``retries`` resends in a row (``--retries``); a valid frame resets
+   the count.  :data:`host.link.SILENT_ATTEMPTS` attempts in a row without a
+   byte back: :class:`NoAnswer`;
 5. with ``time_limit``, an ABORT after that many seconds ends the search
-   (status LIMIT with the counters so far).
+   (status LIMIT with the counters so far);
+6. when the SOLVE was sent more than once, an ABORT handshake afterwards ends
+   a second search and flushes its late RESULT, so that no stale answer is
+   ever taken for the next puzzle's.
 
 Errors are exceptions with one-line messages and an ``exit_code`` for
-``host/solve.py``: :class:`PortError` (missing, busy or unusable port),
-:class:`NoAnswer`, :class:`GarbledAnswer`, :class:`TooLarge`,
-:class:`DeviceError` (the device refused the request for another reason) and
-:class:`VirtualBoardFailed` (the virtual board could not be built or started),
-all subclasses of :class:`BoardError`.
+``host/solve.py`` (:class:`host.errors.ExitCode`): :class:`PortError`
+(missing, busy or unusable port), :class:`NoAnswer`, :class:`GarbledAnswer`,
+:class:`TooLarge`, :class:`DeviceError` (the device refused the request for
+another reason) and :class:`VirtualBoardFailed` (the virtual board could not
+be built or started, or died: its exit status and last message), all
+subclasses of :class:`BoardError`.  ``-v`` logs every frame (``host.link``).
 """
 
 import atexit
 import collections
+import inspect
+import logging
 import os
+import signal
 import sys
 import time
 
 from . import protocol as P
-from .engines import verified
-from .result import Result, Status
 from spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
+from spec.protocol import Solve
 
-__all__ = ["solve", "Board", "open_board", "close_all", "BoardError", "PortError", "NoAnswer",
-           "GarbledAnswer", "TooLarge", "DeviceError", "VirtualBoardFailed",
-           "DEFAULT_BAUD", "DEFAULT_TIMEOUT", "VIRTUAL_TIMEOUT", "PAPER_CLOCK_HZ"]
+from .errors import ExitCode, HostError, OptionError
+from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, LinkTiming, frame_lengths,
+                   log_event, log_sent)
+from .result import Result
 
-#: Seconds of silence before a request is sent again (a real board).
-DEFAULT_TIMEOUT = 2.0
-#: The same for the virtual board (also for any pseudo-terminal given as the port):
-#: it simulates about half a million cycles a second, 100x slower than the board.
-VIRTUAL_TIMEOUT = 60.0
+__all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardError",
+           "PortError", "NoAnswer", "GarbledAnswer", "TooLarge", "DeviceError",
+           "VirtualBoardFailed", "DEFAULT_BAUD", "DEFAULT_RETRIES", "PAPER_CLOCK_HZ",
+           "MAX_CHECKS"]
 
+log = logging.getLogger("host.board")
 
-def _exit_codes():
-    try:
-        from .cli import ExitCode
-        return {"port": ExitCode.PORT, "timeout": ExitCode.TIMEOUT,
-                "garbled": ExitCode.GARBLED, "too_large": ExitCode.TOO_LARGE,
-                "engine": ExitCode.ENGINE}
-    except (ImportError, AttributeError):  # the CLI's codes, should its module be missing
-        return {"port": 8, "timeout": 9, "garbled": 10, "too_large": 11, "engine": 7}
+#: The largest --max-checks the SOLVE request carries (0 means no bound).
+MAX_CHECKS = (1 << (8 * Solve.field("max_checks").size)) - 1
 
 
-_CODES = _exit_codes()
-
-
-class BoardError(Exception):
+class BoardError(HostError):
     """A board failure; ``str()`` is one line for the user, ``exit_code`` for the CLI."""
-    exit_code = _CODES["engine"]
+    exit_code = ExitCode.ENGINE
 
 
 class PortError(BoardError):
     """The serial port is missing, busy (another program has it) or not usable."""
-    exit_code = _CODES["port"]
+    exit_code = ExitCode.PORT
 
 
 class NoAnswer(BoardError):
-    """Nothing came back within the timeout, even after one retry."""
-    exit_code = _CODES["timeout"]
+    """Nothing came back, after the retries."""
+    exit_code = ExitCode.TIMEOUT
 
 
 class GarbledAnswer(BoardError):
-    """Bytes came back, but no well-formed reply (bad CRC, truncated, undecodable)."""
-    exit_code = _CODES["garbled"]
+    """Bytes came back, but no well-formed reply (bad CRC, truncated), after the retries."""
+    exit_code = ExitCode.GARBLED
 
 
 class TooLarge(BoardError):
     """The puzzle is larger than the hardware was built for."""
-    exit_code = _CODES["too_large"]
+    exit_code = ExitCode.TOO_LARGE
 
 
 class DeviceError(BoardError):
     """The device answered the request with an ERROR frame (other than TOO_LARGE)."""
-    exit_code = _CODES["engine"]
+    exit_code = ExitCode.ENGINE
 
 
 class VirtualBoardFailed(BoardError):
-    """The virtual board could not be built or started."""
-    exit_code = _CODES["engine"]
+    """The virtual board could not be built or started, or it died."""
+    exit_code = ExitCode.ENGINE
 
 
 # -- the serial port ----------------------------------------------------------------------
@@ -146,37 +151,127 @@ def _is_pty(port):
 
 # -- one conversation ---------------------------------------------------------------------
 
+_BUSY, _DAMAGED, _NOT_BUSY = "busy", "damaged", "not busy"
+#: ERROR codes that mean "your frame arrived damaged": send it again
+_DAMAGE_CODES = (P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT, P.ErrorCode.OVERRUN,
+                 P.ErrorCode.BAD_LENGTH)
+
+
+def _damage_report(reply):
+    """The device says a frame of ours arrived damaged (its type unknown or ours)."""
+    return (isinstance(reply, P.ErrorReply) and reply.code in _DAMAGE_CODES
+            and reply.request_type in (0, P.MsgType.PING, P.MsgType.ABORT, P.MsgType.SOLVE))
+
+
+class _Attempts:
+    """The retry policy of one request (:mod:`host.link`): resends in a row after a lost
+    or damaged answer, at most ``board.retries``; SILENT_ATTEMPTS attempts in a row with
+    no byte back mean a silent device."""
+
+    def __init__(self, board, name, request_len, reply_len):
+        self.board, self.name = board, name
+        self.request_len, self.reply_len = request_len, reply_len
+        self.failures = self.silent = self.attempt = 0
+        self.silent_seconds = 0.0
+        self.bytes_seen = 0
+        self.last_bad = None
+
+    def wait(self):
+        return self.board.timing.attempt_wait(self.request_len, self.reply_len, self.attempt)
+
+    def alive(self):
+        """A valid frame came back: the device and the link work, start counting afresh."""
+        self.failures = self.silent = self.attempt = 0
+        self.silent_seconds = 0.0
+
+    def failed(self, waited, seen, bad):
+        """An attempt ended without an accepted answer; raises when it was the last."""
+        self.failures += 1
+        self.attempt += 1
+        if seen or bad:
+            self.silent, self.silent_seconds = 0, 0.0
+            self.bytes_seen += seen
+            if bad:
+                self.last_bad = bad[-1]
+            reason = _describe_bad(bad[-1]) if bad else f"{seen} bytes without a valid frame"
+        else:
+            self.silent += 1
+            self.silent_seconds += waited
+            reason = f"silence for {waited:.3g} s"
+        board = self.board
+        silent_limit = min(SILENT_ATTEMPTS, board.retries + 1)
+        if self.silent >= silent_limit:
+            raise NoAnswer(f"no answer from {board.what} to {self.name}: not a byte back in "
+                           f"{self.silent} attempts ({self.silent_seconds:.1f} s; the link's "
+                           f"expected answer time is "
+                           f"{board.timing.answer_time(self.request_len, self.reply_len):.3g} s)")
+        if self.failures > board.retries:
+            if self.bytes_seen or self.last_bad is not None:
+                what = (_describe_bad(self.last_bad) if self.last_bad is not None
+                        else "bytes without a valid frame")
+                raise GarbledAnswer(f"garbled answers from {board.what} to {self.name} "
+                                    f"({what}), {self.failures} attempts in a row "
+                                    f"(--retries {board.retries}; check the cable and the "
+                                    f"baud rate)")
+            raise NoAnswer(f"no answer from {board.what} to {self.name} in "
+                           f"{self.failures} attempts (--retries {board.retries})")
+        board.resends += 1
+        log.info("%s: %s again (%s; attempt %d of at most %d in a row)", board.port,
+                 self.name, reason, self.failures + 1, board.retries + 1)
+
+
 class Board:
     """A connection to a board (real or virtual) on a serial port or pty path.
 
-    ``timeout`` is how long the device may stay silent before a request is
-    sent again; ``virtual`` only changes the wording of messages; ``health``,
-    if given, is called now and then while waiting and raises a
-    :class:`BoardError` when the device has died (the virtual board's process
-    ended, or its CPU trapped), so that nobody waits for the timeout.
+    ``timeout``, if given, is how long the device may stay silent before a
+    request is sent again (otherwise derived, :class:`host.link.LinkTiming`);
+    ``retries`` how many resends in a row are allowed; ``virtual`` only changes
+    the wording of messages; ``health``, if given, is called as
+    ``health(wait)`` now and then while waiting and when the port fails, and
+    raises a :class:`BoardError` when the device has died (the virtual board's
+    process ended, or its CPU trapped), so that nobody waits for the timeout
+    and a dead board is not reported as a port error.
     """
 
-    def __init__(self, port, *, baud=None, timeout=None, virtual=False, health=None):
+    def __init__(self, port, *, baud=None, timeout=None, retries=None, virtual=False,
+                 health=None):
         self.port = port
-        self.health = health  # called while waiting; raises when the device is gone
+        if health is not None and not inspect.signature(health).parameters:
+            health = (lambda check: lambda wait=0.0: check())(health)  # health() form
+        self.health = health
         self._health_checked = 0.0
         self.baud = int(baud or DEFAULT_BAUD)
-        if timeout is None:  # a pseudo-terminal is most likely a virtual board
-            timeout = VIRTUAL_TIMEOUT if virtual or _is_pty(port) else DEFAULT_TIMEOUT
-        self.timeout = float(timeout)
-        if self.timeout <= 0:
+        if timeout is not None and not float(timeout) > 0:
             raise ValueError(f"timeout must be positive, not {timeout!r}")
+        self.retries = DEFAULT_RETRIES if retries is None else int(retries)
+        if self.retries < 0:
+            raise ValueError(f"retries must be 0 or more, not {retries!r}")
         self.virtual = virtual
+        # a pseudo-terminal is most likely a virtual board: slow until measured
+        slowdown = VIRTUAL_SLOWDOWN if virtual or _is_pty(port) else 1.0
+        self.timing = LinkTiming(self.baud, slowdown=slowdown, timeout=timeout)
+        self.resends = 0      # requests sent again, over the whole connection
+        self.serial = None
         self.serial = open_port(port, self.baud)
         self.decoder = P.FrameDecoder()
         self._queue = collections.deque()
         self.version = None
-        self.stale = []  # replies that answered nothing we asked (for tests and debugging)
+        self.stale = collections.deque(maxlen=256)  # replies that answered nothing we asked
+        self._unsynced = False  # a second search may be running / its RESULT in flight
         try:
             self.serial.reset_input_buffer()
         except Exception as error:  # noqa: BLE001 -- pyserial raises several kinds
             self.close()
             raise PortError(f"cannot use serial port {port}: {error}") from None
+
+    @property
+    def timeout(self):
+        """The fixed wait per attempt (``--timeout``), or None when derived."""
+        return self.timing.timeout
+
+    @timeout.setter
+    def timeout(self, value):
+        self.timing.timeout = None if value is None else float(value)
 
     @property
     def what(self):
@@ -199,12 +294,20 @@ class Board:
 
     # -- bytes and frames --
 
-    def _write(self, data):
+    def _check_health(self, wait=0.0):
+        """Raise the device's own failure (e.g. the virtual board died), if it has one."""
+        if self.health is not None:
+            self._health_checked = time.monotonic()
+            self.health(wait)
+
+    def _write(self, data, what=""):
         import serial
+        log_sent(self.port, data, what)
         try:
             self.serial.write(data)
             self.serial.flush()
         except (serial.SerialException, OSError) as error:
+            self._check_health(wait=1.0)
             raise PortError(f"cannot write to {self.port}: {error}") from None
 
     def _next_event(self, clock):
@@ -218,28 +321,32 @@ class Board:
             if remaining <= 0:
                 return None, seen
             if self.health is not None and time.monotonic() - self._health_checked > 0.5:
-                self._health_checked = time.monotonic()
-                self.health()
+                self._check_health()
             try:
                 self.serial.timeout = min(remaining, 0.05)
                 data = self.serial.read(max(1, self.serial.in_waiting))
             except (serial.SerialException, OSError) as error:
+                self._check_health(wait=1.0)
                 raise PortError(f"cannot read from {self.port}: {error}") from None
             if data:
+                log.debug("%s -> %d bytes: %s", self.port, len(data), data.hex(" "))
                 seen += len(data)
-                clock.activity()
-                self._queue.extend(self.decoder.feed_events(data))
+                garbage = self.decoder.garbage
+                events = self.decoder.feed_events(data)
+                clock.activity(short=self.decoder.garbage > garbage or self.decoder.pending)
+                for event in events:
+                    log_event(self.port, event)
+                self._queue.extend(events)
         return self._queue.popleft(), seen
 
-    def _wait(self, accept, seconds, *, stop_on_bad=False):
-        """Wait for a reply that ``accept(reply)`` takes (returns not None), until
-        the line has been silent for ``seconds`` (bytes arriving, e.g. a long
-        frame at a slow baud rate, extend the wait, up to 4x).  Returns
-        ``(value, bytes_seen, bad_events)``; ``value`` is None on timeout (or
-        at the first bad frame, with ``stop_on_bad``).  Replies not accepted
-        are kept in :attr:`stale`."""
+    def _wait(self, accept, seconds):
+        """Wait for a reply that ``accept(reply)`` takes (returns not None), until the
+        line has been silent for ``seconds`` (bytes arriving extend the wait, up to 4x;
+        after a damaged frame or garbage, a silence of the link's gap is enough).
+        Returns ``(value, bytes_seen, bad_events)``; ``value`` is None when the time is
+        up.  Replies not accepted are kept in :attr:`stale`."""
         seen, bad = 0, []
-        clock = _SilenceClock(seconds)
+        clock = _SilenceClock(seconds, self.timing.gap)
         while True:
             event, nbytes = self._next_event(clock)
             seen += nbytes
@@ -247,46 +354,49 @@ class Board:
                 break
             if isinstance(event, P.BadFrame):
                 bad.append(event)
-                if stop_on_bad:
-                    return None, seen, bad
+                clock.activity(short=True)
                 continue
             try:
                 reply = P.decode_reply(event)
             except P.ProtocolError as error:
                 bad.append(error)
-                if stop_on_bad:
-                    return None, seen, bad
+                clock.activity(short=True)
                 continue
             seen = max(0, seen - len(event.payload) - P.OVERHEAD)  # count only garbage
             value = accept(reply)
             if value is not None:
                 return value, seen, bad
             self.stale.append(reply)
+            clock.activity(short=bool(bad))
         if self.decoder.pending:  # a frame cut short: drop it, keep what follows
             for event in self.decoder.timeout():
+                log_event(self.port, event)
                 (bad.append if isinstance(event, P.BadFrame) else self._queue.append)(event)
         return None, seen, bad
 
-    def _failure(self, request_name, seen, bad, seconds):
-        if bad or seen:
-            what = _describe_bad(bad[-1]) if bad else f"{seen} bytes without a valid frame"
-            return GarbledAnswer(f"garbled answer from {self.what} to {request_name} "
-                                 f"({what}), also after one retry")
-        return NoAnswer(f"no answer from {self.what} to {request_name} within "
-                        f"{seconds:g} s, also after one retry")
+    def request(self, frame, accept, name, *, reply_len):
+        """Send ``frame`` and wait for a reply ``accept`` takes; send again after silence
+        or damage (:class:`_Attempts`)."""
+        def take(reply):
+            value = accept(reply)
+            if value is None and _damage_report(reply):
+                return _DAMAGED
+            return value
 
-    def request(self, frame, accept, name, *, seconds=None):
-        """Send ``frame`` and wait for an accepted reply; retry once."""
-        seconds = self.timeout if seconds is None else seconds
-        total_seen, all_bad = 0, []
-        for _ in range(2):
-            self._write(frame)
-            value, seen, bad = self._wait(accept, seconds, stop_on_bad=True)
+        attempts = _Attempts(self, name, len(frame), reply_len)
+        while True:
+            sent_at = time.monotonic()
+            self._write(frame, name)
+            wait = attempts.wait()
+            value, seen, bad = self._wait(take, wait)
+            if value is _DAMAGED:
+                attempts.failed(wait, seen or 1, bad)
+                continue
             if value is not None:
+                if attempts.failures == 0:
+                    self.timing.measured(len(frame) + reply_len, time.monotonic() - sent_at)
                 return value
-            total_seen += seen
-            all_bad += bad
-        raise self._failure(name, total_seen, all_bad, seconds)
+            attempts.failed(wait, seen, bad)
 
     # -- requests --
 
@@ -295,10 +405,12 @@ class Board:
         def accept(reply):
             if isinstance(reply, P.VersionReply):
                 return reply
-            if isinstance(reply, P.ErrorReply) and reply.request_type == P.MsgType.PING:
+            if isinstance(reply, P.ErrorReply) and reply.request_type == P.MsgType.PING \
+                    and reply.code not in _DAMAGE_CODES:
                 raise DeviceError(f"{self.what} refused PING: {reply}")
             return None
-        self.version = self.request(P.encode_ping(), accept, "PING")
+        self.version = self.request(P.encode_ping(), accept, "PING",
+                                    reply_len=_lengths()["version"])
         if self.version.protocol != P.PROTOCOL_VERSION:
             raise DeviceError(f"{self.what} speaks protocol version {self.version.protocol}, "
                               f"this host speaks {P.PROTOCOL_VERSION}: rebuild the "
@@ -309,14 +421,19 @@ class Board:
         return self.version
 
     def abort(self):
-        """End a search a previous host may have left running; True if one was."""
+        """End a search a previous host (or a repeated SOLVE) may have left running; True
+        if one was.  Every reply sent before the answer to this ABORT has been received
+        (or lost) by the time it returns: a handshake that flushes stale answers."""
         def accept(reply):
             if isinstance(reply, P.ResultReply) and reply.aborted:
                 return True
             if isinstance(reply, P.ErrorReply) and reply.code == P.ErrorCode.NOT_BUSY:
                 return False
             return None
-        return self.request(P.encode_abort(), accept, "ABORT")
+        was_running = self.request(P.encode_abort(), accept, "ABORT",
+                                   reply_len=_lengths()["error"])
+        self._unsynced = False
+        return was_running
 
     def connect(self):
         """ABORT a stale search, then PING; returns the VERSION reply."""
@@ -332,83 +449,82 @@ class Board:
                            f"for ({v.max_rows}x{v.max_cols})")
 
     def solve(self, puzzle, *, unique=False, time_limit=None, max_checks=0):
-        """Solve ``puzzle`` on the device; returns a verified :class:`Result`."""
+        """Solve ``puzzle`` on the device; returns a :class:`Result` (unchecked: the
+        engine registry checks it)."""
         self.check_size(puzzle)
+        if self._unsynced:  # the last solve may have left a second search or a late RESULT
+            self.abort()
         frame = P.encode_solve(puzzle, unique=unique, max_checks=max_checks or 0)
+        abort_frame = P.encode_abort()
         rows, cols = puzzle.rows, puzzle.cols
-        damaged = (P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT, P.ErrorCode.OVERRUN,
-                   P.ErrorCode.BAD_LENGTH)
+        lengths = _lengths(rows, cols)
 
         def accept(reply):
             if isinstance(reply, P.ResultReply):
-                # a RESULT of another size answers someone else's request
-                return reply if (reply.rows, reply.cols) == (rows, cols) else None
+                # a RESULT of another size or mode answers someone else's request
+                return reply if (reply.rows, reply.cols, reply.unique) == \
+                    (rows, cols, bool(unique)) else None
             if not isinstance(reply, P.ErrorReply):
                 return None
+            if _damage_report(reply):
+                return _DAMAGED  # a frame of ours arrived broken
             if reply.request_type == P.MsgType.SOLVE:
                 if reply.code == P.ErrorCode.BUSY:
-                    return "busy"
+                    return _BUSY
                 if reply.code == P.ErrorCode.TOO_LARGE:
                     raise TooLarge(f"{self.what} refused the {puzzle.size} puzzle as larger "
                                    f"than it was built for ({reply})")
-                if reply.code in damaged:
-                    return "damaged"
                 raise DeviceError(f"{self.what} refused the puzzle: {reply}")
-            if reply.request_type == 0 and reply.code in damaged:
-                return "damaged"  # our SOLVE arrived broken
             if reply.request_type == P.MsgType.ABORT and reply.code == P.ErrorCode.NOT_BUSY:
-                return "not busy"
+                return _NOT_BUSY
             return None
 
         start = time.monotonic()
         deadline = None if time_limit is None else start + time_limit
-        self._write(frame)
-        sent, retried, aborted, damaged_count = 1, False, False, 0
-        seen_total, bad_total = 0, []
+        attempts = _Attempts(self, "SOLVE", len(frame), lengths["result"])
+        current, sent, aborted, probes = frame, 1, False, 0
+        clock_hz = self.version.clock_hz
+        self._write(frame, "SOLVE")
+        wait = self.timing.search_wait(len(frame), lengths["result"], clock_hz)
         while True:
-            wait = self.timeout
             if deadline is not None and not aborted:
                 wait = max(0.0, min(wait, deadline - time.monotonic()))
-            value, seen, bad = self._wait(accept, wait, stop_on_bad=True)
+            value, seen, bad = self._wait(accept, wait)
             if isinstance(value, P.ResultReply):
                 reply = value
                 break
-            if value == "busy":  # the device is alive and searching: wait on
-                retried, seen_total, bad_total = False, 0, []
+            if value is _BUSY:  # the device is alive and searching: wait on, probe less often
+                attempts.alive()
+                probes += 1
+                wait = self.timing.search_wait(len(frame), lengths["result"], clock_hz, probes)
                 continue
-            if value == "damaged":
-                damaged_count += 1
-                if damaged_count > 2:
-                    raise GarbledAnswer(f"{self.what} received the puzzle damaged "
-                                        f"{damaged_count} times (check the cable and the "
-                                        f"baud rate)")
-                self._write(frame)
-                sent += 1
-                continue
-            if value == "not busy":  # after our ABORT: the search ended, its RESULT was lost
-                raise NoAnswer(f"the result of the aborted search on {self.what} was lost")
+            if value is _NOT_BUSY:
+                if aborted:  # after our ABORT: the search ended, its RESULT was lost
+                    self._unsynced = True
+                    raise NoAnswer(f"the result of the aborted search on {self.what} was lost")
+                continue  # an answer to an ABORT of before: stale
             if deadline is not None and not aborted and time.monotonic() >= deadline:
-                self._write(P.encode_abort())  # the time limit: end the search
-                aborted = True
+                log.info("%s: time limit of %g s: ABORT", self.port, time_limit)
+                current, aborted = abort_frame, True
+                attempts = _Attempts(self, "ABORT", len(abort_frame), lengths["result"])
+                self._write(current, "time limit")
+                wait = attempts.wait()
                 continue
-            # silence, or only garbage, for the timeout (or a garbled frame)
-            seen_total += seen
-            bad_total += bad
-            if retried:
-                raise self._failure("SOLVE", seen_total, bad_total, self.timeout)
-            retried = True
-            if aborted:
-                self._write(P.encode_abort())
-            else:
-                self._write(frame)  # a probe (BUSY if it is searching), or a retry
+            # silence, garbage, a damaged frame, or the device saying ours was damaged
+            attempts.failed(wait, seen or (1 if value is _DAMAGED else 0), bad)
+            self._write(current, "probe or retry")
+            if current is frame:
                 sent += 1
+            wait = attempts.wait()
         seconds = time.monotonic() - start
         if sent > 1:
-            # a repeated SOLVE may have started a second search: end it
+            # a repeated SOLVE may have started a second search: end it, flush its RESULT
+            self._unsynced = True
             try:
                 self.abort()
-            except BoardError:
-                pass
+            except BoardError as error:
+                log.info("%s: the ABORT after a repeated SOLVE failed (%s); it is repeated "
+                         "before the next puzzle", self.port, error)
         return self._result(puzzle, reply, seconds)
 
     def _result(self, puzzle, reply, seconds):
@@ -427,22 +543,37 @@ class Board:
         if self.virtual:
             result.message = (result.message + "; " if result.message else "") + \
                 "on the virtual board (Verilator; cycles are exact)"
-        return verified(puzzle, result)
+        return result
+
+
+_LENGTHS = {}
+
+
+def _lengths(rows=1, cols=1):
+    """Frame lengths of an exchange for a rows x cols puzzle (cached)."""
+    key = (rows, cols)
+    if key not in _LENGTHS:
+        _LENGTHS[key] = frame_lengths(rows, cols)
+    return _LENGTHS[key]
 
 
 class _SilenceClock:
-    """Time is up after ``seconds`` without a byte, or after ``4 * seconds`` in all."""
+    """Time is up after ``seconds`` without a byte (``gap`` once something went wrong:
+    garbage, a damaged frame, a frame in progress), or after ``4 * seconds`` in all."""
 
-    def __init__(self, seconds):
-        self.seconds = seconds
+    def __init__(self, seconds, gap):
+        self.seconds, self.gap = seconds, gap
         self.last = self.start = time.monotonic()
+        self.short = False
 
-    def activity(self):
+    def activity(self, short=False):
         self.last = time.monotonic()
+        self.short = short
 
     def remaining(self):
         now = time.monotonic()
-        return min(self.last + self.seconds, self.start + 4 * self.seconds) - now
+        quiet = min(self.seconds, self.gap) if self.short else self.seconds
+        return min(self.last + quiet, self.start + 4 * self.seconds) - now
 
 
 def _describe_bad(event):
@@ -484,13 +615,42 @@ def close_all():
 atexit.register(close_all)
 
 
-def _start_virtual(timeout):
+def _vboard_death(vboard):
+    """One line for a virtual board that has died or trapped, else ``""``: its exit
+    status (or the signal that killed it) and the last line it printed."""
+    process = getattr(vboard, "process", None)
+    code = process.poll() if process is not None else None
+    if code is None:
+        problem = vboard.problem()  # still running: a CPU trap, or nothing
+        if not problem or process is None:
+            return problem
+        try:  # a trap is often the last thing a dying board says: see whether it ends
+            code = process.wait(0.3)
+        except Exception:  # noqa: BLE001 -- subprocess.TimeoutExpired: it runs on, trapped
+            return problem
+    if code < 0:
+        try:
+            how = f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"was killed by signal {-code}"
+    else:
+        how = f"exited with status {code}"
+    lines = [line.strip() for line in (vboard.log or "").splitlines() if line.strip()]
+    last = lines[-1] if lines else "no message"
+    return f"the virtual board {how} (its last message: {last})"
+
+
+def _start_virtual(timeout, retries, vboard=None):
+    """A session on a new virtual board (``vboard``: a :class:`sim.vboard.VirtualBoard`,
+    or a stand-in with ``build``, ``start``, ``stop``, ``port``, ``baud``, ``process``,
+    ``log`` and ``problem``)."""
     try:
         from sim.vboard import BuildError, VirtualBoard, VirtualBoardError
     except ImportError as error:
         raise VirtualBoardFailed(f"the virtual board is not available ({error}); "
                                  f"give --port for a real board") from None
-    vboard = VirtualBoard("soc", quiet=False)
+    if vboard is None:
+        vboard = VirtualBoard("soc", quiet=False)
     try:
         vboard.build  # noqa: B018 -- builds now, with a message on the first build
         vboard.start()
@@ -500,36 +660,46 @@ def _start_virtual(timeout):
     except BaseException:
         vboard.stop()
         raise
-    def health():
-        problem = vboard.problem()
-        if problem:
-            raise VirtualBoardFailed(problem)
+
+    def health(wait=0.0):
+        """Raise VirtualBoardFailed if the board died; after a port failure, give its
+        process ``wait`` seconds to be seen ending (the pty closes first)."""
+        end = time.monotonic() + wait
+        while True:
+            problem = _vboard_death(vboard)
+            if problem:
+                raise VirtualBoardFailed(problem)
+            if time.monotonic() >= end:
+                return
+            time.sleep(0.02)
 
     try:
-        board = Board(vboard.port, baud=vboard.baud, timeout=timeout, virtual=True,
-                      health=health)
+        board = Board(vboard.port, baud=vboard.baud, timeout=timeout, retries=retries,
+                      virtual=True, health=health)
     except BaseException:
         vboard.stop()
         raise
     return _Session(("virtual",), board, vboard)
 
 
-def open_board(port=None, *, baud=None, timeout=None):
-    """A connected :class:`Board` on ``port`` (or on a new virtual board), reused
-    across calls in this program; see :func:`close_all`."""
+def open_board(port=None, *, baud=None, timeout=None, retries=None, vboard=None):
+    """A connected :class:`Board` on ``port`` (or on a new virtual board: ``vboard``, or
+    the SoC's), reused across calls in this program; see :func:`close_all`."""
     key = ("virtual",) if port is None else (port, baud)
     session = _sessions.get(key)
     if session is None:
-        session = _start_virtual(timeout) if port is None else \
-            _Session(key, Board(port, baud=baud, timeout=timeout))
+        session = _start_virtual(timeout, retries, vboard) if port is None else \
+            _Session(key, Board(port, baud=baud, timeout=timeout, retries=retries))
         try:
             session.board.connect()
         except BaseException:
             session.close()
             raise
         _sessions[key] = session
-    elif timeout is not None:
-        session.board.timeout = float(timeout)
+    else:
+        session.board.timeout = timeout
+        if retries is not None:
+            session.board.retries = int(retries)
     return session.board
 
 
@@ -540,25 +710,38 @@ def _drop(board):
             session.close()
 
 
+def check_options(*, max_checks=None, retries=None, time_limit=None, timeout=None, **_):
+    """Raise :class:`host.errors.OptionError` (one line) for a value the board cannot take;
+    ``host/solve.py`` calls it before solving."""
+    if max_checks is not None and not 0 <= max_checks <= MAX_CHECKS:
+        raise OptionError(f"--max-checks {max_checks} is beyond what the board takes "
+                          f"(at most {MAX_CHECKS}, a 32-bit count)")
+    if retries is not None and retries < 0:
+        raise OptionError(f"--retries must be 0 or more, not {retries}")
+    for name, value in (("--time-limit", time_limit), ("--timeout", timeout)):
+        if value is not None and not value > 0:
+            raise OptionError(f"{name} must be positive, not {value}")
+
+
 def solve(puzzle, *, unique=False, time_limit=None, port=None, baud=None, timeout=None,
-          max_checks=None, **options):
+          retries=None, max_checks=None):
     """Solve ``puzzle`` on the board at ``port`` (or on the virtual board).
 
     ``time_limit`` (seconds) ends the search with an ABORT; ``max_checks``
     bounds it exactly (status LIMIT); ``timeout`` is how long the device may
-    stay silent before a request is repeated.  Raises a :class:`BoardError`.
+    stay silent before a request is repeated (default: derived from the baud
+    rate and the frame lengths); ``retries`` how many times in a row a request
+    is sent again (default :data:`DEFAULT_RETRIES`).  Raises a :class:`BoardError`.
     """
-    if options:
-        raise TypeError(f"unknown option(s) of the board engine: {', '.join(sorted(options))}")
+    check_options(max_checks=max_checks, retries=retries, time_limit=time_limit,
+                  timeout=timeout)
     if port == "auto":
         from .ports import find_board
         try:
             port = find_board()
         except LookupError as error:
             raise PortError(str(error)) from None
-    if time_limit is not None and time_limit <= 0:
-        raise ValueError(f"time_limit must be positive, not {time_limit!r}")
-    board = open_board(port, baud=baud, timeout=timeout)
+    board = open_board(port, baud=baud, timeout=timeout, retries=retries)
     try:
         return board.solve(puzzle, unique=unique, time_limit=time_limit,
                            max_checks=max_checks or 0)

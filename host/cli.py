@@ -2,91 +2,57 @@
 
 ``host/solve.py [options] PUZZLE...`` where a PUZZLE is a file (plain grid,
 Loopy id or puzz.link URL, detected), a directory (its ``*.txt``, sorted), a
-Loopy game id, a puzz.link URL, or ``-`` for standard input.
+Loopy game id, a puzz.link URL, or ``-`` for standard input.  Inputs are read
+within the limits of :mod:`host.formats` (file size, grid size); an input that
+cannot be read is reported in one line and the run goes on with the others.
 
-Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` or
-``board``, the FPGA board behind a UART.  The board engine is the module
-:data:`BOARD_MODULE` (``host/board.py``) with a ``solve(puzzle, *, unique, port,
-baud, timeout, ...)`` function; once it exists it is picked up here and becomes
-the default engine, with no change to this file.  Each engine receives only the
-options its ``solve`` accepts (``--port``, ``--baud``, ``--timeout`` for the
-board; ``--max-checks`` for the model; ``--time-limit`` where supported); an
-option given for an engine that does not take it is a usage error.
+Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` (the
+FPGA board, ``board``, is one of them and the default when pyserial is
+installed).  Each engine receives only the options its ``solve`` accepts
+(``--port``, ``--baud``, ``--timeout``, ``--retries`` for the board;
+``--max-checks`` for the model and the board; ``--time-limit`` where
+supported); an option given for an engine that does not take it is a usage
+error.  An engine module may define ``check_options(**options)`` raising
+ValueError for a value it cannot take: that is a usage error too, reported
+before anything is solved.
 
 A device failure is reported by raising an exception that has an ``exit_code``
-attribute (one of :class:`ExitCode`, e.g. ``ExitCode.TIMEOUT``) and a one-line
-``str()``; or by returning a Result with status ERROR and, optionally, an
-``exit_code`` attribute set on it.  Every solution is checked again with
-:func:`host.check.check` here before it is printed: a solution that fails is
-never shown, the puzzle is reported as an engine error.
+attribute (one of :class:`host.errors.ExitCode`) and a one-line ``str()``; or
+by returning a Result with status ERROR and, optionally, an ``exit_code``
+attribute set on it.  Every answer is checked by the rules checker once, in
+:func:`host.engines.checked`: a solution that fails is never shown, the puzzle
+is reported as an engine error.
 
-This module is light to import (no engine is imported before it is used), so the
-board engine can use :class:`ExitCode` from it.
+``--verbose`` / ``-v`` (repeatable) turns on Python logging on standard error:
+``-v`` logs every frame sent to and received from a board (hex and decoded
+type), retries and timeouts; ``-vv`` also the raw bytes read and the link
+timing.
 """
 
 import argparse
-import importlib
 import inspect
 import json
+import logging
 import os
 import sys
 import time
-from enum import IntEnum
 from pathlib import Path
 
-from .check import check
-from .formats import FORMATS, iter_puzzles, write_puzzle
-from .puzzle import PuzzleError
+from .errors import EXIT_CODES, ExitCode
+from .formats import FORMATS, MAX_INPUT_BYTES, iter_puzzles, write_puzzle
+from .puzzle import MAX_SIDE, PuzzleError
 from .render import render_json, render_svg, render_text, render_unicode
 from .result import Result, Status
 
-__all__ = ["ExitCode", "EXIT_CODES", "BOARD_MODULE", "engine_names", "default_engine",
+__all__ = ["ExitCode", "EXIT_CODES", "engine_names", "default_engine",
            "resolve_engine", "exit_code_for", "main"]
 
 PROG = "host/solve.py"
 
-
-class ExitCode(IntEnum):
-    """Exit status of ``host/solve.py``.  With several puzzles, the largest code wins
-    (the codes are ordered from the mildest outcome to the most serious)."""
-    OK = 0            # solved (and proved unique when --unique was given)
-    INTERNAL = 1      # an unexpected internal error (a bug; Python prints a traceback)
-    USAGE = 2         # bad command-line options
-    MULTIPLE = 3      # --unique: the puzzle has several solutions
-    NO_SOLUTION = 4   # the puzzle has no solution
-    LIMIT = 5         # a time/step limit ended the search (or uniqueness unproved)
-    INPUT = 6         # malformed puzzle or unreadable input
-    ENGINE = 7        # the engine failed or returned a wrong solution
-    PORT = 8          # board: serial port missing or busy
-    TIMEOUT = 9       # board: no answer in time
-    GARBLED = 10      # board: garbled answer
-    TOO_LARGE = 11    # board: the puzzle is larger than the built hardware
-
-
-#: exit code -> meaning, shown by --help
-EXIT_CODES = {
-    ExitCode.OK: "solved (unique, when --unique is given); --convert done",
-    ExitCode.INTERNAL: "internal error (a bug: please report the traceback)",
-    ExitCode.USAGE: "bad command-line usage",
-    ExitCode.MULTIPLE: "several solutions (with --unique)",
-    ExitCode.NO_SOLUTION: "no solution",
-    ExitCode.LIMIT: "limit reached before an answer (--time-limit, --max-checks)",
-    ExitCode.INPUT: "malformed puzzle or unreadable input",
-    ExitCode.ENGINE: "engine error, or a solution that failed the rules checker",
-    ExitCode.PORT: "board: serial port missing or busy",
-    ExitCode.TIMEOUT: "board: no answer (timeout)",
-    ExitCode.GARBLED: "board: garbled answer",
-    ExitCode.TOO_LARGE: "board: puzzle larger than the hardware was built for",
-}
-
-#: the module of the board engine (built by the board/UART part)
-BOARD_MODULE = "host.board"
-BOARD_DESCRIPTION = "the FPGA board (or the virtual board) over a UART"
-
 #: CLI option -> keyword of an engine's solve()
 ENGINE_OPTIONS = {
     "time_limit": "--time-limit", "max_checks": "--max-checks",
-    "port": "--port", "baud": "--baud", "timeout": "--timeout",
+    "port": "--port", "baud": "--baud", "timeout": "--timeout", "retries": "--retries",
 }
 
 
@@ -97,51 +63,37 @@ def _engines():
     return engines
 
 
-def _board_solve():
-    """The board engine's ``solve``, or None when ``host/board.py`` does not provide it."""
-    engines = _engines()
-    if "board" in engines.ENGINES:
-        return None  # registered like any other engine
-    try:
-        module = importlib.import_module(BOARD_MODULE)
-    except ModuleNotFoundError as error:
-        if error.name in (BOARD_MODULE, "host.board"):
-            return None
-        raise engines.EngineUnavailable(
-            f"engine 'board' needs the Python package {error.name!r}: run 'make setup'") from None
-    return getattr(module, "solve", None)
-
-
 def engine_names():
     """The engine names --engine accepts, with their one-line descriptions."""
-    names = {name: description for name, (_, description) in _engines().ENGINES.items()}
-    names.setdefault("board", BOARD_DESCRIPTION)
-    return names
+    return {name: description for name, (_, description) in _engines().ENGINES.items()}
 
 
-def board_available():
+def engine_available(name):
+    """Whether engine ``name`` can be imported here (its packages are installed)."""
     try:
-        return "board" in _engines().ENGINES or _board_solve() is not None
-    except Exception:  # a broken board module must not break the other engines
+        _engines().engine_module(name)
+    except Exception:  # noqa: BLE001 -- a broken engine must not break the others
         return False
+    return True
 
 
 def default_engine():
-    """``board`` once the board engine exists, else the golden ``model``."""
-    return "board" if board_available() else "model"
+    """:data:`host.engines.DEFAULT_ENGINE` (the board) when it can run here, else ``model``."""
+    default = _engines().DEFAULT_ENGINE
+    return default if engine_available(default) else "model"
 
 
 def resolve_engine(name):
-    """The ``solve`` function of engine ``name``; raises EngineUnavailable."""
-    engines = _engines()
-    if name == "board" and "board" not in engines.ENGINES:
-        solve = _board_solve()
-        if solve is None:
-            raise engines.EngineUnavailable(
-                "engine 'board' is not available yet (host/board.py with solve() is "
-                "missing); use --engine model")
-        return solve
-    return engines.get_engine(name)
+    """The checked ``solve`` function of engine ``name``; raises EngineUnavailable."""
+    return _engines().get_engine(name)
+
+
+def check_engine_options(name, kwargs):
+    """Run the engine module's ``check_options(**kwargs)``, if it has one."""
+    module = _engines().engine_module(name)
+    checker = getattr(module, "check_options", None)
+    if checker is not None:
+        checker(**kwargs)
 
 
 def engine_kwargs(solve, options):
@@ -176,34 +128,6 @@ def exit_code_for(status, *, unique):
     if status is Status.LIMIT:
         return ExitCode.LIMIT
     return ExitCode.ENGINE
-
-
-def _verify(puzzle, result):
-    """Check every solution of ``result`` with the rules checker; a wrong one turns the
-    result into an ERROR (the solution is dropped, never printed)."""
-    solutions = list(result.solutions or ([result.solution] if result.solution is not None
-                                          else []))
-    if result.status.solved and not solutions:
-        return _error(result, f"{result.engine} reported '{result.status.text}' "
-                              f"but returned no solution")
-    for colouring in solutions:
-        try:
-            verdict = check(puzzle, colouring)
-        except Exception as error:  # a malformed colouring (wrong type or shape)
-            return _error(result, f"{result.engine} returned an unreadable solution ({error})")
-        if not verdict.ok:
-            return _error(result, f"{result.engine} returned a wrong solution: "
-                                  f"{verdict.message}")
-    if solutions and result.solution is None:
-        result.solution = solutions[0]
-    return result
-
-
-def _error(result, message):
-    result.status = Status.ERROR
-    result.message = message
-    result.solution, result.solutions = None, []
-    return result
 
 
 class Outcome:
@@ -241,7 +165,6 @@ def solve_one(puzzle, solve, kwargs, *, unique, label="", engine=""):
         return Outcome(label, puzzle, None, ExitCode.ENGINE,
                        f"the engine returned {type(result).__name__}, not a Result", wall,
                        engine)
-    result = _verify(puzzle, result)
     code = exit_code_for(result.status, unique=unique)
     if result.status is Status.ERROR and getattr(result, "exit_code", None) is not None:
         code = ExitCode(int(result.exit_code))
@@ -337,7 +260,9 @@ def build_parser():
     epilog += ["", "puzzle formats (detected): " + "; ".join(
         f"{name}: {text}" for name, text in FORMATS.items()), "", "exit codes:"]
     epilog += [f"  {int(code):2}  {text}" for code, text in EXIT_CODES.items()]
-    epilog += ["  with several puzzles the exit code is the largest of theirs."]
+    epilog += ["  with several puzzles the exit code is the largest of theirs.", "",
+               f"input limits: {MAX_INPUT_BYTES:,} bytes per file, standard input or "
+               f"argument; grids up to {MAX_SIDE}x{MAX_SIDE} (docs/host.md)."]
     parser = _Parser(
         prog=PROG,
         description="Solve Slitherlink puzzles and print verified solutions.",
@@ -369,13 +294,39 @@ def build_parser():
                        help="serial port of the board, e.g. /dev/ttyUSB1")
     board.add_argument("--baud", type=_positive_int, metavar="RATE", help="UART baud rate")
     board.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
-                       help="how long to wait for the board's answer")
+                       help="how long the board may stay silent before a request is "
+                            "repeated (default: derived from the baud rate and the "
+                            "frame lengths, see docs/host.md)")
+    board.add_argument("--retries", type=_count, metavar="N",
+                       help="how many times in a row a request is sent again after a "
+                            "lost or damaged answer (default: "
+                            f"{_board_default('DEFAULT_RETRIES')})")
     talk = parser.add_argument_group("messages")
     talk.add_argument("--quiet", "-q", action="store_true",
                       help="print nothing but errors (the exit code tells the outcome)")
     talk.add_argument("--progress", action="store_true",
                       help="a progress line per puzzle on standard error")
+    talk.add_argument("--verbose", "-v", action="count", default=0,
+                      help="log on standard error: -v every frame sent and received "
+                           "(hex, decoded type), retries and timeouts; -vv also raw bytes "
+                           "and link timing")
     return parser
+
+
+def _board_default(name):
+    """A default of the board engine for --help, without importing pyserial."""
+    from . import link
+    return getattr(link, name)
+
+
+def _count(text):
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
+    return value
 
 
 def _positive_float(text):
@@ -400,8 +351,8 @@ def _positive_int(text):
 
 def main(argv=None, *, stdin=None, stdout=None, stderr=None):
     """Run the command line; returns the exit code (see :class:`ExitCode`)."""
-    stdout = stdout if stdout is not None else sys.stdout
-    stderr = stderr if stderr is not None else sys.stderr
+    stdout = stdout if stdout is not None else (sys.stdout or open(os.devnull, "w"))
+    stderr = stderr if stderr is not None else (sys.stderr or open(os.devnull, "w"))
     parser = build_parser()
     try:
         args = parser.parse_args(argv)
@@ -418,6 +369,27 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
         complain("'-' (standard input) can be given only once")
         return ExitCode.USAGE
 
+    handler = _start_logging(args.verbose, stderr)
+    try:
+        return _run(args, stdin, stdout, stderr, complain)
+    finally:
+        if handler is not None:
+            logging.getLogger("host").removeHandler(handler)
+
+
+def _start_logging(verbose, stderr):
+    """-v: INFO (frames, retries), -vv: DEBUG (bytes, timing) of the ``host`` loggers."""
+    if not verbose:
+        return None
+    handler = logging.StreamHandler(stderr)
+    handler.setFormatter(logging.Formatter("%(relativeCreated)9.1f ms %(name)s: %(message)s"))
+    logger = logging.getLogger("host")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO if verbose == 1 else logging.DEBUG)
+    return handler
+
+
+def _run(args, stdin, stdout, stderr, complain):
     # read every input first: an svg run needs to know how many puzzles there are
     items = list(iter_puzzles(args.puzzles, stdin=stdin))
     if args.format == "svg" and len(items) > 1 and not args.output and not args.convert:
@@ -442,9 +414,11 @@ def main(argv=None, *, stdin=None, stdout=None, stderr=None):
         complain(str(error))
         return ExitCode.ENGINE
     options = {"time_limit": args.time_limit, "max_checks": args.max_checks,
-               "port": args.port, "baud": args.baud, "timeout": args.timeout}
+               "port": args.port, "baud": args.baud, "timeout": args.timeout,
+               "retries": args.retries}
     try:
         kwargs = engine_kwargs(solve, options)
+        check_engine_options(args.engine, kwargs)
     except ValueError as error:
         complain(f"{error} ('{args.engine}')")
         return ExitCode.USAGE

@@ -27,16 +27,41 @@ Three ways of writing a square-grid Slitherlink puzzle are read and written:
 directory, a literal id or URL, or ``-`` for standard input).  Every malformed
 input raises :class:`host.puzzle.PuzzleError` whose ``str()`` is one line
 naming the place (line and column in a file, character in an id or URL).
+
+Limits (far above any real puzzle -- the corpus's largest is 60x60 -- and far
+below what exhausts memory), checked before anything is expanded:
+
+* an input (a file, standard input, a literal id or URL) has at most
+  :data:`MAX_INPUT_BYTES` bytes; a regular file's size is checked before it is
+  read, anything else (standard input, a FIFO, a device) is read in chunks and
+  refused at the first byte past the limit; a FIFO or device that sends
+  nothing for :data:`INPUT_WAIT` seconds is refused;
+* a grid has at most :data:`MAX_SIDE` rows and columns and :data:`MAX_CELLS`
+  cells, in every format: the size written in a Loopy id or a puzz.link URL is
+  checked (with at most :data:`MAX_SIZE_DIGITS` digits, ASCII only) before the
+  clues are expanded, a plain grid row by row as it is read.
 """
 
 import os
 import re
+import select
+import stat
 import sys
+import time
 from pathlib import Path
 
-from .puzzle import Puzzle, PuzzleError, format_plain, parse_plain
+from .puzzle import (MAX_CELLS, MAX_SIDE, Puzzle, PuzzleError, check_grid_size, format_plain,
+                     parse_plain)
+
+#: the largest input read, in bytes (a 300x300 plain grid is about 90 kB)
+MAX_INPUT_BYTES = 4 * 1024 * 1024
+#: seconds a FIFO or device may stay silent before it is refused
+INPUT_WAIT = 10.0
+#: the most digits a grid side may be written with in a Loopy id or URL
+MAX_SIZE_DIGITS = 6
 
 __all__ = [
+    "MAX_INPUT_BYTES", "MAX_SIDE", "MAX_CELLS", "INPUT_WAIT", "MAX_SIZE_DIGITS",
     "FORMATS", "detect_format",
     "parse_loopy", "format_loopy", "parse_puzzlink", "format_puzzlink",
     "parse_puzzle", "parse_puzzles", "write_puzzle",
@@ -54,6 +79,7 @@ _LOOPY_START = re.compile(r"\d+\s*x\s*\d+|\d+(t\d+)?(d[a-z])?\s*[:#]", re.IGNORE
 _URL_START = re.compile(r"(https?://|www\.|[a-z0-9-]+(\.[a-z0-9-]+)+/|p(\.html)?\?|slither)",
                         re.IGNORECASE)
 _SLITHER_TYPES = ("slither", "slitherlink")
+_DIGITS = re.compile(r"[0-9]+")
 _PZPR_HOST = "https://puzz.link/p?"
 
 
@@ -119,12 +145,16 @@ def parse_loopy(text, *, source=None, name="", line=None, column=0):
         fail("missing ':' between the parameters (like 10x10t0) and the clues", len(s))
     params, body = s[:colon], s[colon + 1:]
     # parameters: W[xH][tN][dC]  (Loopy's decode_params; H defaults to W, type to 0)
-    m = re.match(r"(\d+)(?:x(\d+))?(?:t(\d+))?(?:d([a-z]))?", params)
+    m = re.match(r"([0-9]+)(?:x([0-9]+))?(?:t([0-9]+))?(?:d([a-z]))?", params)
     if not m or not m.group(1):
         fail("a Loopy game id starts with the size, like 10x10t0:", 0)
     if m.end() != len(params):
         fail(f"unexpected {params[m.end()]!r} in the parameters "
              f"(expected WxH, then t0, then d and a difficulty letter)", m.end())
+    for group in (1, 2, 3):
+        if m.group(group) is not None and len(m.group(group)) > MAX_SIZE_DIGITS:
+            fail(f"the number {_short(m.group(group), 20)} has {len(m.group(group))} digits: "
+                 f"grids are at most {MAX_SIDE}x{MAX_SIDE}", m.start(group))
     width = int(m.group(1))
     height = int(m.group(2)) if m.group(2) is not None else width
     grid_type = int(m.group(3)) if m.group(3) is not None else 0
@@ -133,6 +163,10 @@ def parse_loopy(text, *, source=None, name="", line=None, column=0):
              m.start(3) - 1)
     if width < 1 or height < 1:
         fail(f"the grid size {width}x{height} has no cells", 0)
+    try:
+        check_grid_size(height, width)
+    except ValueError as error:
+        fail(str(error), 0)
     cells = width * height
     clues = []
     for i, char in enumerate(body):
@@ -229,13 +263,21 @@ def parse_puzzlink(text, *, source=None, name="", line=None, column=0):
         if k >= len(parts) or not parts[k]:
             fail(f"missing the number of {what} (expected slither/<cols>/<rows>/<body>)",
                  offsets[k] if k < len(parts) else len(s))
-        if not parts[k].isdigit():
-            fail(f"the number of {what} {parts[k]!r} is not a whole number", offsets[k])
+        if not _DIGITS.fullmatch(parts[k]):
+            fail(f"the number of {what} {_short(parts[k], 20)!r} is not a whole number "
+                 f"(digits 0-9)", offsets[k])
+        if len(parts[k]) > MAX_SIZE_DIGITS:
+            fail(f"the number of {what} has {len(parts[k])} digits: grids are at most "
+                 f"{MAX_SIDE}x{MAX_SIDE}", offsets[k])
         numbers.append(int(parts[k]))
         k += 1
     cols, rows = numbers
     if cols < 1 or rows < 1:
         fail(f"the grid size {cols} columns x {rows} rows has no cells", offsets[k - 2])
+    try:
+        check_grid_size(rows, cols)
+    except ValueError as error:
+        fail(str(error), offsets[k - 2])
     if k >= len(parts):
         fail("missing the clues after the size", len(s))
     body_at = offsets[k]
@@ -375,28 +417,118 @@ def _short(spec, limit=40):
     return spec if len(spec) <= limit else spec[:limit - 3] + "..."
 
 
-def _read_file(path):
-    try:
-        data = Path(path).read_bytes()
-    except OSError as error:
-        raise PuzzleError(f"cannot read the file: {error.strerror or error}",
-                          source=path) from None
+def _too_big(source, size=None):
+    got = f"{size:,} bytes" if size is not None else f"more than {MAX_INPUT_BYTES:,} bytes"
+    return PuzzleError(f"the input is too large ({got}; the limit is {MAX_INPUT_BYTES:,} "
+                       f"bytes, see docs/host.md)", source=source)
+
+
+def _decode(data, source):
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as error:
         raise PuzzleError(f"not a text file (byte {error.start + 1} is not UTF-8)",
+                          source=source) from None
+
+
+def _read_file(path):
+    """The text of ``path``, read within the limits: a regular file's size is checked
+    first; a FIFO or a device is read without blocking, in chunks, for at most
+    :data:`INPUT_WAIT` seconds of silence and :data:`MAX_INPUT_BYTES` bytes."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
+    except OSError as error:
+        raise PuzzleError(f"cannot read the file: {error.strerror or error}",
                           source=path) from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise PuzzleError("is a directory", source=path)
+        if stat.S_ISREG(info.st_mode):
+            if info.st_size > MAX_INPUT_BYTES:
+                raise _too_big(path, info.st_size)
+            os.set_blocking(fd, True)
+            data = _read_bounded(fd, path, wait=None)
+        else:  # a FIFO, a character device, a socket: never block, never read unbounded
+            data = _read_bounded(fd, path, wait=INPUT_WAIT)
+    except OSError as error:
+        raise PuzzleError(f"cannot read the file: {error.strerror or error}",
+                          source=path) from None
+    finally:
+        os.close(fd)
+    return _decode(data, path)
+
+
+def _read_bounded(fd, source, *, wait):
+    """At most MAX_INPUT_BYTES bytes of ``fd`` up to its end; with ``wait`` (seconds), a
+    non-blocking ``fd`` that sends nothing for that long is refused."""
+    chunks, total = [], 0
+    while True:
+        if wait is not None:
+            ready, _, _ = select.select([fd], [], [], wait)
+            if not ready:
+                raise PuzzleError(f"nothing to read for {wait:g} s (a FIFO with no writer, "
+                                  f"or a device?)", source=source)
+        try:
+            chunk = os.read(fd, 65536)
+        except BlockingIOError:
+            time.sleep(0.01)
+            continue
+        if not chunk:
+            return b"".join(chunks)
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > MAX_INPUT_BYTES:
+            raise _too_big(source)
+
+
+def _read_stdin(stdin):
+    """Standard input, at most MAX_INPUT_BYTES (a text or a binary stream)."""
+    stream = stdin if stdin is not None else sys.stdin
+    source = "<stdin>"
+    if stream is None or getattr(stream, "closed", False):
+        raise PuzzleError("standard input is closed", source=source)
+    binary = getattr(stream, "buffer", None) if stdin is None else None
+    reader = binary if binary is not None else stream
+    chunks, total = [], 0
+    try:
+        while True:
+            chunk = reader.read(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > MAX_INPUT_BYTES:
+                raise _too_big(source)
+    except (OSError, ValueError) as error:  # a closed or unreadable descriptor
+        raise PuzzleError(f"cannot read standard input: "
+                          f"{getattr(error, 'strerror', None) or error}", source=source) from None
+    if not chunks:
+        return ""
+    if isinstance(chunks[0], bytes):
+        return _decode(b"".join(chunks), source)
+    return "".join(chunks)
 
 
 def _expand(spec, stdin):
     """(label, callable returning the list of puzzles) for one command-line argument."""
     if spec == "-":
         def read_stdin():
-            stream = stdin if stdin is not None else sys.stdin
-            return parse_puzzles(stream.read(), source="<stdin>", name="stdin")
+            return parse_puzzles(_read_stdin(stdin), source="<stdin>", name="stdin")
         return [("<stdin>", read_stdin)]
+    if len(spec) > MAX_INPUT_BYTES:
+        def huge():
+            raise _too_big(f"argument '{_short(spec)}'", len(spec.encode("utf-8", "replace")))
+        return [(_short(spec), huge)]
     if os.path.isdir(spec):
-        files = sorted(p for p in Path(spec).iterdir() if p.suffix == ".txt" and p.is_file())
+        try:
+            files = sorted(p for p in Path(spec).iterdir()
+                           if p.suffix == ".txt" and p.is_file())
+        except OSError as error:
+            def unreadable(error=error):
+                raise PuzzleError(f"cannot read the directory: {error.strerror or error}",
+                                  source=spec)
+            return [(spec, unreadable)]
         if not files:
             def empty():
                 raise PuzzleError("no *.txt puzzle files in this directory", source=spec)

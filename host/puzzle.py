@@ -10,7 +10,19 @@ compared as colourings.
 from dataclasses import dataclass
 
 __all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain",
-           "parse_colouring", "format_colouring"]
+           "parse_colouring", "format_colouring", "MAX_SIDE", "MAX_CELLS", "check_grid_size"]
+
+#: the most rows or columns of a grid read from any format (the corpus's largest is 60x60)
+MAX_SIDE = 300
+#: the most cells of a grid read from any format
+MAX_CELLS = MAX_SIDE * MAX_SIDE
+
+
+def check_grid_size(rows, cols):
+    """Raise ValueError (one line) when a ``rows`` x ``cols`` grid is beyond the limits."""
+    if rows > MAX_SIDE or cols > MAX_SIDE or rows * cols > MAX_CELLS:
+        raise ValueError(f"a {cols}x{rows} grid (columns x rows) is beyond the limit of "
+                         f"{MAX_SIDE}x{MAX_SIDE} cells (see docs/host.md)")
 
 Colouring = tuple  # tuple[tuple[bool, ...], ...], row-major, True = inside
 
@@ -81,6 +93,11 @@ def parse_plain(text, *, source=None, name=""):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
+        if len(line) > MAX_SIDE or len(rows) >= MAX_SIDE:  # before the row is expanded
+            raise PuzzleError(f"the grid has more than {MAX_SIDE} "
+                              f"{'columns' if len(line) > MAX_SIDE else 'rows'}: grids are at "
+                              f"most {MAX_SIDE}x{MAX_SIDE} (see docs/host.md)",
+                              source=source, line=number)
         indent = len(raw) - len(raw.lstrip())  # columns count in the line as written
         row = []
         for column, char in enumerate(line, start=indent + 1):

@@ -47,8 +47,14 @@ def _blocks():
     from .checker import Checker
     from .flood import Flood
     from .holes import Holes
+    from .deduce.flood import FloodPair
+    from .deduce.labels import LabelArray
+    from .deduce.prober import Prober
+    from .deduce.sweep import SweepArray
     return {"accelerator": Accelerator, "cells": CellArray, "checker": Checker,
-            "flood": Flood, "holes": Holes}
+            "flood": Flood, "holes": Holes, "deduce_sweep": SweepArray,
+            "deduce_floods": FloodPair, "deduce_labels": LabelArray,
+            "deduce_prober": Prober}
 
 
 @dataclass

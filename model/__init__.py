@@ -1,1 +1,3 @@
-"""Golden models of the solver, in plain Python (the host's model engine and fake device use them)."""
+"""Golden models, in plain Python: the paper's search (:mod:`model.paper`) and the deduction
+engine (:mod:`model.deduce`).  The gateware and the firmware are tested against them; the host's
+``model`` and ``deduce`` engines and the fake device run them."""

@@ -14,6 +14,7 @@ import pytest
 
 from host import board as B
 from host import protocol as P
+from host.engines import get_engine
 from host.fakedevice import FakeDevice
 from host.puzzle import Puzzle
 from host.result import Status
@@ -107,22 +108,23 @@ def test_wrong_solution_is_never_returned(serve):
             super()._send(frame)
 
     puzzle, _ = load("janko_0002")
-    result = B.solve(puzzle, port=serve(Liar()))
+    result = get_engine("board")(puzzle, port=serve(Liar()))
     assert result.status is Status.ERROR
     assert result.solution is None and "wrong solution" in result.message
 
 
 def test_silent_device_times_out_after_one_retry(serve):
+    """--timeout fixes the wait per attempt: three silent attempts, then NoAnswer."""
     device = FakeDevice(misbehave="silent")
     port = serve(device)
     puzzle, _ = load("janko_0002")
     start = time.monotonic()
     with pytest.raises(B.NoAnswer) as error:
         B.solve(puzzle, port=port, timeout=0.3)
-    assert 0.55 < time.monotonic() - start < 3
-    assert "no answer" in str(error.value) and "retry" in str(error.value)
+    assert 0.85 < time.monotonic() - start < 3
+    assert "no answer" in str(error.value) and "3 attempts" in str(error.value)
     assert error.value.exit_code == 9
-    assert len(requests_of(device, P.MsgType.ABORT)) == 2  # the request and its retry
+    assert len(requests_of(device, P.MsgType.ABORT)) == 3  # the request and two resends
 
 
 @pytest.mark.parametrize("misbehaviour", ["garbage", "bad_crc", "truncate"])
@@ -130,10 +132,11 @@ def test_garbled_answers(serve, misbehaviour):
     device = FakeDevice(misbehave=misbehaviour, seed=3)
     puzzle, _ = load("janko_0002")
     with pytest.raises(B.GarbledAnswer) as error:
-        B.solve(puzzle, port=serve(device), timeout=0.3)
-    assert "garbled" in str(error.value)
+        B.solve(puzzle, port=serve(device), timeout=0.3, retries=3)
+    assert "garbled" in str(error.value) and "4 attempts" in str(error.value)
     assert "\n" not in str(error.value)
     assert error.value.exit_code == 10
+    assert len(requests_of(device, P.MsgType.ABORT)) == 4  # the request and three resends
 
 
 class Forgetful(FakeDevice):
@@ -158,11 +161,22 @@ def test_lost_request_is_sent_again(serve):
     assert len(requests_of(device, P.MsgType.SOLVE)) == 2
 
 
-def test_solve_request_lost_twice_is_no_answer(serve):
+def test_solve_request_lost_again_and_again(serve):
+    """Two lost SOLVEs in a row: sent a third time (three silent attempts would be a
+    silent device)."""
     device = Forgetful(2)
+    puzzle, solution = load("janko_0002")
+    result = B.solve(puzzle, unique=True, port=serve(device), timeout=0.2)
+    assert result.solution == solution
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 3
+
+
+def test_solve_request_lost_more_often_than_the_retries(serve):
+    device = Forgetful(5)
     puzzle, _ = load("janko_0002")
     with pytest.raises(B.NoAnswer, match="SOLVE"):
-        B.solve(puzzle, port=serve(device), timeout=0.3)
+        B.solve(puzzle, port=serve(device), timeout=0.2, retries=1)
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 2
 
 
 def test_long_search_is_probed_not_abandoned(serve):

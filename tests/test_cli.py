@@ -239,8 +239,16 @@ def test_progress_lines_on_stderr():
 
 # --- engines behind the hook --------------------------------------------------------------
 
-def _fake_engine(monkeypatch, solve):
-    monkeypatch.setattr(cli, "resolve_engine", lambda name: solve)
+def _fake_engine(monkeypatch, solve, name="model"):
+    """Register ``solve`` as engine ``name`` in host.engines.ENGINES (a module of its own),
+    so the CLI reaches it the way it reaches every engine, rules check included."""
+    import types
+
+    from host import engines
+    module = types.ModuleType("tests_fake_engine")
+    module.solve = solve
+    monkeypatch.setitem(sys.modules, "tests_fake_engine", module)
+    monkeypatch.setitem(engines.ENGINES, name, ("tests_fake_engine", "a test double"))
 
 
 def test_a_wrong_solution_is_never_printed(monkeypatch):
@@ -286,19 +294,31 @@ def test_a_bug_in_an_engine_is_not_hidden(monkeypatch):
 
 
 def test_board_is_the_default_engine_when_it_exists(monkeypatch):
-    monkeypatch.setattr(cli, "board_available", lambda: True)
+    from host import engines
+    assert engines.ENGINES["board"][0] == "host.board"  # registered like any other
+    monkeypatch.setattr(cli, "engine_available", lambda name: True)
     assert cli.default_engine() == "board"
-    monkeypatch.setattr(cli, "board_available", lambda: False)
+    monkeypatch.setattr(cli, "engine_available", lambda name: name != "board")
     assert cli.default_engine() == "model"
     assert "board" in cli.engine_names()
 
 
-def test_a_missing_board_module_is_one_clear_error(monkeypatch):
-    monkeypatch.setattr(cli, "BOARD_MODULE", "host.no_such_board_module")
-    monkeypatch.setattr(cli, "board_available", lambda: False)
+def test_a_missing_engine_package_is_one_clear_error(monkeypatch):
+    from host import engines
+    monkeypatch.setitem(engines.ENGINES, "board", ("host.no_such_board_module", "gone"))
     code, _, err = run_main("-e", "board", EXAMPLE)
     assert code == ExitCode.ENGINE
-    assert "engine 'board' is not available" in err and "--engine model" in err
+    assert err.count("\n") == 1 and "needs the Python package" in err
+
+
+def test_every_answer_is_checked_once(monkeypatch):
+    """The rules checker runs once per answer, in host.engines.checked, whatever the engine."""
+    from host import engines
+    calls = []
+    real = engines.check
+    monkeypatch.setattr(engines, "check", lambda *a: calls.append(a) or real(*a))
+    assert run_main("-e", "model", EXAMPLE)[0] == 0
+    assert len(calls) == 1
 
 
 def test_through_the_board_engine_on_a_fake_device():

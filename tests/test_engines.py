@@ -17,7 +17,9 @@ from host.puzzle import Puzzle
 from tests.conftest import load, manifest
 
 PEERS = ("sat", "z3", "ip", "cpsat")
-ALL = tuple(ENGINES)                       # the peers and the golden model
+# the peers and the golden model (the board, registered too, has its own tests:
+# tests/test_board_host.py, tests/test_vboard.py)
+ALL = tuple(name for name in ENGINES if name != "board")
 EDGE_CASES = [row["name"] for row in manifest() if row["name"].startswith("edge_")]
 TENS = ["janko_0625", "janko_0853", "loopy_10x10_tricky_04"]
 EXPECTED = {"yes": Status.SOLVED_UNIQUE, "no": Status.MULTIPLE, "unsat": Status.NO_SOLUTION}

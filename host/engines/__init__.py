@@ -1,63 +1,105 @@
 """Solver engines behind one interface: ``solve(puzzle, unique=..., time_limit=...)``.
 
-Every engine returns a :class:`host.result.Result` whose solutions have passed
-the independent rules checker (:mod:`host.check`); an engine whose answer fails
-the checker reports :attr:`Status.ERROR` instead of a wrong solution.
+Every engine, the FPGA board included, is listed by name in :data:`ENGINES`
+and looked up with :func:`get_engine`; an engine module is imported only when
+it is used, so a missing optional solver package gives one clear message
+instead of breaking the others.
 
-Engines are looked up by name with :func:`get_engine`; an engine module is
-imported only when it is used, so a missing optional solver package gives one
-clear message instead of breaking the others.
+Every answer is checked by the independent rules checker (:mod:`host.check`)
+exactly once, here: :func:`get_engine` returns the engine's ``solve`` wrapped
+by :func:`checked`, which turns a wrong, unreadable or missing solution into
+:attr:`Status.ERROR` (the solution is dropped, never passed on).  Engine
+modules therefore return their results unchecked.
 """
 
+import functools
 import importlib
 import time
 
 from ..check import check
 from ..result import Result, Status
 
-__all__ = ["ENGINES", "get_engine", "EngineUnavailable", "verified", "Result", "Status"]
+__all__ = ["ENGINES", "DEFAULT_ENGINE", "get_engine", "checked", "EngineUnavailable",
+           "verified", "Result", "Status"]
 
-#: engine name -> (module, one-line description)
+#: engine name -> (module, one-line description); the module has ``solve(puzzle, ...)``
 ENGINES = {
+    "board": ("host.board", "the FPGA board (or the virtual board) over a UART"),
     "model": ("host.engines.model", "the golden model of the paper's search (Python)"),
     "sat": ("host.engines.sat", "SAT on edges with sub-loop negation (python-sat)"),
     "z3": ("host.engines.z3", "the paper's SMT formulation, section 4 (z3-solver)"),
     "ip": ("host.engines.ip", "integer program with subtour cuts (HiGHS)"),
     "cpsat": ("host.engines.cpsat", "OR-Tools CP-SAT with AddCircuit"),
+    "deduce": ("host.engines.deduce", "the golden model of the deduction engine (Python)"),
 }
+
+#: the engine of ``host/solve.py`` when none is named
+DEFAULT_ENGINE = "board"
 
 
 class EngineUnavailable(RuntimeError):
     """The engine cannot run here (for example its solver package is missing)."""
 
 
-def get_engine(name):
-    """The ``solve`` function of engine ``name``."""
+def engine_module(name):
+    """The module of engine ``name``; raises EngineUnavailable."""
     if name not in ENGINES:
         raise EngineUnavailable(f"unknown engine {name!r}; choose one of: "
                                 f"{', '.join(ENGINES)}")
     module_name, _ = ENGINES[name]
     try:
-        module = importlib.import_module(module_name)
+        return importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         raise EngineUnavailable(f"engine {name!r} needs the Python package "
                                 f"{error.name!r}: run 'make setup'") from None
-    return module.solve
+
+
+def get_engine(name):
+    """The checked ``solve`` function of engine ``name`` (see :func:`checked`)."""
+    return checked(engine_module(name).solve)
+
+
+def checked(solve):
+    """``solve`` whose every answer passes the rules checker (the one place it is run)."""
+    @functools.wraps(solve)
+    def solve_checked(puzzle, *args, **kwargs):
+        return verified(puzzle, solve(puzzle, *args, **kwargs))
+    solve_checked.checked = True
+    return solve_checked
 
 
 def verified(puzzle, result):
     """Check every solution of ``result`` with the rules checker.
 
-    A solution that fails turns the result into an ERROR naming the broken rule:
-    a wrong answer is never passed on as a solution.
+    A solution that fails, cannot be read, or is missing although the status
+    says solved turns the result into an ERROR naming the reason: a wrong
+    answer is never passed on as a solution.  Called by :func:`checked`; an
+    engine module does not call it itself.
     """
-    for colouring in result.solutions or ([result.solution] if result.solution else []):
-        verdict = check(puzzle, colouring)
+    if not isinstance(result, Result):
+        return result  # the caller reports the wrong type
+    engine = result.engine or "the engine"
+    solutions = list(result.solutions or ([result.solution] if result.solution is not None
+                                          else []))
+    if result.status.solved and not solutions:
+        return _error(result, f"{engine} reported '{result.status.text}' "
+                              f"but returned no solution")
+    for colouring in solutions:
+        try:
+            verdict = check(puzzle, colouring)
+        except Exception as error:  # noqa: BLE001 -- a malformed colouring (type, shape)
+            return _error(result, f"{engine} returned an unreadable solution ({error})")
         if not verdict.ok:
-            result.status = Status.ERROR
-            result.message = f"{result.engine} returned a wrong solution: {verdict.message}"
-            result.solution, result.solutions = None, []
-            break
+            return _error(result, f"{engine} returned a wrong solution: {verdict.message}")
+    if solutions and result.solution is None:
+        result.solution = solutions[0]
+    return result
+
+
+def _error(result, message):
+    result.status = Status.ERROR
+    result.message = message
+    result.solution, result.solutions = None, []
     return result
 
 

@@ -1,0 +1,208 @@
+"""The UART link to a board: timing derived from the baud rate and the frame lengths,
+the retry policy, and the frame log of ``--verbose``.
+
+DESIGN.md section 4 (UART protocol).  Nothing here is a fixed number of
+seconds: every wait is computed from
+
+* the **byte time** ``10 / baud`` (8N1), multiplied by the link's *slowdown*:
+  1 for a real board; the virtual board simulates about 100 times slower than
+  the 50 MHz board (docs/host.md), so a pseudo-terminal starts with the prior
+  :data:`VIRTUAL_SLOWDOWN` and every answered request then measures the real
+  slowdown (:meth:`LinkTiming.measured`);
+* the **frame lengths** of the request and of its expected reply (computed
+  with :mod:`host.protocol`'s encoders, so they follow the protocol);
+* the device's **inter-byte timeout** (``TIMEOUT_BYTE_TIMES`` byte times): a
+  request whose length field was damaged makes the device wait that long
+  before it drops the frame and resynchronises;
+* a fixed allowance :data:`LATENCY` for the USB-serial latency timer and the
+  operating system.
+
+A request is sent again when no accepted answer came within
+:meth:`LinkTiming.attempt_wait` (doubling with every attempt, up to the
+device's inter-byte timeout and more), or at once when a damaged frame came
+back.  While a search may be running, the SOLVE is sent again as a probe
+(answered BUSY) only after :meth:`LinkTiming.search_wait`, which adds
+:data:`SEARCH_ALLOWANCE_CYCLES` of the device's clock.  :data:`DEFAULT_RETRIES` resends in a row are allowed (``--retries``);
+a valid frame from the device (e.g. BUSY while it searches) resets the count.
+After :data:`SILENT_ATTEMPTS` attempts in a row with not a single byte back
+the device is declared silent.
+"""
+
+import logging
+import struct
+
+from . import protocol as P
+
+__all__ = ["LinkTiming", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY", "VIRTUAL_SLOWDOWN",
+           "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE", "frame_lengths", "describe_frame", "log_sent",
+           "log_event", "log"]
+
+log = logging.getLogger("host.link")
+
+#: resends in a row after a lost or damaged answer (--retries); at 1 % byte loss a
+#: 10x10 SOLVE and its RESULT get through together about one time in four
+DEFAULT_RETRIES = 24
+#: attempts in a row without a single byte back: the device is silent
+SILENT_ATTEMPTS = 3
+#: seconds allowed for the USB-serial latency timer (16 ms), the OS and the firmware
+LATENCY = 0.1
+#: how much slower than its baud rate a pseudo-terminal (a virtual board) is assumed
+#: to be until measured: the virtual board simulates ~0.5 M cycles/s of a 50 MHz SoC
+#: (100x) on an idle machine; 300x was measured on a loaded one
+VIRTUAL_SLOWDOWN = 300.0
+#: waits are this many times the expected answer time
+MARGIN = 2.0
+#: device cycles a search may run before the host first probes it (2^25: 0.67 s at
+#: 50 MHz, about 4 times the paper's average 10x10 search of 7.9 M cycles).  A probe
+#: that arrives during a search costs the firmware about 50 k cycles (receiving the
+#: SOLVE, sending BUSY), so probing early would distort the cycle counts measured on
+#: the virtual board, where wall time buys 100-300 times fewer cycles
+SEARCH_ALLOWANCE_CYCLES = 1 << 25
+#: UART 8N1: start bit, 8 data bits, stop bit
+BITS_PER_BYTE = 10
+
+
+def frame_lengths(rows=1, cols=1):
+    """Lengths in bytes of the frames of one exchange, from the protocol's encoders:
+    ``ping``, ``abort``, ``solve``, ``version``, ``error`` and ``result`` (a solved
+    ``rows`` x ``cols`` RESULT, the longest)."""
+    from .puzzle import Puzzle
+    from .result import Status
+    puzzle = Puzzle([[None] * cols for _ in range(rows)])
+    blank = tuple(tuple(False for _ in range(cols)) for _ in range(rows))
+    return {
+        "ping": len(P.encode_ping()), "abort": len(P.encode_abort()),
+        "solve": len(P.encode_solve(puzzle)) if max(rows, cols) <= P.MAX_GRID else 0,
+        "version": len(P.encode_version(max_rows=1, max_cols=1, clock_hz=1, baud=1, regmap=0)),
+        "error": len(P.encode_error(P.ErrorCode.BUSY)),
+        "result": len(P.encode_result(Status.SOLVED, rows, cols, solution=blank)),
+    }
+
+
+class LinkTiming:
+    """The waits of one link (see the module docstring).  ``timeout``, when given
+    (``--timeout``), replaces the computed wait of every attempt."""
+
+    def __init__(self, baud, *, slowdown=1.0, timeout=None, latency=LATENCY):
+        self.baud = int(baud)
+        if self.baud <= 0:
+            raise ValueError(f"baud rate must be positive, not {baud!r}")
+        self.slowdown = float(slowdown)
+        self.timeout = None if timeout is None else float(timeout)
+        self.latency = float(latency)
+        self.calibrated = False
+
+    @property
+    def byte_time(self):
+        """Seconds per byte on this link (nominal byte time times the slowdown)."""
+        return BITS_PER_BYTE / self.baud * self.slowdown
+
+    @property
+    def device_byte_timeout(self):
+        """Seconds the device waits inside a frame before it drops it."""
+        return P.TIMEOUT_BYTE_TIMES * self.byte_time
+
+    def answer_time(self, request_len, reply_len):
+        """Expected seconds from sending a request to the end of its immediate reply."""
+        return self.latency + (request_len + reply_len) * self.byte_time
+
+    def attempt_wait(self, request_len, reply_len, attempt):
+        """Seconds of silence before attempt ``attempt`` (0 = the first send) is repeated:
+        MARGIN times the answer time, doubled with every attempt up to that plus 1.5
+        device inter-byte timeouts (so a damaged length field on the device side has
+        timed out before the request is repeated)."""
+        if self.timeout is not None:
+            return self.timeout
+        first = MARGIN * self.answer_time(request_len, reply_len)
+        cap = first + 1.5 * self.device_byte_timeout
+        return min(first * 2 ** min(attempt, 30), cap)
+
+    def search_allowance(self, clock_hz):
+        """Seconds of :data:`SEARCH_ALLOWANCE_CYCLES` of a device at ``clock_hz``, on
+        this link (times the slowdown: a virtual board simulates that much slower)."""
+        return SEARCH_ALLOWANCE_CYCLES / max(1, clock_hz) * self.slowdown
+
+    def search_wait(self, request_len, reply_len, clock_hz, probes=0):
+        """Seconds of silence while a search may be running before it is probed (the
+        SOLVE sent again): the first attempt's wait plus the search allowance, doubled
+        with every BUSY in a row (``probes``), up to 16 times."""
+        if self.timeout is not None:
+            return self.timeout
+        return (self.attempt_wait(request_len, reply_len, 0)
+                + self.search_allowance(clock_hz)) * 2 ** min(probes, 4)
+
+    @property
+    def gap(self):
+        """Seconds without a byte after which a frame being received is cut short (or
+        garbage is over): the latency plus 32 byte times."""
+        return self.latency + 32 * self.byte_time
+
+    def measured(self, nbytes, seconds):
+        """Learn the slowdown from an exchange of ``nbytes`` that took ``seconds``."""
+        nominal = nbytes * BITS_PER_BYTE / self.baud
+        observed = max(1.0, (seconds - 0.002) / nominal) if nominal > 0 else 1.0
+        before = self.slowdown
+        if not self.calibrated:
+            self.slowdown = observed
+        else:  # rise at once, fall slowly (a loaded machine slows a virtual board down)
+            self.slowdown = max(observed, (self.slowdown + observed) / 2)
+        self.calibrated = True
+        if abs(self.slowdown - before) > 0.1 * before:
+            log.debug("link: %d bytes in %.4f s: slowdown %.1f (byte time %.3f ms)",
+                      nbytes, seconds, self.slowdown, 1000 * self.byte_time)
+
+
+# -- the frame log (--verbose) -----------------------------------------------------------
+
+def _type_name(type):
+    try:
+        return P.MsgType(type).name
+    except ValueError:
+        return f"type {type:#04x}"
+
+
+def describe_frame(frame):
+    """A short decoding of a good frame: its type and what it says."""
+    name = _type_name(frame.type)
+    try:
+        if frame.type == P.MsgType.SOLVE and len(frame.payload) >= 3:
+            rows, cols, flags = struct.unpack_from("<BBB", frame.payload)
+            return f"SOLVE {rows}x{cols}" + (" unique" if flags & 1 else "")
+        if frame.type in (P.MsgType.RESULT, P.MsgType.VERSION, P.MsgType.ERROR):
+            reply = P.decode_reply(frame)
+            if isinstance(reply, P.ResultReply):
+                extra = " aborted" if reply.aborted else ""
+                return (f"RESULT {reply.status.name} {reply.rows}x{reply.cols}{extra} "
+                        f"checks {reply.counters.get('checks', 0)} cycles {reply.cycles}")
+            if isinstance(reply, P.VersionReply):
+                return (f"VERSION protocol {reply.protocol} {reply.max_rows}x{reply.max_cols} "
+                        f"{reply.clock_hz} Hz {reply.baud} baud")
+            return (f"ERROR {reply.name} (request type {reply.request_type:#04x}, "
+                    f"detail {reply.detail})")
+    except (P.ProtocolError, ValueError, struct.error) as error:
+        return f"{name} (undecodable: {error})"
+    return name
+
+
+def _hex(data):
+    return bytes(data).hex(" ")
+
+
+def log_sent(port, data, what=""):
+    """-v: a frame written to the port."""
+    if log.isEnabledFor(logging.INFO):
+        events = P.FrameDecoder().feed(data)
+        name = describe_frame(events[0]) if events else "raw bytes"
+        log.info("%s <- %s%s: %s", port, name, f" ({what})" if what else "", _hex(data))
+
+
+def log_event(port, event):
+    """-v: a frame (or a dropped candidate frame) received from the port."""
+    if not log.isEnabledFor(logging.INFO):
+        return
+    if isinstance(event, P.BadFrame):
+        log.info("%s -> bad frame (%s, detail %d): %s", port, P.ErrorCode(event.code).name,
+                 event.detail, _hex(event.raw))
+    else:
+        log.info("%s -> %s: %s", port, describe_frame(event),
+                 _hex(P.encode_frame(event.type, event.payload)))

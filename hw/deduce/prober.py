@@ -1,0 +1,171 @@
+"""The deduction engine's probing sequencer (docs/deduce.md section 4).
+
+Golden model :meth:`model.deduce.Engine.deduce`: propagate; then passes over
+the grid cells in row-major order, probing every cell that is unknown and has
+a known orthogonal neighbour *in the current state*: IN, then (if IN did not
+fail) OUT - snapshot, assume, propagate, restore; a failed probe fixes the
+other colour in the live state and propagates it.  A pass that fixed nothing
+ends probing.
+
+The next cell to probe comes from a priority encoder over the candidates
+after the current one (the lowest set bit of ``candidates & after``), so a
+pass costs one clock per probed cell, not per cell.  The snapshot is a shadow
+copy of the state registers (one clock to save or restore in this fully
+parallel build; the model's cycle estimate charges ``rows`` clocks, the
+band-of-rows design's cost).
+
+Ports as :class:`~hw.deduce.propagator.Propagator`; counters (cleared by
+``start``): ``probes``, ``probe_hits``, ``saves``, ``restores`` and the
+propagator's totals ``sweeps``, ``flood_iterations``, ``label_iterations``,
+``floods``, ``label_runs`` (equal to the model's), and ``clocks`` from
+``start`` to ``done``.
+"""
+
+from amaranth import Module, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.wiring import In, Out
+
+from model.deduce import C0, C1
+
+from .propagator import COUNT_WIDTH, Propagator
+from .sweep import BOARDS, shift
+
+__all__ = ["Prober"]
+
+PROPAGATOR_COUNTERS = ("sweeps", "flood_iterations", "label_iterations", "floods", "label_runs")
+
+
+class Prober(wiring.Component):
+    """Propagation plus failed-literal probing; see the module docstring."""
+
+    def __init__(self, max_rows, max_cols):
+        self.propagator = Propagator(max_rows, max_cols)
+        self.geometry = geo = self.propagator.geometry
+        n = geo.cells
+        counters = ("probes", "probe_hits", "saves", "restores", "clocks") + PROPAGATOR_COUNTERS
+        super().__init__({
+            "grid": In(n), "clue": In(data.ArrayLayout(n, 4)), "island": In(1),
+            "load": In(1), "state_in": In(data.ArrayLayout(n, BOARDS)),
+            "start": In(1),
+            "busy": Out(1), "done": Out(1), "conflict": Out(1),
+            "state": Out(data.ArrayLayout(n, BOARDS)),
+            **{name: Out(COUNT_WIDTH) for name in counters},
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        prop = self.propagator
+        m.submodules.propagator = prop
+        n, w = self.geometry.cells, self.geometry.width
+        s = prop.state
+        m.d.comb += [prop.grid.eq(self.grid), prop.clue.eq(self.clue),
+                     prop.island.eq(self.island), self.state.eq(prop.state)]
+
+        snapshot = Signal(data.ArrayLayout(n, BOARDS))
+        cell = Signal(n)        # one-hot: the cell being probed
+        after = Signal(n)       # cells after it in scan order
+        colour = Signal()       # 1 = IN is being tried
+        fixed = Signal()        # this pass fixed a cell
+        bad = Signal()
+        m.d.comb += self.conflict.eq(bad)
+
+        known = s[C0] | s[C1]
+        near = shift(known, 1, n) | shift(known, -1, n) | shift(known, w, n) | shift(known, -w, n)
+        candidates = Signal(n)
+        first = Signal(n)
+        upto = Signal(n)        # the first candidate and every cell before it
+        m.d.comb += [candidates.eq(self.grid & ~known & near & after),
+                     first.eq(candidates & (~candidates + 1)),
+                     upto.eq(first | (first - 1))]
+
+        # the array's load port: from outside, or a snapshot with an assumed colour
+        load = Signal()
+        load_value = Signal(data.ArrayLayout(n, BOARDS))
+        m.d.comb += [prop.load.eq(self.load | load), prop.state_in.eq(self.state_in)]
+        with m.If(load):
+            m.d.comb += prop.state_in.eq(load_value)
+
+        def assume(base, inside):
+            """Load ``base`` with the current cell set IN (``inside``) or OUT."""
+            m.d.comb += [load.eq(1), load_value.eq(base)]
+            m.d.comb += [load_value[C1].eq(base[C1] | (cell & inside.replicate(n))),
+                         load_value[C0].eq(base[C0] | (cell & (~inside).replicate(n)))]
+
+        def accumulate():
+            m.d.sync += [getattr(self, name).eq(getattr(self, name) + getattr(prop, name))
+                         for name in PROPAGATOR_COUNTERS]
+
+        with m.FSM(name="probe"):
+            with m.State("IDLE"):
+                with m.If(self.start):
+                    m.d.sync += [getattr(self, name).eq(0) for name in
+                                 ("probes", "probe_hits", "saves", "restores", "clocks")
+                                 + PROPAGATOR_COUNTERS]
+                    m.d.sync += [bad.eq(0), fixed.eq(0), after.eq(self.grid)]
+                    m.d.comb += prop.start.eq(1)
+                    m.next = "FIRST"
+            with m.State("FIRST"):          # the initial propagation
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(prop.done):
+                    accumulate()
+                    with m.If(prop.conflict):
+                        m.d.sync += bad.eq(1)
+                        m.next = "DONE"
+                    with m.Else():
+                        m.next = "NEXT"
+            with m.State("NEXT"):           # pick the next candidate
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(first.any()):
+                    m.d.sync += [cell.eq(first), after.eq(~upto), colour.eq(1)]
+                    m.next = "SAVE"
+                with m.Elif(fixed):
+                    m.d.sync += [fixed.eq(0), after.eq(self.grid)]
+                with m.Else():
+                    m.next = "DONE"
+            with m.State("SAVE"):           # snapshot, assume, propagate
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += [self.clocks.eq(self.clocks + 1), snapshot.eq(s),
+                             self.saves.eq(self.saves + 1), self.probes.eq(self.probes + 1)]
+                assume(s, colour)
+                m.next = "PROBE_START"
+            with m.State("PROBE_START"):
+                m.d.comb += [self.busy.eq(1), prop.start.eq(1)]
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                m.next = "PROBE"
+            with m.State("PROBE"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(prop.done):
+                    accumulate()
+                    m.d.sync += self.restores.eq(self.restores + 1)
+                    with m.If(prop.conflict):  # restore with the other colour, propagate
+                        m.d.sync += [self.probe_hits.eq(self.probe_hits + 1), fixed.eq(1)]
+                        assume(snapshot, ~colour)
+                        m.next = "FIX_START"
+                    with m.Else():             # restore; try OUT, or go on
+                        m.d.comb += [load.eq(1), load_value.eq(snapshot)]
+                        with m.If(colour):
+                            m.d.sync += colour.eq(0)
+                            m.next = "SAVE"
+                        with m.Else():
+                            m.next = "NEXT"
+            with m.State("FIX_START"):
+                m.d.comb += [self.busy.eq(1), prop.start.eq(1)]
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                m.next = "FIX"
+            with m.State("FIX"):
+                m.d.comb += self.busy.eq(1)
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(prop.done):
+                    accumulate()
+                    with m.If(prop.conflict):
+                        m.d.sync += bad.eq(1)
+                        m.next = "DONE"
+                    with m.Else():
+                        m.next = "NEXT"
+            with m.State("DONE"):
+                m.d.comb += self.done.eq(1)
+                m.next = "IDLE"
+        return m

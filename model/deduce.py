@@ -1,0 +1,606 @@
+"""Golden model of the deduction engine (DESIGN.md section 6; docs/deduce.md).
+
+The engine keeps, for every cell, edge and lattice point of the framed grid,
+what is known (:mod:`model.deduce_rules` lists the variables), and deduces in
+synchronous steps, each one clock of the fully parallel array:
+
+* a **sweep** applies every rule of :func:`model.deduce_rules.rule_table` at
+  every anchor at once: the new state is the old state plus every conclusion
+  whose premises held in the old state (one clock);
+* the two **floods** (one iteration = one clock, both at once) - IN: from the
+  first IN cell in scan order through cells not OUT, across edges not LINE;
+  an unreached IN cell is a conflict, an unreached unknown cell is OUT.  OUT:
+  from the frame through cells not IN, across edges not LINE; an unreached OUT
+  cell is a conflict (a hole), an unreached unknown cell is IN;
+* **labels** (no early loop): the lattice points on lines take the minimum
+  label of their line neighbours, one iteration per clock, until nothing
+  changes.  A closed loop is a conflict when other lines exist and settles the
+  puzzle (every unknown edge NOLINE) when it is the only line; an unknown edge
+  joining the two ends of one segment is NOLINE when other lines exist.
+
+:meth:`Engine.propagate` runs sweeps until nothing changes, then the floods,
+then the labels, and starts over whenever one of them deduced something.  The
+probing sequencer (:meth:`Engine.deduce`) and the depth-first search
+(:func:`solve`) drive it;
+their orders are the specification the gateware and firmware follow.
+
+Bitboards as in :mod:`hw.model`: bit ``r * W + c`` of a Python int is cell
+``(r, c)`` of the framed (R+2) x (C+2) array, ``W = C + 2``.
+"""
+
+import time
+from dataclasses import dataclass
+from functools import cache
+
+from .deduce_rules import BOARDS, VARS, WINDOWS, island_free, rule_table
+
+__all__ = ["Geometry", "Counters", "Outcome", "CycleModel", "Engine", "sweep", "floods",
+           "labels", "segments", "segment_base", "solve", "FIRMWARE_CYCLES_PER_BRANCH"]
+
+#: DESIGN.md section 6's cost of one branch (decision or backtrack) in firmware
+FIRMWARE_CYCLES_PER_BRANCH = 40
+
+C0, C1, H0, H1, V0, V1, A0, A1, B0, B1 = range(10)
+OUT, IN = 0, 1
+
+
+class Geometry:
+    """Bitboard masks of a framed ``rows`` x ``cols`` grid and the rule anchors."""
+
+    def __init__(self, rows, cols):
+        if rows < 1 or cols < 1:
+            raise ValueError(f"a grid is at least 1x1, not {rows}x{cols}")
+        self.rows, self.cols = rows, cols
+        self.width = w = cols + 2
+        self.cells = (rows + 2) * w
+        self.all = (1 << self.cells) - 1
+
+        def box(r0, r1, c0, c1):
+            m = 0
+            for r in range(r0, r1 + 1):
+                m |= ((1 << (c1 - c0 + 1)) - 1) << (r * w + c0)
+            return m
+        self.grid = box(1, rows, 1, cols)
+        self.frame = self.all & ~self.grid
+        self.points = box(0, rows, 0, cols)          # lattice points / 2x2 blocks
+        self.valid = {"C": self.all, "H": box(0, rows + 1, 0, cols),
+                      "V": box(0, rows, 0, cols + 1), "A": self.points, "B": self.points}
+        self.grid_bits = [(r + 1) * w + c + 1 for r in range(rows) for c in range(cols)]
+
+    def bit(self, r, c):
+        """Bit of grid cell ``(r, c)``, 0-based within the grid."""
+        return 1 << ((r + 1) * self.width + c + 1)
+
+    def to_rows(self, board):
+        return tuple(tuple(bool(board >> ((r + 1) * self.width + c + 1) & 1)
+                           for c in range(self.cols)) for r in range(self.rows))
+
+    def anchors(self, puzzle):
+        """``{window name: anchor bitboard}`` for ``puzzle``."""
+        w = self.width
+        clue = [0, 0, 0, 0]
+        for r, row in enumerate(puzzle.clues):
+            for c, v in enumerate(row):
+                if v is not None:
+                    clue[v] |= 1 << ((r + 1) * w + c + 1)
+        three = clue[3]
+        island = island_free(puzzle)
+        h = three & (three >> 1)
+        v = three & (three >> w)
+        out = {"lattice": self.points, "clue0": clue[0], "clue1": clue[1], "clue2": clue[2],
+               "clue3": three,
+               "h33": 0 if island else h, "h33i": h if island else 0,
+               "v33": 0 if island else v, "v33i": v if island else 0,
+               "d33": three & (three >> (w + 1)), "a33": three & (three >> (w - 1))}
+        assert set(out) == set(WINDOWS)
+        return out
+
+
+# -- the sweep, generated from the rule table --------------------------------
+
+def _shift(expr, k):
+    """``expr`` moved so that bit ``p + k`` lands on bit ``p`` (k may be negative)."""
+    if k == 0:
+        return expr
+    return f"({expr} >> {k})" if k > 0 else f"({expr} << {-k})"
+
+
+@cache
+def _sweep_function(width):
+    """Python source of one sweep for grids of ``width`` (= C + 2), compiled."""
+    table = rule_table()
+    lines = ["def sweep(s, anc):", "    " + ", ".join(BOARDS) + " = s", "    n = list(s)"]
+    aligned = {}
+
+    def lit(var, off, value):
+        k = off[0] * width + off[1]
+        name = f"{var}{value}_{'m' if k < 0 else ''}{abs(k)}"
+        if name not in aligned:
+            aligned[name] = _shift(f"{var}{value}", k)
+            lines.append(f"    {name} = {aligned[name]}")
+        return name
+
+    for wname, rules in table.items():
+        groups = {}
+        for rule in rules:
+            var, off, value = rule.conclusion
+            k = off[0] * width + off[1]
+            groups.setdefault((VARS.index(var) * 2 + value, k), []).append(rule.premises)
+        if not groups:
+            continue
+        lines.append(f"    a = anc[{wname!r}]")
+        lines.append("    if a:")
+        for (board, k), premise_sets in sorted(groups.items()):
+            if any(not p for p in premise_sets):
+                term = "a"
+            else:
+                terms = [" & ".join(lit(*p) for p in ps) for ps in premise_sets]
+                term = f"(({' | '.join(terms)}) & a)"
+            shifted = f"({term} << {k})" if k > 0 else (f"({term} >> {-k})" if k < 0 else term)
+            lines.append(f"        n[{board}] |= {shifted}")
+    lines.append("    return n")
+    # aligned literals are computed lazily above the first use; hoist them to the top
+    body = [l for l in lines[3:] if not any(l.startswith(f"    {n} =") for n in aligned)]
+    source = "\n".join(lines[:3] + [f"    {n} = {e}" for n, e in aligned.items()] + body)
+    namespace = {}
+    exec(compile(source, f"<deduce sweep W={width}>", "exec"), namespace)
+    return namespace["sweep"], source
+
+
+def sweep(geo, anchors, state):
+    """One sweep (one clock): every rule at every anchor, on the old state."""
+    return _sweep_function(geo.width)[0](state, anchors)
+
+
+def conflict_of(state):
+    return any(state[i] & state[i + 1] for i in range(0, 10, 2))
+
+
+# -- floods -----------------------------------------------------------------
+
+def _grow(geo, p, region, h1, v1):
+    w = geo.width
+    return p | ((((p & ~h1) << 1) | ((p >> 1) & ~h1)
+                 | ((p & ~v1) << w) | ((p >> w) & ~v1)) & region)
+
+
+def _flood(geo, seed, region, h1, v1):
+    p, iterations = seed & region, 0
+    while True:
+        iterations += 1
+        q = _grow(geo, p, region, h1, v1)
+        if q == p:
+            return p, iterations
+        p = q
+
+
+def floods(geo, state):
+    """Both floods at once.  Returns ``(new_state, conflict, cycles)``."""
+    s = state
+    grid = geo.grid
+    ins = s[C1] & grid
+    unknown = grid & ~(s[C0] | s[C1])
+    new = list(s)
+    conflict = False
+    it_in = 0
+    if ins:
+        reach, it_in = _flood(geo, ins & -ins, grid & ~s[C0], s[H1], s[V1])
+        if ins & ~reach:
+            conflict = True
+        new[C0] |= unknown & ~reach
+    escape, it_out = _flood(geo, geo.frame, geo.all & ~s[C1], s[H1], s[V1])
+    if s[C0] & grid & ~escape:
+        conflict = True
+    new[C1] |= unknown & ~escape
+    return new, conflict, max(it_in, it_out)
+
+
+# -- labels (no early loop) ----------------------------------------------------
+
+def _bits(x):
+    while x:
+        low = x & -x
+        yield low.bit_length() - 1
+        x ^= low
+
+
+_BYTE_BITS = [tuple(i for i in range(8) if b >> i & 1) for b in range(256)]
+
+
+def _positions(x):
+    """The set bits of ``x`` as a list, lowest first."""
+    out = []
+    for i, byte in enumerate(x.to_bytes((x.bit_length() + 7) // 8, "little")):
+        if byte:
+            base = i * 8
+            out.extend(base + j for j in _BYTE_BITS[byte])
+    return out
+
+
+def segments(geo, h1, v1):
+    """Walk the lines: ``(paths, cycles)``.
+
+    A path is ``(a, b, length, low, at)``: its two end points, its number of
+    lines, its minimum point and that point's distance from ``a``; a cycle is
+    its number of lines.  At a sweep fixpoint every point has at most two
+    lines, so components are paths and cycles.
+    """
+    w = geo.width
+    adj = {}
+    for p in _positions(h1):
+        adj.setdefault(p, []).append(p - w)
+        adj.setdefault(p - w, []).append(p)
+    for p in _positions(v1):
+        adj.setdefault(p, []).append(p - 1)
+        adj.setdefault(p - 1, []).append(p)
+    paths, cycles = [], []
+    on_paths = 0
+    done = set()
+    for start in sorted(adj):
+        nb = adj[start]
+        if len(nb) > 2:
+            raise AssertionError("labels run only at a sweep fixpoint (at most 2 lines a point)")
+        if len(nb) != 1 or start in done:
+            continue
+        prev, cur, k, low, at = start, nb[0], 0, start, 0
+        while True:
+            k += 1
+            if cur < low:
+                low, at = cur, k
+            nxt = adj[cur]
+            if len(nxt) == 1:
+                break
+            prev, cur = cur, (nxt[1] if nxt[0] == prev else nxt[0])
+        done.add(cur)
+        on_paths += k + 1
+        paths.append((start, cur, k, low, at))
+    if on_paths < len(adj):  # the other points lie on cycles
+        seen = set()
+        for a, b, *_ in paths:
+            prev, cur = None, a
+            seen.add(a)
+            while cur != b:
+                nxt = adj[cur]
+                prev, cur = cur, (nxt[0] if nxt[0] != prev else nxt[1])
+                seen.add(cur)
+        for start in sorted(adj):
+            if start in seen:
+                continue
+            prev, cur, k = None, start, 0
+            while True:
+                seen.add(cur)
+                nxt = adj[cur]
+                prev, cur = cur, (nxt[0] if nxt[0] != prev else nxt[1])
+                k += 1
+                if cur == start:
+                    break
+            cycles.append(k)
+    return paths, cycles
+
+
+def _merged_segments(geo, h1, v1, base):
+    """:func:`segments` of lines that contain the lines of ``base`` (a result of
+    :func:`segments` without cycles, for ``base_h``/``base_v``): only the new
+    lines are walked, the old paths are taken whole.  Same result."""
+    base_h, base_v, (base_paths, _), by_end = base
+    w = geo.width
+    cadj = {}
+    eid = 0
+
+    def join(u, v, length, low, at_from_u):
+        nonlocal eid
+        cadj.setdefault(u, []).append((v, length, low, at_from_u, eid))
+        cadj.setdefault(v, []).append((u, length, low, length - at_from_u, eid))
+        eid += 1
+    for p in _positions(h1 & ~base_h):
+        join(p - w, p, 1, min(p - w, p), 0 if p - w < p else 1)
+    for p in _positions(v1 & ~base_v):
+        join(p - 1, p, 1, min(p - 1, p), 0 if p - 1 < p else 1)
+    touched = set()
+    for node in list(cadj):
+        index = by_end.get(node)
+        if index is not None and index not in touched:
+            touched.add(index)
+            a, b, length, low, at = base_paths[index]
+            join(a, b, length, low, at)
+    paths, cycles = [], []
+    seen = set()
+    for start in sorted(cadj):
+        edges = cadj[start]
+        if len(edges) > 2:
+            raise AssertionError("labels run only at a sweep fixpoint (at most 2 lines a point)")
+        if len(edges) != 1 or start in seen:
+            continue
+        seen.add(start)
+        node, last, offset, low, at = start, None, 0, start, 0
+        while True:
+            nxt = [e for e in cadj[node] if e[4] != last]
+            if not nxt:
+                break
+            v, length, m, pos, last = nxt[0]
+            if m < low:
+                low, at = m, offset + pos
+            offset += length
+            node = v
+            seen.add(node)
+        paths.append((start, node, offset, low, at))
+    for start in sorted(cadj):
+        if start in seen:
+            continue
+        node, last, total = start, None, 0
+        while True:
+            seen.add(node)
+            v, length, _, _, last = [e for e in cadj[node] if e[4] != last][0]
+            total += length
+            node = v
+            if node == start:
+                break
+        cycles.append(total)
+    paths += [p for i, p in enumerate(base_paths) if i not in touched]
+    return paths, cycles
+
+
+def segment_base(geo, state):
+    """What :func:`labels` may start from when later states only add lines."""
+    paths, cycles = segments(geo, state[H1], state[V1])
+    if cycles:
+        return None
+    by_end = {}
+    for i, (a, b, *_) in enumerate(paths):
+        by_end[a] = by_end[b] = i
+    return state[H1], state[V1], (paths, cycles), by_end
+
+
+def labels(geo, state, base=None):
+    """The label stage.  Returns ``(new_state, conflict, iterations)``.
+
+    Lattice point ``q`` (the top-left cell of its 2x2 block) is joined to
+    ``q - W`` by a LINE on ``H@q`` and to ``q - 1`` by a LINE on ``V@q``.
+    Every point on a line starts with its own index as label and takes the
+    minimum of its line neighbours' labels each clock.  That converges after
+    the largest distance, within a component, from the component's minimum
+    point, plus the final clock in which nothing changes; we compute that count
+    by walking the segments (:func:`segments`; with ``base``, a
+    :func:`segment_base` of an earlier state whose lines this state keeps,
+    only the new lines are walked).
+    """
+    w = geo.width
+    h1, v1 = state[H1], state[V1]
+    if not h1 and not v1:
+        return state, False, 1
+    if base is not None and not (base[0] & ~h1) and not (base[1] & ~v1):
+        paths, cycles = _merged_segments(geo, h1, v1, base)
+    else:
+        paths, cycles = segments(geo, h1, v1)
+    longest = max([max(at, k - at) for _, _, k, _, at in paths] + [k // 2 for k in cycles])
+    iterations = longest + 1
+    multi = len(paths) + len(cycles) > 1
+    if cycles and multi:
+        return state, True, iterations
+    new = list(state)
+    if cycles:  # the loop is complete: no other line anywhere
+        new[H0] |= geo.valid["H"] & ~h1
+        new[V0] |= geo.valid["V"] & ~v1
+    elif multi:
+        for a, b, *_ in paths:
+            a, b = min(a, b), max(a, b)
+            if b - a == 1:
+                new[V0] |= (1 << b) & ~v1
+            elif b - a == w:
+                new[H0] |= (1 << b) & ~h1
+    return new, False, iterations
+
+
+# -- counters and the cycle model -----------------------------------------------
+
+@dataclass
+class Counters:
+    sweeps: int = 0            # clocks of the rule array
+    floods: int = 0            # runs of the two floods (both at once)
+    flood_iterations: int = 0  # clocks of the floods (the longer of the two per run)
+    label_runs: int = 0
+    label_iterations: int = 0  # clocks of the label stage
+    probes: int = 0            # literals tried by the probing sequencer
+    probe_hits: int = 0        # probes that failed and fixed the other colour
+    decisions: int = 0         # branches of the search
+    backtracks: int = 0        # decisions undone to try the other colour
+    saves: int = 0             # state snapshots (probes and decisions)
+    restores: int = 0          # state restores
+    solutions: int = 0
+
+    def as_dict(self):
+        return dict(vars(self))
+
+
+@dataclass(frozen=True)
+class CycleModel:
+    """DESIGN.md section 6: 1 clock per sweep, flood and label iteration; firmware
+    ``branch`` clocks per decision and per backtrack; ``rows`` clocks per save or
+    restore (the state moves one row per clock to and from block RAM)."""
+    branch: int = FIRMWARE_CYCLES_PER_BRANCH
+
+    def cycles(self, counters, rows):
+        c = counters
+        return (c.sweeps + c.flood_iterations + c.label_iterations
+                + self.branch * (c.decisions + c.backtracks)
+                + rows * (c.saves + c.restores))
+
+
+# -- propagation, probing, search --------------------------------------------------
+
+class Engine:
+    """One puzzle's engine: geometry, anchors, counters."""
+
+    def __init__(self, puzzle, *, probing=True, early_loop=True, deadline=None):
+        self.puzzle = puzzle
+        self.geo = Geometry(puzzle.rows, puzzle.cols)
+        self.anchors = self.geo.anchors(puzzle)
+        self.counters = Counters()
+        self.probing = probing
+        self.early_loop = early_loop
+        self.deadline = deadline
+        self._sweep = _sweep_function(self.geo.width)[0]
+        self.base = None  # segment_base() of the live state while probing (speed only)
+
+    def initial_state(self):
+        s = [0] * 10
+        s[C0] = self.geo.frame
+        return s
+
+    def propagate(self, state):
+        """Sweeps, floods and labels to a fixpoint.  Returns ``(state, conflict)``."""
+        geo, c, anc = self.geo, self.counters, self.anchors
+        grid = geo.grid
+        last_lines = None
+        while True:
+            while True:
+                c.sweeps += 1
+                new = self._sweep(state, anc)
+                if conflict_of(new):
+                    return new, True
+                if new == state:
+                    break
+                state = new
+            if not (state[C1] & grid) and not (grid & ~state[C0]):
+                return state, True  # every cell OUT: no loop
+            c.floods += 1
+            new, bad, cycles = floods(geo, state)
+            c.flood_iterations += cycles
+            if bad:
+                return new, True
+            if new != state:
+                state = new
+                continue
+            if self.early_loop and (state[H1], state[V1]) != last_lines:
+                # the label stage runs only when a LINE was added since its last run
+                # (its findings depend on the lines alone)
+                last_lines = (state[H1], state[V1])
+                c.label_runs += 1
+                new, bad, iterations = labels(geo, state, self.base)
+                c.label_iterations += iterations
+                if bad:
+                    return new, True
+                if new != state:
+                    state = new
+                    continue
+            return state, False
+
+    def _assume(self, state, bit, colour):
+        s = list(state)
+        s[C1 if colour else C0] |= 1 << bit
+        return s
+
+    def candidates(self, state):
+        """Probe/branch candidates: unknown grid cells with a known orthogonal
+        neighbour (frame included), in row-major scan order."""
+        geo = self.geo
+        known = state[C0] | state[C1]
+        w = geo.width
+        near = (known << 1) | (known >> 1) | (known << w) | (known >> w)
+        return [b for b in _bits(geo.grid & ~known & near)]
+
+    def deduce(self, state):
+        """Propagation plus failed-literal probing, to a fixpoint.
+
+        The sequencer walks the grid cells in row-major order; at every cell
+        that is unknown and has a known neighbour *in the current state* it
+        probes IN, then (if IN did not fail) OUT: snapshot, assume, propagate,
+        restore.  A failed probe fixes the other colour in the live state and
+        propagates it there.  A pass that fixed nothing ends probing.
+        """
+        state, bad = self.propagate(state)
+        if bad or not self.probing:
+            return state, bad
+        c, geo = self.counters, self.geo
+        w = geo.width
+        while True:
+            fixed = False
+            for bit in geo.grid_bits:
+                if self.base is None or (self.base[0], self.base[1]) != (state[H1], state[V1]):
+                    self.base = segment_base(geo, state)
+                known = state[C0] | state[C1]
+                m = 1 << bit
+                if known & m or not (known & ((m << 1) | (m >> 1) | (m << w) | (m >> w))):
+                    continue
+                if self.deadline is not None and time.monotonic() > self.deadline:
+                    raise _Timeout
+                for colour in (IN, OUT):
+                    c.probes += 1
+                    c.saves += 1
+                    _, failed = self.propagate(self._assume(state, bit, colour))
+                    c.restores += 1
+                    if failed:
+                        c.probe_hits += 1
+                        fixed = True
+                        state, bad = self.propagate(self._assume(state, bit, 1 - colour))
+                        if bad:
+                            return state, True
+                        break
+            if not fixed:
+                return state, False
+
+
+class _Timeout(Exception):
+    pass
+
+
+@dataclass
+class Outcome:
+    solutions: list
+    counters: Counters
+    exhausted: bool
+    limit_reached: bool = False
+    limit: str = ""            # "decisions" or "time" when a limit ended the search
+    cycles: int = 0
+    branch_free: bool = False  # solved (and, if asked, proved unique) with no decision
+
+
+def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_loop=True,
+          deadline=None, cycle_model=CycleModel()):
+    """Depth-first search over :meth:`Engine.deduce` (the firmware's part).
+
+    Branch picker: the first probe candidate in scan order (an unknown cell
+    with a known neighbour), IN first.  Each decision saves the state (the
+    trail); when a branch fails, the state is restored and the other colour is
+    asserted (a backtrack).  A fully known, conflict-free state after
+    propagation is a solution; with ``max_solutions`` > 1 the search goes on
+    (unique mode).  ``max_decisions`` and ``deadline`` (``time.monotonic()``)
+    stop it with ``limit_reached``.
+    """
+    engine = Engine(puzzle, probing=probing, early_loop=early_loop, deadline=deadline)
+    c, geo = engine.counters, engine.geo
+    out = Outcome([], c, exhausted=False)
+    trail = []  # (saved state, cell bit, colour still to try)
+    try:
+        state, bad = engine.deduce(engine.initial_state())
+        while True:
+            if not bad and not (geo.grid & ~(state[C0] | state[C1])):
+                out.solutions.append(geo.to_rows(state[C1]))
+                c.solutions += 1
+                if max_solutions is not None and len(out.solutions) >= max_solutions:
+                    break
+                bad = True  # look for another
+            if bad:
+                if not trail:
+                    out.exhausted = True
+                    break
+                saved, bit, colour = trail.pop()
+                c.backtracks += 1
+                c.restores += 1
+                state, bad = engine.deduce(engine._assume(saved, bit, colour))
+                continue
+            if deadline is not None and time.monotonic() > deadline:
+                raise _Timeout
+            if max_decisions is not None and c.decisions >= max_decisions:
+                out.limit_reached, out.limit = True, "decisions"
+                break
+            bit = engine.candidates(state)[0]
+            c.decisions += 1
+            c.saves += 1
+            trail.append((state, bit, OUT))
+            state, bad = engine.deduce(engine._assume(state, bit, IN))
+    except _Timeout:
+        out.limit_reached, out.limit = True, "time"
+    out.cycles = cycle_model.cycles(c, geo.rows)
+    out.branch_free = c.decisions == 0 and not out.limit_reached
+    return out

@@ -1,0 +1,272 @@
+"""The board engine on bad links and bad devices: a lossy link (host/lossy.py), a silent
+or frozen device, a virtual board that dies, and the frame log of --verbose.
+
+No simulator: the fake device (host/fakedevice.py; bench/lossy.py's variant that
+searches in a thread and answers BUSY meanwhile, as the board does) on a pty, and
+for the virtual board a small stand-in process that prints ``PTY /dev/pts/N`` like
+the real one and then dies.
+"""
+
+import io
+import os
+import re
+import stat
+import sys
+import textwrap
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from bench.lossy import SearchingFakeDevice, pick_puzzles
+from host import board as B
+from host import link as L
+from host import protocol as P
+from host.cli import main
+from host.engines import get_engine
+from host.errors import HostError
+from host.fakedevice import FakeDevice
+from host.lossy import LossyLink
+from host.result import Status
+from tests.conftest import REPO, load
+
+
+@pytest.fixture
+def serve():
+    stops = []
+
+    def start(device):
+        path, stop = device.serve_pty()
+        stops.append(stop)
+        return path
+
+    yield start
+    B.close_all()
+    for stop in stops:
+        stop()
+
+
+# -- a lossy link ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("seed, drop_share", [(1, 0.5), (2, 1.0), (3, 0.0)],
+                         ids=["drop+corrupt", "drop", "corrupt"])
+def test_lossy_link_gives_right_answers_or_clean_failures(serve, seed, drop_share):
+    """1 % of the bytes damaged both ways: every solve ends in the right answer or in a
+    one-line error within its bound; never a wrong answer."""
+    puzzles = pick_puzzles(12)
+    link = LossyLink(serve(SearchingFakeDevice()), loss=0.01, seed=seed,
+                     drop_share=drop_share)
+    port = link.start()
+    solve = get_engine("board")
+    right, failed = 0, []
+    try:
+        for puzzle, solution in puzzles:
+            start = time.monotonic()
+            try:
+                result = solve(puzzle, unique=True, port=port)
+            except HostError as error:
+                assert "\n" not in str(error) and error.exit_code in (7, 9, 10)
+                failed.append(str(error))
+            else:
+                assert result.status is Status.SOLVED_UNIQUE, result.message
+                assert result.solution == solution  # never a wrong answer
+                right += 1
+            # bound: every resend in a row at the longest (uncalibrated) wait
+            timing = L.LinkTiming(115200, slowdown=L.VIRTUAL_SLOWDOWN)
+            bound = 3 * (B.DEFAULT_RETRIES + 1) * timing.attempt_wait(100, 100, 99)
+            assert time.monotonic() - start < bound
+    finally:
+        B.close_all()
+        link.stop()
+    damaged = sum(v for k, v in link.stats.items() if not k.endswith("_bytes"))
+    assert damaged > 0  # the link did damage bytes
+    assert right >= len(puzzles) - 1, failed
+
+
+def test_lossy_link_damages_reproducibly():
+    """The damage depends only on the seed and the byte's position."""
+    a, b = LossyLink("/dev/null", loss=0.2, seed=7), LossyLink("/dev/null", loss=0.2, seed=7)
+    data = bytes(range(256)) * 4
+    assert a._damage(data, "to_device") == b._damage(data, "to_device")
+    assert a._damage(data, "to_device") != data
+    assert LossyLink("/dev/null", loss=0.0)._damage(data, "to_host") == data
+
+
+# -- silent and frozen devices ---------------------------------------------------------------
+
+def test_silent_device_is_reported_within_a_few_seconds(serve):
+    """No --timeout: the waits come from the baud rate and the frame lengths (a pty is
+    assumed to be a slow virtual board until measured): three silent attempts."""
+    port = serve(FakeDevice(misbehave="silent"))
+    puzzle, _ = load("janko_0002")
+    timing = L.LinkTiming(115200, slowdown=L.VIRTUAL_SLOWDOWN)
+    lengths = L.frame_lengths()
+    expected = timing.answer_time(lengths["abort"], lengths["error"])
+    waits = sum(timing.attempt_wait(lengths["abort"], lengths["error"], k) for k in range(3))
+    start = time.monotonic()
+    with pytest.raises(B.NoAnswer) as error:
+        B.solve(puzzle, port=port)
+    took = time.monotonic() - start
+    assert waits * 0.9 < took < waits + 1.0
+    assert took < 10.0  # a few seconds, not 120
+    assert expected < 1.0 and "not a byte back in 3 attempts" in str(error.value)
+    assert error.value.exit_code == 9
+
+
+class FreezesOnSolve(SearchingFakeDevice):
+    """Answers ABORT and PING, then freezes (no byte ever again) when the SOLVE comes."""
+
+    def _request(self, frame):
+        if frame.type == P.MsgType.SOLVE:
+            self.misbehave = frozenset({"silent"})
+        return super()._request(frame)
+
+
+def test_device_frozen_mid_solve_is_reported_quickly(serve):
+    port = serve(FreezesOnSolve())
+    puzzle, _ = load("janko_0002")
+    board = B.open_board(port)
+    assert board.timing.calibrated  # the ABORT/PING exchange measured the link
+    start = time.monotonic()
+    with pytest.raises(B.NoAnswer, match="SOLVE"):
+        board.solve(puzzle)
+    lengths = L.frame_lengths(puzzle.rows, puzzle.cols)
+    waits = board.timing.search_wait(lengths["solve"], lengths["result"],
+                                     board.version.clock_hz)
+    waits += sum(board.timing.attempt_wait(lengths["solve"], lengths["result"], k)
+                 for k in (1, 2))
+    assert time.monotonic() - start < waits + 1.0 < 4.0
+
+
+def test_retries_option_bounds_the_resends(serve):
+    device = FakeDevice(misbehave="bad_crc")
+    with pytest.raises(B.GarbledAnswer, match="6 attempts"):
+        B.solve(load("janko_0002")[0], port=serve(device), retries=5)
+    assert len([f for f in device.requests if f.type == P.MsgType.ABORT]) == 6
+
+
+def test_timing_follows_baud_and_frame_length():
+    slow, fast = L.LinkTiming(9600), L.LinkTiming(1_000_000)
+    assert slow.attempt_wait(63, 71, 0) > fast.attempt_wait(63, 71, 0)
+    assert slow.attempt_wait(63, 71, 0) > slow.attempt_wait(6, 10, 0)
+    assert slow.device_byte_timeout == pytest.approx(P.TIMEOUT_BYTE_TIMES * 10 / 9600)
+    # doubling, up to the device's inter-byte timeout and more
+    waits = [slow.attempt_wait(6, 10, k) for k in range(12)]
+    assert waits == sorted(waits) and waits[1] == pytest.approx(2 * waits[0])
+    assert waits[-1] == pytest.approx(waits[0] + 1.5 * slow.device_byte_timeout)
+    # a search may run 2^25 device cycles before it is probed: longer on a slow link
+    assert slow.search_wait(63, 71, 50_000_000) == pytest.approx(
+        slow.attempt_wait(63, 71, 0) + 2 ** 25 / 50e6)
+    virtual = L.LinkTiming(115200, slowdown=100)
+    assert virtual.search_allowance(50_000_000) == pytest.approx(100 * 2 ** 25 / 50e6)
+    timing = L.LinkTiming(115200, slowdown=L.VIRTUAL_SLOWDOWN)
+    timing.measured(16, 0.003)  # a fast device behind the pty
+    assert timing.slowdown == 1.0
+    timing.measured(16, 0.3)    # slower later: follows at once
+    assert timing.slowdown > 100
+
+
+# -- a virtual board that dies ---------------------------------------------------------------
+
+STAND_IN = """\
+#!{python}
+# A stand-in for sim/vboard's program: prints its pty like the real one, serves the
+# fake device on it, and dies the way argv[2] says when the SOLVE arrives.
+import os, select, signal, sys, tty
+from host.fakedevice import FakeDevice
+from host import protocol as P
+master, slave = os.openpty()
+tty.setraw(slave)
+print("PTY", os.ttyname(slave), flush=True)
+device = FakeDevice()
+while True:
+    ready, _, _ = select.select([master], [], [], 0.01)
+    if ready:
+        device.write(os.read(master, 4096))
+    if any(f.type == P.MsgType.SOLVE for f in device.requests):
+        print("vboard: CPU trapped at pc 0x00000420 (illegal instruction)", file=sys.stderr,
+              flush=True)
+        if sys.argv[2] == "segv":
+            os.kill(os.getpid(), signal.SIGSEGV)
+        sys.exit(3)
+    out = device.read(device.in_waiting) if device.in_waiting else b""
+    if out:
+        os.write(master, out)
+"""
+
+
+@pytest.mark.parametrize("how, said", [("exit", "exited with status 3"),
+                                       ("segv", "was killed by SIGSEGV")])
+def test_dead_virtual_board_is_reported_as_such(tmp_path, monkeypatch, how, said):
+    from sim.vboard import VirtualBoard
+    script = tmp_path / "vboard"
+    script.write_text(STAND_IN.format(python=sys.executable))
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    build = SimpleNamespace(path=script, baud=115200, clock_hz=50_000_000)
+    vboard = VirtualBoard("soc", build=build, args=[how])
+    try:
+        board = B.open_board(vboard=vboard)
+        start = time.monotonic()
+        with pytest.raises(B.VirtualBoardFailed) as error:
+            board.solve(load("janko_0002")[0])
+        assert time.monotonic() - start < 3.0
+    finally:
+        B.close_all()
+        vboard.stop()
+    message = str(error.value)
+    assert said in message and "CPU trapped at pc 0x00000420" in message
+    assert "\n" not in message and error.value.exit_code == 7
+    assert not isinstance(error.value, B.PortError)
+
+
+# -- --verbose --------------------------------------------------------------------------------
+
+def test_verbose_logs_every_frame_in_hex(serve):
+    port = serve(FakeDevice())
+    out, err = io.StringIO(), io.StringIO()
+    puzzle = REPO / "examples" / "loopy_7x7.txt"
+    code = main(["-e", "board", "--port", port, "-v", str(puzzle)], stdin=io.StringIO(),
+                stdout=out, stderr=err)
+    assert code == 0, err.getvalue()
+    lines = err.getvalue().splitlines()
+    sent = [line for line in lines if f"{port} <- " in line]
+    received = [line for line in lines if f"{port} -> " in line]
+    assert [line.split(" <- ")[1].split(":")[0].split()[0] for line in sent] == \
+        ["ABORT", "PING", "SOLVE"]
+    assert [line.split(" -> ")[1].split()[0] for line in received] == \
+        ["ERROR", "VERSION", "RESULT"]
+    solve_line = sent[2]
+    frame = P.encode_solve(__import__("host.formats", fromlist=["load_puzzle"])
+                           .load_puzzle(str(puzzle)))
+    assert solve_line.endswith(frame.hex(" "))
+    assert "SOLVE 7x7" in solve_line and "RESULT SOLVED 7x7" in received[2]
+    assert "ERROR NOT_BUSY" in received[0]
+    # -vv adds the raw bytes read; without -v nothing is logged
+    err2 = io.StringIO()
+    main(["-e", "board", "--port", port, str(puzzle)], stdin=io.StringIO(), stdout=out,
+         stderr=err2)
+    assert err2.getvalue() == ""
+    err3 = io.StringIO()
+    main(["-e", "board", "--port", port, "-vv", str(puzzle)], stdin=io.StringIO(), stdout=out,
+         stderr=err3)
+    assert re.search(r"-> \d+ bytes: a5( |$)", err3.getvalue(), re.M)
+
+
+def test_verbose_shows_retries(serve):
+    class LosesFirstSolve(FakeDevice):
+        lost = False
+
+        def _request(self, frame):
+            if frame.type == P.MsgType.SOLVE and not self.lost:
+                self.lost = True
+                return None
+            return super()._request(frame)
+
+    port = serve(LosesFirstSolve())
+    err = io.StringIO()
+    code = main(["-e", "board", "--port", port, "-v", str(REPO / "examples" / "loopy_7x7.txt")],
+                stdin=io.StringIO(), stdout=io.StringIO(), stderr=err)
+    assert code == 0
+    assert "SOLVE again (silence for" in err.getvalue()
+    assert os.linesep not in "".join(line for line in err.getvalue().splitlines())
