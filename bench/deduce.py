@@ -7,9 +7,9 @@ wrong answers, limits, solved with no branch, and the median / max of
 decisions, probes, sweeps and estimated cycles (DESIGN.md section 6's cycle
 model, :class:`model.deduce.CycleModel`).
 
-    .venv/bin/python -m bench.deduce                    # the whole corpus
-    .venv/bin/python -m bench.deduce --max-cells 100    # up to 10x10
-    .venv/bin/python -m bench.deduce --csv out.csv      # one row per puzzle too
+    .venv/bin/python -m slitherlink.bench.deduce                    # the whole corpus
+    .venv/bin/python -m slitherlink.bench.deduce --max-cells 100    # up to 10x10
+    .venv/bin/python -m slitherlink.bench.deduce --csv out.csv      # one row per puzzle too
 """
 
 import argparse
@@ -18,8 +18,8 @@ import statistics
 import sys
 import time
 
-from host.check import check
-from model.deduce import solve
+from slitherlink.host.check import check
+from slitherlink.model.deduce import solve
 from tests.conftest import PUZZLES, load, manifest
 
 #: size classes: (label, largest cell count)

@@ -9,8 +9,8 @@ seeded).  Every answer is compared with the corpus's ``.sol``: a wrong answer
 is the one thing that must never happen; a clean failure (one line, an exit
 code) within the time bound is allowed, but at 1 % at least 99 % must be solved.
 
-    python -m bench.lossy                       # 50 puzzles, 0.1 %, 1 %, 5 %
-    python -m bench.lossy --losses 0.01 --puzzles 20 --seed 3
+    python -m slitherlink.bench.lossy                       # 50 puzzles, 0.1 %, 1 %, 5 %
+    python -m slitherlink.bench.lossy --losses 0.01 --puzzles 20 --seed 3
 
 Prints one row per loss rate: solved right, wrong, failed (by exit code), the
 median and maximum wall time per puzzle, and the frames sent again.
@@ -26,14 +26,14 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 
-from host import board as B  # noqa: E402
-from host.engines import get_engine  # noqa: E402
-from host.errors import HostError  # noqa: E402
-from host import protocol as P  # noqa: E402
-from host.fakedevice import FakeDevice, estimated_cycles, run_search  # noqa: E402
-from host.lossy import LossyLink  # noqa: E402
-from host.puzzle import parse_colouring, parse_plain  # noqa: E402
-from host.result import Status  # noqa: E402
+from slitherlink.host import board as B  # noqa: E402
+from slitherlink.host.engines import get_engine  # noqa: E402
+from slitherlink.host.errors import HostError  # noqa: E402
+from slitherlink.host import protocol as P  # noqa: E402
+from slitherlink.host.fakedevice import FakeDevice, estimated_cycles, run_search  # noqa: E402
+from slitherlink.host.lossy import LossyLink  # noqa: E402
+from slitherlink.host.puzzle import parse_colouring, parse_plain  # noqa: E402
+from slitherlink.host.result import Status  # noqa: E402
 
 PUZZLES = REPO.parent / "shared" / "puzzles"
 
@@ -157,7 +157,7 @@ def table(all_records):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m bench.lossy", description=__doc__.split(
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.bench.lossy", description=__doc__.split(
         "\n\n")[0], formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--puzzles", type=int, default=50, help="how many (default 50)")
     parser.add_argument("--losses", default=",".join(str(x) for x in DEFAULT_LOSSES),

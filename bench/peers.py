@@ -15,9 +15,9 @@ the limit), the number of time-outs and the number of wrong answers (which
 must be 0), then a total per engine; writes every run as CSV and JSON under
 ``build/bench/`` and prints the paths.
 
-    python -m bench.peers                       # the default sample (10-20 min, 2 cores)
-    python -m bench.peers --sizes 10x10 --per-class 20 --engines sat,cpsat
-    python -m bench.peers --sources janko.at --time-limit 5
+    python -m slitherlink.bench.peers                       # the default sample (10-20 min, 2 cores)
+    python -m slitherlink.bench.peers --sizes 10x10 --per-class 20 --engines sat,cpsat
+    python -m slitherlink.bench.peers --sources janko.at --time-limit 5
 
 This is a benchmark, not a test.
 """
@@ -38,8 +38,8 @@ REPO = Path(__file__).resolve().parent.parent
 if str(REPO) not in sys.path:           # run as a script: python bench/peers.py
     sys.path.insert(0, str(REPO))
 
-from host.engines import ENGINES, EngineUnavailable, get_engine  # noqa: E402
-from host.puzzle import Puzzle, PuzzleError, parse_colouring, parse_plain  # noqa: E402
+from slitherlink.host.engines import ENGINES, EngineUnavailable, get_engine  # noqa: E402
+from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_colouring, parse_plain  # noqa: E402
 
 DEFAULT_PUZZLES = Path(os.environ.get("SLK_PUZZLES", REPO.parent / "shared" / "puzzles"))
 DEFAULT_ENGINES = ("model", "sat", "z3", "ip", "cpsat")

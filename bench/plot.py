@@ -10,7 +10,7 @@ as crosses.  Matplotlib with the Agg back end (no display needed).
 
 import math
 
-from bench import paper
+from slitherlink.bench import paper
 
 __all__ = ["draw"]
 

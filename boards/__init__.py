@@ -4,8 +4,8 @@
   place-and-route, where installed; the build tree and a yosys utilisation report
   everywhere);
 * :mod:`boards.ulx3s` -- Radiona ULX3S-85F (Lattice ECP5), fully open flow from PyPI;
-* :mod:`boards.build` -- ``python -m boards.build --board arty|ulx3s``;
-* :mod:`boards.program` -- ``python -m boards.program --board arty|ulx3s``;
+* :mod:`boards.build` -- ``python -m slitherlink.boards.build --board arty|ulx3s``;
+* :mod:`boards.program` -- ``python -m slitherlink.boards.program --board arty|ulx3s``;
 * :mod:`boards.table` -- the resource table of docs/boards.md from build summaries.
 """
 

@@ -14,7 +14,7 @@ BRAM, UART, accelerator) or the UART loopback fixture of :mod:`boards.fixture`.
 from amaranth.hdl import Elaboratable, Module, Signal
 from amaranth.lib.cdc import FFSynchronizer
 
-from spec.board import DEFAULT_BAUD, FAST_BAUD, divisor_for
+from slitherlink.spec.board import DEFAULT_BAUD, FAST_BAUD, divisor_for
 
 __all__ = ["Board", "BoardTop", "DEFAULT_BAUD", "FAST_BAUD", "check_baud"]
 

@@ -1,4 +1,4 @@
-"""Build the FPGA image of a board: ``python -m boards.build --board arty|ulx3s``.
+"""Build the FPGA image of a board: ``python -m slitherlink.boards.build --board arty|ulx3s``.
 
 Arty A7-35T (the paper's XC7A35T; ``make bitstream``):
 
@@ -75,8 +75,8 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_ki
 
 def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind):
     """The SoC with its firmware image: read from ``firmware`` or built first."""
-    from firmware.build import FirmwareError, Image, build_firmware, default_ram_size
-    from hw.soc import MissingPackage, SoC
+    from slitherlink.firmware.build import FirmwareError, Image, build_firmware, default_ram_size
+    from slitherlink.hw.soc import MissingPackage, SoC
     try:
         if firmware is not None:
             try:
@@ -227,7 +227,7 @@ def build_arty(board, core_factory, out, *, frequency, toolchain=None):
     if result.get("timing_met") is False:
         return summary, BuildError(
             f"timing NOT met at {frequency / 1e6:g} MHz (see {result['report']}); {bit} is "
-            f"unreliable. Rebuild at a lower clock, e.g.:  python -m boards.build "
+            f"unreliable. Rebuild at a lower clock, e.g.:  python -m slitherlink.boards.build "
             f"--board arty --clock 25")
     return summary, None
 
@@ -342,7 +342,7 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1):
         return summary, BuildError(
             f"timing NOT met: the design reaches {achieved:.2f} MHz after place-and-route, "
             f"below its {frequency / 1e6:g} MHz clock; {out}/top.bit is unreliable. "
-            f"Rebuild at a lower clock, e.g.:  python -m boards.build --board ulx3s "
+            f"Rebuild at a lower clock, e.g.:  python -m slitherlink.boards.build --board ulx3s "
             f"--clock {_suggest_clock(board, achieved * 1e6) / 1e6:g}")
     log(f"wrote {out}/top.bit: timing met, {achieved:.2f} MHz >= {frequency / 1e6:g} MHz")
     return summary, None
@@ -440,7 +440,7 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
 
 def main(argv=None):
     parser = argparse.ArgumentParser(
-        prog="python -m boards.build",
+        prog="python -m slitherlink.boards.build",
         description="Build the FPGA image of the Slitherlink solver for a board.")
     parser.add_argument("--board", default="arty", choices=sorted(BOARDS),
                         help="arty: Arty A7-35T (XC7A35T, the paper's chip; default); "

@@ -40,7 +40,7 @@ class AcceleratorProbe(wiring.Component):
     uart_tx: Out(1, init=1)
 
     def __init__(self, max_rows, max_cols):
-        from hw.accelerator import Accelerator
+        from slitherlink.hw.accelerator import Accelerator
         self.accelerator = Accelerator(max_rows, max_cols)
         super().__init__()
 

@@ -1,8 +1,8 @@
-"""Load a bitstream into a board: ``python -m boards.program --board arty|ulx3s``.
+"""Load a bitstream into a board: ``python -m slitherlink.boards.program --board arty|ulx3s``.
 
 Uses openFPGALoader (``sudo apt-get install openfpgaloader``; or ``$OPENFPGALOADER``)
 with the board's cable (``-b arty``, ``-b ulx3s``).  The bitstream is the one
-``python -m boards.build`` wrote (``build/<board>/top.bit``).  Loading goes to the
+``python -m slitherlink.boards.build`` wrote (``build/<board>/top.bit``).  Loading goes to the
 FPGA's configuration RAM (lost at power-off); ``--flash`` writes the SPI flash.
 """
 
@@ -42,7 +42,7 @@ def program(board, *, bitstream=None, build_dir=None, flash=False, timeout=300):
             raise ProgramError(f"no bitstream at {bitstream}: {build_dir}/ has the build tree "
                                f"only; on a machine with Vivado run  cd {build_dir}/vivado && "
                                f"sh build_top.sh  and load its top.bit with  make program "
-                               f"BITSTREAM=FILE  (python -m boards.program --bitstream FILE)")
+                               f"BITSTREAM=FILE  (python -m slitherlink.boards.program --bitstream FILE)")
         raise ProgramError(f"no bitstream at {bitstream}: build it first with  "
                            f"make bitstream BOARD={board.name}")
     tool_name = os.environ.get("OPENFPGALOADER", "openFPGALoader")
@@ -72,7 +72,7 @@ def program(board, *, bitstream=None, build_dir=None, flash=False, timeout=300):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m boards.program",
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.boards.program",
                                      description="Load the bitstream into a board with "
                                                  "openFPGALoader.")
     parser.add_argument("--board", default="arty", choices=sorted(BOARDS))

@@ -1,8 +1,8 @@
 """The resource table of docs/boards.md from build summaries.
 
-``python -m boards.table build/arty/summary.json build/ulx3s/summary.json ...``
+``python -m slitherlink.boards.table build/arty/summary.json build/ulx3s/summary.json ...``
 prints one Markdown row per build (the ``summary.json`` that
-``python -m boards.build`` writes next to its reports).
+``python -m slitherlink.boards.build`` writes next to its reports).
 """
 
 import argparse
@@ -56,7 +56,7 @@ def rows(paths):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m boards.table",
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.boards.table",
                                      description="Markdown rows of build summaries.")
     parser.add_argument("summaries", nargs="+", help="summary.json files of boards.build")
     args = parser.parse_args(argv)

@@ -1,5 +1,5 @@
 """The SoC's Verilog top with its firmware baked in, for other tools:
-``python -m boards.verilog --max-rows 10 --max-cols 10 --out build/soc/slk_soc.v``.
+``python -m slitherlink.boards.verilog --max-rows 10 --max-cols 10 --out build/soc/slk_soc.v``.
 
 Builds the firmware (:mod:`firmware.build`), then the SoC (:mod:`hw.soc`) with it,
 and prints the path written and the extra Verilog files (``picorv32.v``).
@@ -9,15 +9,15 @@ import argparse
 import sys
 from pathlib import Path
 
-from firmware.build import FirmwareError, build_firmware
-from hw.soc import MissingPackage, soc_verilog
-from spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
+from slitherlink.firmware.build import FirmwareError, build_firmware
+from slitherlink.hw.soc import MissingPackage, soc_verilog
+from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
 
 __all__ = ["main"]
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m boards.verilog",
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.boards.verilog",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--max-rows", type=int, default=10)
     parser.add_argument("--max-cols", type=int, default=10)

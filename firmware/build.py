@@ -1,4 +1,4 @@
-"""Build the SoC's C firmware: ``python -m firmware.build --max-rows 10 --max-cols 10``.
+"""Build the SoC's C firmware: ``python -m slitherlink.firmware.build --max-rows 10 --max-cols 10``.
 
 The firmware (``firmware/src``, ``firmware/start.S``, ``firmware/link.ld``) is
 freestanding C for RV32I.  Its headers come from the specification: the
@@ -22,8 +22,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from spec import generate
-from spec.registers import STACK_RESERVE, build_header, check_build_size, linker_memory
+from slitherlink.spec import generate
+from slitherlink.spec.registers import STACK_RESERVE, build_header, check_build_size, linker_memory
 
 __all__ = ["Image", "FirmwareError", "build_firmware", "default_ram_size", "symbol",
            "STACK_RESERVE", "CFLAGS", "FIRMWARE_DIR", "main"]
@@ -127,7 +127,7 @@ def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
     for name, text in generated.items():
         digest.update(name.encode() + text.encode())
     digest = digest.hexdigest()
-    stamp, image, elf_out = out_dir / "firmware.sha256", out_dir / "firmware.bin", \
+    stamp, image, elf_out = out_dir / "slitherlink.firmware.sha256", out_dir / "firmware.bin", \
         out_dir / "firmware.elf"
     if stamp.exists() and image.exists() and elf_out.exists() and stamp.read_text() == digest:
         return image.read_bytes(), symbol(elf_out, "__bss_end")
@@ -199,7 +199,7 @@ def symbol(elf, name):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m firmware.build",
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.firmware.build",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--max-rows", type=int, default=10)
     parser.add_argument("--max-cols", type=int, default=10)

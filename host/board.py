@@ -58,8 +58,8 @@ import sys
 import time
 
 from . import protocol as P
-from spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
-from spec.protocol import Solve
+from slitherlink.spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
+from slitherlink.spec.protocol import Solve
 
 from .errors import ExitCode, HostError, OptionError
 from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, LinkTiming, frame_lengths,
@@ -71,7 +71,7 @@ __all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardE
            "VirtualBoardFailed", "DEFAULT_BAUD", "DEFAULT_RETRIES", "PAPER_CLOCK_HZ",
            "MAX_CHECKS"]
 
-log = logging.getLogger("host.board")
+log = logging.getLogger("slitherlink.host.board")
 
 #: The largest --max-checks the SOLVE request carries (0 means no bound).
 MAX_CHECKS = (1 << (8 * Solve.field("max_checks").size)) - 1
@@ -645,7 +645,7 @@ def _start_virtual(timeout, retries, vboard=None):
     or a stand-in with ``build``, ``start``, ``stop``, ``port``, ``baud``, ``process``,
     ``log`` and ``problem``)."""
     try:
-        from sim.vboard import BuildError, VirtualBoard, VirtualBoardError
+        from slitherlink.sim.vboard import BuildError, VirtualBoard, VirtualBoardError
     except ImportError as error:
         raise VirtualBoardFailed(f"the virtual board is not available ({error}); "
                                  f"give --port for a real board") from None

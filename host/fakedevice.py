@@ -33,9 +33,9 @@ import threading
 import time
 import tty
 
-from model.paper import search
-from spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
-from spec.protocol import FrameHeader
+from slitherlink.model.paper import search
+from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
+from slitherlink.spec.protocol import FrameHeader
 
 from . import protocol as P
 from .result import Result

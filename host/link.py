@@ -37,7 +37,7 @@ __all__ = ["LinkTiming", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY", "VIRTU
            "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE", "frame_lengths", "describe_frame", "log_sent",
            "log_event", "log"]
 
-log = logging.getLogger("host.link")
+log = logging.getLogger("slitherlink.host.link")
 
 #: resends in a row after a lost or damaged answer (--retries); at 1 % byte loss a
 #: 10x10 SOLVE and its RESULT get through together about one time in four

@@ -7,7 +7,7 @@ creates a new pseudo-terminal and forwards every byte between the two; each
 byte is damaged with probability ``loss``: dropped (share ``drop_share``) or
 XORed with a random non-zero byte.  The damage of the n-th byte of a direction
 depends only on the seed and n (one ``random.Random`` per direction), so a run
-with the same bytes is damaged the same way.  ``python -m host.lossy TARGET``
+with the same bytes is damaged the same way.  ``python -m slitherlink.host.lossy TARGET``
 serves one from the shell (it prints ``PTY /dev/pts/N``).
 """
 
@@ -108,7 +108,7 @@ class LossyLink:
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m host.lossy",
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.host.lossy",
                                      description="Serve a lossy pty in front of a device's.")
     parser.add_argument("target", help="the device's port, e.g. the virtual board's /dev/pts/N")
     parser.add_argument("--loss", type=float, default=0.01, help="share of bytes damaged")
@@ -121,7 +121,7 @@ def main(argv=None):
                          drop_share=args.drop_share)
         print(f"PTY {link.start()}", flush=True)
     except (OSError, ValueError) as error:
-        print(f"python -m host.lossy: {error}", file=sys.stderr)
+        print(f"python -m slitherlink.host.lossy: {error}", file=sys.stderr)
         return 2
     try:
         threading.Event().wait()

@@ -3,7 +3,7 @@
 The Arty A7's FTDI FT2232HQ (USB 0403:6010) has two interfaces: the first is
 JTAG, the second the UART, usually ``/dev/ttyUSB1``.  :func:`candidates`
 lists the second interfaces of the FT2232s attached; :func:`find_board` picks
-the only one (``host/solve.py --port auto``).  ``python -m host.ports`` prints
+the only one (``host/solve.py --port auto``).  ``python -m slitherlink.host.ports`` prints
 what it finds.
 """
 

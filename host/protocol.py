@@ -9,19 +9,19 @@ layouts; nothing here is typed again.
 
 from dataclasses import dataclass, field, make_dataclass
 
-from spec.protocol import (  # noqa: F401 (re-exported for the host)
+from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
                            CLUE_BLANK, COUNTERS, CRC_TABLE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD,
                            OVERHEAD, PROTOCOL_VERSION, RESULT_ABORTED, RESULT_UNIQUE,
                            SOLVE_FLAGS, START, TIMEOUT_BYTE_TIMES, VERSION_ACCEL_OK, ErrorCode,
                            FrameCrc, FrameHeader, MsgType, Status, crc16, result_length,
                            solve_length)
-from spec.protocol import STATS_COUNTERS
-from spec.protocol import Error as ErrorLayout
-from spec.protocol import Stats as StatsLayout
-from spec.protocol import Result as ResultLayout
-from spec.protocol import Solve as SolveLayout
-from spec.protocol import Version as VersionLayout
-from spec.registers import VERSION as REGMAP_VERSION
+from slitherlink.spec.protocol import STATS_COUNTERS
+from slitherlink.spec.protocol import Error as ErrorLayout
+from slitherlink.spec.protocol import Stats as StatsLayout
+from slitherlink.spec.protocol import Result as ResultLayout
+from slitherlink.spec.protocol import Solve as SolveLayout
+from slitherlink.spec.protocol import Version as VersionLayout
+from slitherlink.spec.registers import VERSION as REGMAP_VERSION
 
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES", "OVERHEAD",

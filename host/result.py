@@ -6,7 +6,7 @@ values are RESULT's status codes.
 
 from dataclasses import dataclass, field
 
-from spec.protocol import Status
+from slitherlink.spec.protocol import Status
 
 __all__ = ["Status", "Result"]
 

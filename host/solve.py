@@ -28,7 +28,7 @@ if (os.path.exists(VENV_PYTHON) and not os.environ.get(_REEXEC)
 if ROOT not in sys.path:
     sys.path.insert(0, ROOT)
 
-from host.cli import run  # noqa: E402  (after the path set-up above)
+from slitherlink.host.cli import run  # noqa: E402  (after the path set-up above)
 
 if __name__ == "__main__":
     run()

@@ -29,7 +29,7 @@ from amaranth import Cat, Const, Module, Signal, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
-from spec import registers as regmap
+from slitherlink.spec import registers as regmap
 
 from . import bus
 from .cells import CELL_FIELDS, CellArray, CellLayout, check_build_size, grid_index

@@ -20,9 +20,9 @@ from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from spec import registers as regmap
-from spec.registers import check_build_size
-from spec.geometry import Geometry
+from slitherlink.spec import registers as regmap
+from slitherlink.spec.registers import check_build_size
+from slitherlink.spec.geometry import Geometry
 
 __all__ = ["CellLayout", "NeedLayout", "OFFSETS", "CELL_FIELDS", "check_build_size",
            "build_geometry", "grid_index", "CellArray", "BLANK"]

@@ -28,8 +28,8 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from .cells import OFFSETS, CellLayout, NeedLayout, build_geometry, grid_index
-from spec.combinations import Attribute, combinations, requirements
-from spec import registers as regmap
+from slitherlink.spec.combinations import Attribute, combinations, requirements
+from slitherlink.spec import registers as regmap
 
 __all__ = ["OFFSETS", "requirement_table", "Requirements", "Checker"]
 

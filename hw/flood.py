@@ -32,8 +32,8 @@ from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
 from .cells import build_geometry
-from spec.registers import FloodMode
-from spec import registers as regmap
+from slitherlink.spec.registers import FloodMode
+from slitherlink.spec import registers as regmap
 
 __all__ = ["Flood"]
 

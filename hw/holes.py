@@ -25,7 +25,7 @@ from amaranth.lib.wiring import In, Out
 
 from .cells import build_geometry
 from .popcount import _counter, columns_latency, count_columns
-from spec import registers as regmap
+from slitherlink.spec import registers as regmap
 
 __all__ = ["Holes"]
 

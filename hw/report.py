@@ -11,7 +11,7 @@ yosys's Xilinx cell library: the number of LUTs on that path and its logic
 delay, with no routing delay and no clock-to-out or set-up time, so a lower
 bound on the real clock period.
 
-Usage: ``python -m hw.report [--sizes 10x10,20x20,20x36] [--block NAME]
+Usage: ``python -m slitherlink.hw.report [--sizes 10x10,20x20,20x36] [--block NAME]
 [--jobs N] [--markdown FILE]``.
 """
 
@@ -170,7 +170,7 @@ def _size(text):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m hw.report", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.hw.report", description=__doc__.split("\n")[0])
     parser.add_argument("--sizes", default=",".join(DEFAULT_SIZES),
                         help="comma-separated maximum grid sizes (default: %(default)s)")
     parser.add_argument("--block", default="accelerator", choices=sorted(_blocks()),

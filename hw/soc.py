@@ -28,8 +28,8 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ, divisor_for
-from spec.registers import (ACCEL, PAGE_SHIFT, RAM, REGION_SHIFT, SYSCTL, UART as UART_BLOCK,
+from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ, divisor_for
+from slitherlink.spec.registers import (ACCEL, PAGE_SHIFT, RAM, REGION_SHIFT, SYSCTL, UART as UART_BLOCK,
                             WINDOW_SIZE, Baud, ClockHz, CyclesHi, CyclesLo, RamSize, UartDivisor)
 
 from . import bus

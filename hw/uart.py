@@ -21,9 +21,9 @@ from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
-from spec.board import MIN_DIVISOR, divisor_for
-from spec.registers import UART as UART_BLOCK
-from spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartRxFrameErrors,
+from slitherlink.spec.board import MIN_DIVISOR, divisor_for
+from slitherlink.spec.registers import UART as UART_BLOCK
+from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartRxFrameErrors,
                             UartRxOverruns, UartStatus)
 
 from . import bus

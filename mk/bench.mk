@@ -10,7 +10,7 @@ BENCH_ARGS ?=
 
 ## bench           benchmark the hardware (virtual board, exact cycles) and the peers on a corpus sample; BENCH_ARGS="..." for options
 bench: setup
-	$(PY) -m bench.board $(BENCH_ARGS)
+	$(PY) -m slitherlink.bench.board $(BENCH_ARGS)
 
 ## test-bench      the benchmark's smoke test
 test-bench: setup

@@ -15,9 +15,9 @@ BITSTREAM_ARGS = --board $(BOARD) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--co
 
 ## bitstream       FPGA image for BOARD=arty (default; XC7A35T) or BOARD=ulx3s (ECP5); ROWS= COLS= CLOCK= BAUD=
 bitstream: setup
-	$(PY) -m boards.build $(BITSTREAM_ARGS)
+	$(PY) -m slitherlink.boards.build $(BITSTREAM_ARGS)
 
 ## program         load build/<board>/top.bit into the board with openFPGALoader (BOARD=arty|ulx3s)
 program: setup
-	$(PY) -m boards.program --board $(BOARD) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR)) \
+	$(PY) -m slitherlink.boards.program --board $(BOARD) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR)) \
 		$(if $(BITSTREAM),--bitstream $(BITSTREAM))

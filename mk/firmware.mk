@@ -17,11 +17,11 @@ SOC_BAUD ?= 115200
 
 ## firmware     build the SoC firmware for ROWS x COLS (default 10x10) into build/firmware/; CC_KIND=zig|gcc
 firmware: setup
-	$(PY) -m firmware.build --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND)
+	$(PY) -m slitherlink.firmware.build --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND)
 
 ## soc-verilog  write the SoC's Verilog top to build/soc/slk_soc.v (ROWS= COLS= SOC_CLOCK= SOC_BAUD=)
 soc-verilog: setup
-	$(PY) -m boards.verilog --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND) \
+	$(PY) -m slitherlink.boards.verilog --max-rows $(FW_ROWS) --max-cols $(FW_COLS) --cc $(CC_KIND) \
 		--clock-hz $(SOC_CLOCK) --baud $(SOC_BAUD) --out build/soc/slk_soc.v
 
 ## protocol-docs  regenerate docs/protocol.md from spec/protocol.py (same as make generate)
@@ -33,4 +33,4 @@ test-soc: setup
 
 ## bench-soc    cycles per check of the simulated SoC on more puzzles (slow; writes docs/soc-cycles.md)
 bench-soc: setup
-	$(PY) -m sim.soc.bench --out docs/soc-cycles.md
+	$(PY) -m slitherlink.sim.soc.bench --out docs/soc-cycles.md

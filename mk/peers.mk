@@ -8,4 +8,4 @@ PEERS_ARGS ?=
 
 ## bench-peers     benchmark the software peers (model, sat, z3, ip, cpsat) on a corpus sample; PEERS_ARGS="..." for options
 bench-peers: setup
-	$(PY) -m bench.peers $(PEERS_ARGS)
+	$(PY) -m slitherlink.bench.peers $(PEERS_ARGS)

@@ -6,8 +6,8 @@
 
 ## generate     rewrite firmware/include/*.h, docs/registers.md, docs/protocol.md and the tables of docs/soc.md from spec/
 generate: setup
-	$(PY) -m spec.generate
+	$(PY) -m slitherlink.spec.generate
 
 ## check-generated  list the generated files that are stale (exit 1 if any)
 check-generated: setup
-	$(PY) -m spec.generate --check
+	$(PY) -m slitherlink.spec.generate --check

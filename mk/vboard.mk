@@ -7,11 +7,11 @@ VBOARD_ARGS ?=
 
 ## vboard       build the virtual board into build/vboard/ (only when an input changed)
 vboard: setup
-	$(PY) -m sim.vboard build
+	$(PY) -m slitherlink.sim.vboard build
 
 ## vboard-run   start a virtual board, print its /dev/pts/N (VBOARD_ARGS="--trace board.vcd")
 vboard-run: setup
-	$(PY) -m sim.vboard run $(VBOARD_ARGS)
+	$(PY) -m slitherlink.sim.vboard run $(VBOARD_ARGS)
 
 ## test-vboard  the tests of the virtual board and the board engine
 test-vboard: setup

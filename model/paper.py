@@ -61,9 +61,9 @@ Deviations from the paper, and why (also in docs/search.md):
 import time
 from dataclasses import dataclass, field
 
-from spec.combinations import Attribute, combinations, requirements
-from spec.geometry import Geometry
-from spec.registers import FloodMode
+from slitherlink.spec.combinations import Attribute, combinations, requirements
+from slitherlink.spec.geometry import Geometry
+from slitherlink.spec.registers import FloodMode
 
 __all__ = ["Geometry", "CellState", "FloodMode", "FloodResult", "PickResult", "Counters",
            "SearchResult", "partial_condition", "flood", "pick", "search"]

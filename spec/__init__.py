@@ -3,7 +3,7 @@
 Plain Python (the standard library only).  The gateware (``hw``), the host
 (``host``), the firmware build (``firmware``) and the docs all take their
 register maps, memory map, message layouts, constants and tables from here;
-``python -m spec.generate`` writes the C headers and the docs tables.
+``python -m slitherlink.spec.generate`` writes the C headers and the docs tables.
 
 * :mod:`spec.registers` -- Field/Register machinery; the accelerator's, the
   UART's and the system controller's registers; the SoC memory map;

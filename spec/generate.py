@@ -1,7 +1,7 @@
 """Write every generated file: the firmware's C headers and the docs tables.
 
-``python -m spec.generate`` (``make generate``) rewrites them from :mod:`spec`;
-``python -m spec.generate --check`` lists the stale ones and exits 1 (the test
+``python -m slitherlink.spec.generate`` (``make generate``) rewrites them from :mod:`spec`;
+``python -m slitherlink.spec.generate --check`` lists the stale ones and exits 1 (the test
 suite runs the same check).  The build-specific header ``slk_build.h`` and the
 linker's ``slk_memory.ld`` depend on the grid size and RAM of a build and are
 written by the firmware build (:mod:`firmware.build`) instead.
@@ -72,7 +72,7 @@ def write(root=REPO):
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m spec.generate",
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.spec.generate",
                                      description=__doc__.split("\n")[0])
     parser.add_argument("--check", action="store_true",
                         help="only list the stale files; exit 1 if there are any")

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from host.puzzle import parse_colouring, parse_plain
+from slitherlink.host.puzzle import parse_colouring, parse_plain
 
 REPO = Path(__file__).resolve().parent.parent
 PUZZLES = Path(os.environ.get("SLK_PUZZLES", REPO.parent / "shared" / "puzzles"))

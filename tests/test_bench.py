@@ -13,11 +13,11 @@ import statistics
 
 import pytest
 
-from bench import board as B
-from bench import paper
-from host import protocol as P
-from host.puzzle import Puzzle
-from model.paper import search
+from slitherlink.bench import board as B
+from slitherlink.bench import paper
+from slitherlink.host import protocol as P
+from slitherlink.host.puzzle import Puzzle
+from slitherlink.model.paper import search
 from tests.conftest import PUZZLES, load
 
 TINY = ("janko_0002", "janko_0011")  # a 4x4 and a 5x5, a few hundred checks each
@@ -83,7 +83,7 @@ def test_summary_statistics_and_the_papers_figures_beside_them():
     assert s["cycles"]["median"] == 3_000_000 and s["cycles"]["max"] == 20_000_000
     assert s["cycles_per_check"] == pytest.approx(24_000_000 / 240_000)
     assert s["peers"]["z3"]["seconds"]["mean"] == pytest.approx(3.0)
-    meta = {"date": "today", "command": "python -m bench.board", "puzzles": 3,
+    meta = {"date": "today", "command": "python -m slitherlink.bench.board", "puzzles": 3,
             "clock_hz": 50_000_000, "max_checks": 200_000, "peer_time_limit": 20,
             "jobs": 2, "cpus": 2, "load_start": "1.0", "bauds": [115_200], "engines": ["z3"],
             "hardware_note": "note"}

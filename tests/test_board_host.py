@@ -12,13 +12,13 @@ import time
 
 import pytest
 
-from host import board as B
-from host import protocol as P
-from host.engines import get_engine
-from host.fakedevice import FakeDevice
-from host.puzzle import Puzzle
-from host.result import Status
-from model.paper import search
+from slitherlink.host import board as B
+from slitherlink.host import protocol as P
+from slitherlink.host.engines import get_engine
+from slitherlink.host.fakedevice import FakeDevice
+from slitherlink.host.puzzle import Puzzle
+from slitherlink.host.result import Status
+from slitherlink.model.paper import search
 from tests.conftest import REPO, load
 
 
@@ -306,7 +306,7 @@ def test_port_discovery():
     """host/ports.py picks the FT2232's second interface (the Arty's UART)."""
     from types import SimpleNamespace as Port
 
-    from host.ports import candidates, find_board
+    from slitherlink.host.ports import candidates, find_board
 
     def port(device, location, vid=0x0403, pid=0x6010, manufacturer="Digilent"):
         return Port(device=device, location=location, vid=vid, pid=pid, interface=None,

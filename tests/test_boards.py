@@ -18,11 +18,11 @@ from pathlib import Path
 
 import pytest
 
-from boards import ARTY, ULX3S, get_board
-from boards.arty import mmcm_parameters
-from boards.board import check_baud
-from boards.ulx3s import pll_parameters
-from boards import reports
+from slitherlink.boards import ARTY, ULX3S, get_board
+from slitherlink.boards.arty import mmcm_parameters
+from slitherlink.boards.board import check_baud
+from slitherlink.boards.ulx3s import pll_parameters
+from slitherlink.boards import reports
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -166,7 +166,7 @@ def test_nextpnr_ecp5_report():
     (["--toolchain", "trellis"], "builds with vivado or openxc7"),
 ])
 def test_build_user_errors_are_one_line(tmp_path, args, message):
-    r = run_module("boards.build", "--build-dir", str(tmp_path / "b"), *args,
+    r = run_module("slitherlink.boards.build", "--build-dir", str(tmp_path / "b"), *args,
                    env=clean_env(tmp_path), timeout=120)
     assert r.returncode == 1
     assert message in r.stderr
@@ -178,7 +178,7 @@ def test_build_user_errors_are_one_line(tmp_path, args, message):
 def test_arty_soc_tree_utilisation_and_missing_tools(tmp_path):
     """`make bitstream` without Vivado/openXC7: everything written, one message, exit 3."""
     out = tmp_path / "arty"
-    r = run_module("boards.build", "--board", "arty", "--rows", "2", "--cols", "2",
+    r = run_module("slitherlink.boards.build", "--board", "arty", "--rows", "2", "--cols", "2",
                    "--build-dir", str(out), env=clean_env(tmp_path, VIVADO="/nonexistent/vivado"))
     assert r.returncode == 3, r.stderr
     assert "Traceback" not in r.stderr
@@ -233,7 +233,7 @@ EOF
 def test_arty_runs_vivado_when_found(tmp_path, wns, failing, code):
     vivado = script(tmp_path / "vivado", FAKE_VIVADO)
     out = tmp_path / "arty"
-    r = run_module("boards.build", "--board", "arty", "--core", "loopback",
+    r = run_module("slitherlink.boards.build", "--board", "arty", "--core", "loopback",
                    "--build-dir", str(out),
                    env=clean_env(tmp_path, VIVADO=str(vivado), FAKE_WNS=wns,
                                  FAKE_FAILING=str(failing)))
@@ -269,7 +269,7 @@ def test_arty_runs_openxc7_when_found(tmp_path):
                     VIVADO="/nonexistent/vivado")
     env["PATH"] = os.pathsep.join([str(bin_dir), env["PATH"]])
     out = tmp_path / "arty"
-    r = run_module("boards.build", "--board", "arty", "--core", "loopback",
+    r = run_module("slitherlink.boards.build", "--board", "arty", "--core", "loopback",
                    "--build-dir", str(out), env=env)
     assert r.returncode == 0, r.stdout + r.stderr
     assert (out / "top.bit").read_text() == "XRAYBIT\n"
@@ -283,7 +283,7 @@ def test_arty_runs_openxc7_when_found(tmp_path):
 
 def test_ulx3s_builds_a_real_bitstream_that_meets_timing(tmp_path):
     out = tmp_path / "ulx3s"
-    r = run_module("boards.build", "--board", "ulx3s", "--rows", "2", "--cols", "2",
+    r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--rows", "2", "--cols", "2",
                    "--build-dir", str(out), env=clean_env(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
     bit = (out / "top.bit").read_bytes()
@@ -300,7 +300,7 @@ def test_ulx3s_builds_a_real_bitstream_that_meets_timing(tmp_path):
 # --- programming -------------------------------------------------------------------------
 
 def test_program_without_a_bitstream(tmp_path):
-    r = run_module("boards.program", "--board", "arty", "--build-dir", str(tmp_path),
+    r = run_module("slitherlink.boards.program", "--board", "arty", "--build-dir", str(tmp_path),
                    env=clean_env(tmp_path), timeout=60)
     assert r.returncode == 1
     assert "no bitstream" in r.stderr and "make bitstream BOARD=arty" in r.stderr
@@ -309,7 +309,7 @@ def test_program_without_a_bitstream(tmp_path):
 
 def test_program_without_openfpgaloader(tmp_path):
     (tmp_path / "top.bit").write_bytes(b"bits")
-    r = run_module("boards.program", "--board", "ulx3s", "--build-dir", str(tmp_path),
+    r = run_module("slitherlink.boards.program", "--board", "ulx3s", "--build-dir", str(tmp_path),
                    env=clean_env(tmp_path, OPENFPGALOADER="/nonexistent/openFPGALoader"),
                    timeout=60)
     assert r.returncode == 1
@@ -321,7 +321,7 @@ def test_program_without_openfpgaloader(tmp_path):
 def test_program_calls_openfpgaloader_with_the_board_cable(tmp_path, board):
     (tmp_path / "top.bit").write_bytes(b"bits")
     loader = script(tmp_path / "openFPGALoader", f'echo "$@" > {tmp_path}/args\n')
-    r = run_module("boards.program", "--board", board, "--build-dir", str(tmp_path),
+    r = run_module("slitherlink.boards.program", "--board", board, "--build-dir", str(tmp_path),
                    env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=60)
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "args").read_text().split() == ["-b", board, str(tmp_path / "top.bit")]
@@ -331,14 +331,14 @@ def test_program_reports_a_missing_board(tmp_path):
     (tmp_path / "top.bit").write_bytes(b"bits")
     loader = script(tmp_path / "openFPGALoader",
                     'echo "unable to open ftdi device: -3 (device not found)"; exit 1\n')
-    r = run_module("boards.program", "--board", "arty", "--build-dir", str(tmp_path),
+    r = run_module("slitherlink.boards.program", "--board", "arty", "--build-dir", str(tmp_path),
                    env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=60)
     assert r.returncode == 1
     assert "no Digilent Arty A7-35T found" in r.stderr
 
 
 def test_table_rows_show_the_measured_numbers():
-    from boards.table import row
+    from slitherlink.boards.table import row
     arty = {"board": "arty", "core": "soc", "max_rows": 10, "max_cols": 10, "clock_mhz": 50.0,
             "utilisation": {"LUT": 4935, "FF": 4045, "BRAM36": 8.0, "DSP": 0},
             "place_and_route": None, "source": {"commit": "abc1234",
@@ -358,7 +358,7 @@ def test_table_rows_show_the_measured_numbers():
 def test_program_with_only_a_build_tree_says_where_to_build(tmp_path):
     (tmp_path / "vivado").mkdir()
     (tmp_path / "vivado" / "build_top.sh").write_text("")
-    r = run_module("boards.program", "--board", "arty", "--build-dir", str(tmp_path),
+    r = run_module("slitherlink.boards.program", "--board", "arty", "--build-dir", str(tmp_path),
                    env=clean_env(tmp_path), timeout=60)
     assert r.returncode == 1
     assert f"cd {tmp_path}/vivado && sh build_top.sh" in r.stderr and "BITSTREAM=" in r.stderr

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from host.check import check
-from host.puzzle import Puzzle, parse_plain
+from slitherlink.host.check import check
+from slitherlink.host.puzzle import Puzzle, parse_plain
 from tests.conftest import load, manifest
 
 SOLVED = [row["name"] for row in manifest() if row["unique"] in ("yes", "no")]

@@ -16,12 +16,12 @@ import sys
 
 import pytest
 
-from host import cli
-from host.check import check
-from host.cli import EXIT_CODES, ExitCode, exit_code_for, main
-from host.formats import format_loopy, format_puzzlink, load_puzzle
-from host.puzzle import parse_colouring, parse_plain
-from host.result import Result, Status
+from slitherlink.host import cli
+from slitherlink.host.check import check
+from slitherlink.host.cli import EXIT_CODES, ExitCode, exit_code_for, main
+from slitherlink.host.formats import format_loopy, format_puzzlink, load_puzzle
+from slitherlink.host.puzzle import parse_colouring, parse_plain
+from slitherlink.host.result import Result, Status
 from tests.conftest import PUZZLES, REPO
 
 SOLVE = REPO / "host" / "solve.py"
@@ -244,7 +244,7 @@ def _fake_engine(monkeypatch, solve, name="model"):
     so the CLI reaches it the way it reaches every engine, rules check included."""
     import types
 
-    from host import engines
+    from slitherlink.host import engines
     module = types.ModuleType("tests_fake_engine")
     module.solve = solve
     monkeypatch.setitem(sys.modules, "tests_fake_engine", module)
@@ -294,8 +294,8 @@ def test_a_bug_in_an_engine_is_not_hidden(monkeypatch):
 
 
 def test_board_is_the_default_engine_when_it_exists(monkeypatch):
-    from host import engines
-    assert engines.ENGINES["board"][0] == "host.board"  # registered like any other
+    from slitherlink.host import engines
+    assert engines.ENGINES["board"][0] == "slitherlink.host.board"  # registered like any other
     monkeypatch.setattr(cli, "engine_available", lambda name: True)
     assert cli.default_engine() == "board"
     monkeypatch.setattr(cli, "engine_available", lambda name: name != "board")
@@ -304,8 +304,8 @@ def test_board_is_the_default_engine_when_it_exists(monkeypatch):
 
 
 def test_a_missing_engine_package_is_one_clear_error(monkeypatch):
-    from host import engines
-    monkeypatch.setitem(engines.ENGINES, "board", ("host.no_such_board_module", "gone"))
+    from slitherlink.host import engines
+    monkeypatch.setitem(engines.ENGINES, "board", ("slitherlink.host.no_such_board_module", "gone"))
     code, _, err = run_main("-e", "board", EXAMPLE)
     assert code == ExitCode.ENGINE
     assert err.count("\n") == 1 and "needs the Python package" in err
@@ -313,7 +313,7 @@ def test_a_missing_engine_package_is_one_clear_error(monkeypatch):
 
 def test_every_answer_is_checked_once(monkeypatch):
     """The rules checker runs once per answer, in host.engines.checked, whatever the engine."""
-    from host import engines
+    from slitherlink.host import engines
     calls = []
     real = engines.check
     monkeypatch.setattr(engines, "check", lambda *a: calls.append(a) or real(*a))
@@ -324,7 +324,7 @@ def test_every_answer_is_checked_once(monkeypatch):
 def test_through_the_board_engine_on_a_fake_device():
     """--engine board --port: the board engine (host/board.py) talking to the pure-Python
     fake device (host/fakedevice.py) on a pseudo-terminal; its exit codes come through."""
-    from host.fakedevice import FakeDevice
+    from slitherlink.host.fakedevice import FakeDevice
     device = FakeDevice(max_rows=10, max_cols=10, timeout=1.0)
     path, stop = device.serve_pty()
     try:

@@ -8,7 +8,7 @@ spec/combinations.py.
 
 import pytest
 
-from spec.combinations import (Attribute, NEIGHBOURS, Need, b_table, combinations, patterns,
+from slitherlink.spec.combinations import (Attribute, NEIGHBOURS, Need, b_table, combinations, patterns,
                              requirements)
 
 # (pattern x, [a1:a0]) -> "b_1 ... b_8" as printed in the paper.

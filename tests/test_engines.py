@@ -8,12 +8,12 @@ from functools import cache
 
 import pytest
 
-from host.check import check
-from host.engines import ENGINES, Status, get_engine
-from host.engines._edges import MAX_SOLUTIONS_CAP, Lattice, loop_solutions
-from host.engines.ip import starting_rule_cuts
-from host.engines.sat import encode, exactly
-from host.puzzle import Puzzle
+from slitherlink.host.check import check
+from slitherlink.host.engines import ENGINES, Status, get_engine
+from slitherlink.host.engines._edges import MAX_SOLUTIONS_CAP, Lattice, loop_solutions
+from slitherlink.host.engines.ip import starting_rule_cuts
+from slitherlink.host.engines.sat import encode, exactly
+from slitherlink.host.puzzle import Puzzle
 from tests.conftest import load, manifest
 
 PEERS = ("sat", "z3", "ip", "cpsat")

@@ -5,11 +5,11 @@ import time
 import pytest
 import serial
 
-from host import protocol as P
-from host.fakedevice import FakeDevice
-from host.puzzle import Puzzle
-from host.result import Status
-from model.paper import search
+from slitherlink.host import protocol as P
+from slitherlink.host.fakedevice import FakeDevice
+from slitherlink.host.puzzle import Puzzle
+from slitherlink.host.result import Status
+from slitherlink.model.paper import search
 from tests.conftest import load
 
 

@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host.formats import (detect_format, format_loopy, format_puzzlink, iter_puzzles,
+from slitherlink.host.formats import (detect_format, format_loopy, format_puzzlink, iter_puzzles,
                           load_puzzle, load_puzzles, parse_loopy, parse_puzzle,
                           parse_puzzles, parse_puzzlink, read_puzzles, write_puzzle)
-from host.puzzle import Puzzle, PuzzleError, format_plain, parse_plain
+from slitherlink.host.puzzle import Puzzle, PuzzleError, format_plain, parse_plain
 from tests.conftest import PUZZLES, REPO
 
 EXAMPLES = [REPO / "examples" / "loopy_7x7.txt", REPO / "examples" / "loopy_10x10.txt"]

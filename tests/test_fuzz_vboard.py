@@ -22,11 +22,11 @@ import time
 import pytest
 import serial
 
-from host import protocol as P
-from host.result import Result
-from model.paper import search
-from sim.vboard import VirtualBoard, build_design
-from spec.board import FAST_BAUD, PAPER_CLOCK_HZ
+from slitherlink.host import protocol as P
+from slitherlink.host.result import Result
+from slitherlink.model.paper import search
+from slitherlink.sim.vboard import VirtualBoard, build_design
+from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
 from tests.conftest import load
 
 CLOCK_HZ = PAPER_CLOCK_HZ

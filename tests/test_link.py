@@ -18,16 +18,16 @@ from types import SimpleNamespace
 
 import pytest
 
-from bench.lossy import SearchingFakeDevice, pick_puzzles
-from host import board as B
-from host import link as L
-from host import protocol as P
-from host.cli import main
-from host.engines import get_engine
-from host.errors import HostError
-from host.fakedevice import FakeDevice
-from host.lossy import LossyLink
-from host.result import Status
+from slitherlink.bench.lossy import SearchingFakeDevice, pick_puzzles
+from slitherlink.host import board as B
+from slitherlink.host import link as L
+from slitherlink.host import protocol as P
+from slitherlink.host.cli import main
+from slitherlink.host.engines import get_engine
+from slitherlink.host.errors import HostError
+from slitherlink.host.fakedevice import FakeDevice
+from slitherlink.host.lossy import LossyLink
+from slitherlink.host.result import Status
 from tests.conftest import REPO, load
 
 
@@ -173,8 +173,8 @@ STAND_IN = """\
 # A stand-in for sim/vboard's program: prints its pty like the real one, serves the
 # fake device on it, and dies the way argv[2] says when the SOLVE arrives.
 import os, select, signal, sys, tty
-from host.fakedevice import FakeDevice
-from host import protocol as P
+from slitherlink.host.fakedevice import FakeDevice
+from slitherlink.host import protocol as P
 master, slave = os.openpty()
 tty.setraw(slave)
 print("PTY", os.ttyname(slave), flush=True)
@@ -198,7 +198,7 @@ while True:
 @pytest.mark.parametrize("how, said", [("exit", "exited with status 3"),
                                        ("segv", "was killed by SIGSEGV")])
 def test_dead_virtual_board_is_reported_as_such(tmp_path, monkeypatch, how, said):
-    from sim.vboard import VirtualBoard
+    from slitherlink.sim.vboard import VirtualBoard
     script = tmp_path / "vboard"
     script.write_text(STAND_IN.format(python=sys.executable))
     script.chmod(script.stat().st_mode | stat.S_IXUSR)
@@ -237,7 +237,7 @@ def test_verbose_logs_every_frame_in_hex(serve):
     assert [line.split(" -> ")[1].split()[0] for line in received] == \
         ["ERROR", "VERSION", "RESULT"]
     solve_line = sent[2]
-    frame = P.encode_solve(__import__("host.formats", fromlist=["load_puzzle"])
+    frame = P.encode_solve(__import__("slitherlink.host.formats", fromlist=["load_puzzle"])
                            .load_puzzle(str(puzzle)))
     assert solve_line.endswith(frame.hex(" "))
     assert "SOLVE 7x7" in solve_line and "RESULT SOLVED 7x7" in received[2]

@@ -8,10 +8,10 @@ from functools import cache
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from host.check import check
-from host.puzzle import Puzzle, parse_plain
-from spec.combinations import Attribute, combinations
-from model.paper import FloodMode, Geometry, flood, partial_condition, pick, search
+from slitherlink.host.check import check
+from slitherlink.host.puzzle import Puzzle, parse_plain
+from slitherlink.spec.combinations import Attribute, combinations
+from slitherlink.model.paper import FloodMode, Geometry, flood, partial_condition, pick, search
 from tests.conftest import REPO, load, manifest
 
 #: Per-puzzle budget of the corpus test; the rest is run by the benchmark.
@@ -218,7 +218,7 @@ def test_partial_condition_of_a_solution_is_consistent(corpus):
             me = Attribute.INSIDE if inside(r, c) else Attribute.OUTSIDE
             lined = {s for s, (dr, dc) in enumerate(((0, -1), (-1, 0), (0, 1), (1, 0)))
                      if inside(r + dr, c + dc) != inside(r, c)}
-            from spec.combinations import patterns
+            from slitherlink.spec.combinations import patterns
             pattern = patterns(puzzle.clues[r][c]).index(frozenset(lined))
             assert (pattern, me) in combinations(puzzle.clues[r][c])
             assignment[(r, c)] = (pattern, me)
@@ -262,8 +262,8 @@ def test_check_limit():
 
 
 def test_model_engine_time_limit_ends_in_limit_status():
-    from host.engines.model import solve
-    from host.result import Status
+    from slitherlink.host.engines.model import solve
+    from slitherlink.host.result import Status
     puzzle, _ = load("loopy_20x20_hard_01")
     result = solve(puzzle, unique=True, time_limit=0.2)
     assert result.status is Status.LIMIT and result.solution is None

@@ -6,10 +6,10 @@ import struct
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from host import protocol as P
-from spec import protocol as SP
-from host.puzzle import Puzzle
-from host.result import Status
+from slitherlink.host import protocol as P
+from slitherlink.spec import protocol as SP
+from slitherlink.host.puzzle import Puzzle
+from slitherlink.host.result import Status
 
 
 def test_crc16_ccitt_false_check_value():

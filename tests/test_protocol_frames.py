@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from host import protocol as P
-from host.puzzle import Puzzle
-from host.result import Status
+from slitherlink.host import protocol as P
+from slitherlink.host.puzzle import Puzzle
+from slitherlink.host.result import Status
 
 RECORD = json.loads((Path(__file__).parent / "data" / "protocol_frames.json").read_text())
 FRAMES = RECORD["frames"]

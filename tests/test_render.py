@@ -11,11 +11,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from host.check import check
-from host.puzzle import Puzzle, format_colouring, parse_plain
-from host.render import (loop_edges, render_json, render_svg, render_text, render_unicode,
+from slitherlink.host.check import check
+from slitherlink.host.puzzle import Puzzle, format_colouring, parse_plain
+from slitherlink.host.render import (loop_edges, render_json, render_svg, render_text, render_unicode,
                          result_record)
-from host.result import Result, Status
+from slitherlink.host.result import Result, Status
 from tests.conftest import load
 
 SVG = "{http://www.w3.org/2000/svg}"

@@ -13,10 +13,10 @@ import sys
 
 import pytest
 
-from host import formats
-from host.cli import main
-from host.errors import ExitCode
-from host.puzzle import MAX_SIDE
+from slitherlink.host import formats
+from slitherlink.host.cli import main
+from slitherlink.host.errors import ExitCode
+from slitherlink.host.puzzle import MAX_SIDE
 from tests.conftest import PUZZLES, REPO
 
 SOLVE = REPO / "host" / "solve.py"

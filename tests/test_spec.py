@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from spec import board, combinations, generate, protocol
-from spec import registers as regmap
-from spec.registers import ACCEL_REGISTERS, MEMORY_MAP, c_header, markdown
+from slitherlink.spec import board, combinations, generate, protocol
+from slitherlink.spec import registers as regmap
+from slitherlink.spec.registers import ACCEL_REGISTERS, MEMORY_MAP, c_header, markdown
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -19,9 +19,9 @@ import time
 import pytest
 import serial
 
-from sim.vboard import VirtualBoard, build_design
-from sim.vboard import builder as vbuild
-from sim.vboard import echo
+from slitherlink.sim.vboard import VirtualBoard, build_design
+from slitherlink.sim.vboard import builder as vbuild
+from slitherlink.sim.vboard import echo
 from tests.conftest import REPO
 
 BIT = round(echo.ECHO_CLOCK_HZ / echo.ECHO_BAUD)  # clock cycles per bit
@@ -119,7 +119,7 @@ def test_build_is_cached(echo_build, tmp_path):
 
 
 def vbuild_inputs():
-    from sim.vboard import DESIGNS
+    from slitherlink.sim.vboard import DESIGNS
     return DESIGNS["echo"][1]
 
 
@@ -140,9 +140,9 @@ def test_untraced_build_refuses_a_trace(soc_build):
 
 # -- part 2: the SoC's virtual board, end to end ------------------------------------------
 
-from host import board as B  # noqa: E402
-from host.result import Status  # noqa: E402
-from model.paper import search  # noqa: E402
+from slitherlink.host import board as B  # noqa: E402
+from slitherlink.host.result import Status  # noqa: E402
+from slitherlink.model.paper import search  # noqa: E402
 from tests.conftest import load  # noqa: E402
 
 
@@ -245,8 +245,8 @@ def test_engine_starts_and_stops_its_own_virtual_board(soc_build):
 
 
 def test_solve_cli_against_a_board_started_by_hand(soc_build):
-    """`python -m sim.vboard run` in one process, `host/solve.py --port` in another."""
-    board = subprocess.Popen([sys.executable, "-m", "sim.vboard", "run"], cwd=REPO,
+    """`python -m slitherlink.sim.vboard run` in one process, `host/solve.py --port` in another."""
+    board = subprocess.Popen([sys.executable, "-m", "slitherlink.sim.vboard", "run"], cwd=REPO,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                              start_new_session=True)
     try:

@@ -24,13 +24,13 @@ __all__ = ["ENGINES", "DEFAULT_ENGINE", "get_engine", "checked", "EngineUnavaila
 
 #: engine name -> (module, one-line description); the module has ``solve(puzzle, ...)``
 ENGINES = {
-    "board": ("host.board", "the FPGA board (or the virtual board) over a UART"),
-    "model": ("host.engines.model", "the golden model of the paper's search (Python)"),
-    "sat": ("host.engines.sat", "SAT on edges with sub-loop negation (python-sat)"),
-    "z3": ("host.engines.z3", "the paper's SMT formulation, section 4 (z3-solver)"),
-    "ip": ("host.engines.ip", "integer program with subtour cuts (HiGHS)"),
-    "cpsat": ("host.engines.cpsat", "OR-Tools CP-SAT with AddCircuit"),
-    "deduce": ("host.engines.deduce", "the golden model of the deduction engine (Python)"),
+    "board": ("slitherlink.host.board", "the FPGA board (or the virtual board) over a UART"),
+    "model": ("slitherlink.host.engines.model", "the golden model of the paper's search (Python)"),
+    "sat": ("slitherlink.host.engines.sat", "SAT on edges with sub-loop negation (python-sat)"),
+    "z3": ("slitherlink.host.engines.z3", "the paper's SMT formulation, section 4 (z3-solver)"),
+    "ip": ("slitherlink.host.engines.ip", "integer program with subtour cuts (HiGHS)"),
+    "cpsat": ("slitherlink.host.engines.cpsat", "OR-Tools CP-SAT with AddCircuit"),
+    "deduce": ("slitherlink.host.engines.deduce", "the golden model of the deduction engine (Python)"),
 }
 
 #: the engine of ``host/solve.py`` when none is named

@@ -2,7 +2,7 @@
 
 import time
 
-from model.deduce import solve as deduce_solve
+from slitherlink.model.deduce import solve as deduce_solve
 
 from . import Result, Stopwatch
 

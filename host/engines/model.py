@@ -2,7 +2,7 @@
 
 import time
 
-from model.paper import search
+from slitherlink.model.paper import search
 
 from .. import protocol
 from ..errors import TooLargeForEngine

@@ -50,7 +50,7 @@ its state between the calls.
 
 import z3
 
-from spec.combinations import Attribute, combinations, requirements
+from slitherlink.spec.combinations import Attribute, combinations, requirements
 
 from . import Result, Stopwatch
 from ._edges import Deadline, wanted_solutions

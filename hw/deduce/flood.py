@@ -24,7 +24,7 @@ from amaranth import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from model.deduce import Geometry
+from slitherlink.model.deduce import Geometry
 
 from .sweep import shift
 

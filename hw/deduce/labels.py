@@ -32,7 +32,7 @@ from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from model.deduce import Geometry
+from slitherlink.model.deduce import Geometry
 
 __all__ = ["LabelArray"]
 

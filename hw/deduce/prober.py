@@ -25,7 +25,7 @@ from amaranth import Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.deduce import C0, C1
+from slitherlink.model.deduce import C0, C1
 
 from .propagator import COUNT_WIDTH, Propagator
 from .sweep import BOARDS, shift

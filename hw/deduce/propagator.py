@@ -21,7 +21,7 @@ from amaranth import Const, Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.deduce import C0, C1, H0, H1, V0, V1
+from slitherlink.model.deduce import C0, C1, H0, H1, V0, V1
 
 from .flood import FloodPair
 from .labels import LabelArray

@@ -30,8 +30,8 @@ from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
-from model.deduce import Geometry
-from model.deduce_rules import VARS, rule_table
+from slitherlink.model.deduce import Geometry
+from slitherlink.model.deduce_rules import VARS, rule_table
 
 __all__ = ["SweepArray", "shift", "runtime_valid"]
 

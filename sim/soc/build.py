@@ -58,7 +58,7 @@ class SocSim:
                "SOC_BAUD": str(self.baud), "SOC_MAX_ROWS": str(self.max_rows),
                "SOC_MAX_COLS": str(self.max_cols), **(extra_env or {})}
         try:
-            results = runner.test(test_module="sim.soc.soc_tests", hdl_toplevel=TOP,
+            results = runner.test(test_module="slitherlink.sim.soc.soc_tests", hdl_toplevel=TOP,
                                   hdl_toplevel_lang="verilog",
                                   testcase=testcase, build_dir=self.build_dir,
                                   test_dir=test_dir, extra_env=env, log_file=test_dir / "sim.log",
@@ -104,8 +104,8 @@ def soc_sim(max_rows=10, max_cols=10, *, clock_hz=50_000_000, baud=6_250_000):
     generated and a build of the identical Verilog is reused.
     """
     from cocotb_tools.runner import get_runner
-    from firmware.build import build_firmware
-    from hw.soc import soc_verilog
+    from slitherlink.firmware.build import build_firmware
+    from slitherlink.hw.soc import soc_verilog
     key = _key(max_rows, max_cols, clock_hz, baud)
     BUILD_ROOT.mkdir(parents=True, exist_ok=True)
     index = BUILD_ROOT / "index"

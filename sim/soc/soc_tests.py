@@ -13,11 +13,11 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import Timer, with_timeout
 
-from host import protocol as P
-from host.puzzle import Puzzle, parse_colouring, parse_plain
-from host.result import Result, Status
-from model.paper import search
-from sim.soc.uart import UartSink, UartSource
+from slitherlink.host import protocol as P
+from slitherlink.host.puzzle import Puzzle, parse_colouring, parse_plain
+from slitherlink.host.result import Result, Status
+from slitherlink.model.paper import search
+from slitherlink.sim.soc.uart import UartSink, UartSource
 
 PUZZLES = os.environ.get("SLK_PUZZLES", os.path.join(os.path.dirname(__file__), "..", "..",
                                                       "..", "shared", "puzzles"))

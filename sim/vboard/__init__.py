@@ -9,12 +9,12 @@ pyserial and talks the same protocol, byte for byte, at the same baud rate
 
 From Python::
 
-    from sim.vboard import VirtualBoard
+    from slitherlink.sim.vboard import VirtualBoard
     with VirtualBoard() as board:          # builds the SoC's board if needed
         serial.Serial(board.port, board.baud) ...
     board.cycles                           # exact cycle count at exit
 
-From the shell: ``python -m sim.vboard run`` (or ``make vboard-run``).
+From the shell: ``python -m slitherlink.sim.vboard run`` (or ``make vboard-run``).
 """
 
 import os

@@ -1,8 +1,8 @@
-"""``python -m sim.vboard build|run``: build or start a virtual board by hand.
+"""``python -m slitherlink.sim.vboard build|run``: build or start a virtual board by hand.
 
-    python -m sim.vboard build            # what 'make vboard' runs
-    python -m sim.vboard run              # what 'make vboard-run' runs
-    python -m sim.vboard run --trace board.fst --link /tmp/slk-board
+    python -m slitherlink.sim.vboard build            # what 'make vboard' runs
+    python -m slitherlink.sim.vboard run              # what 'make vboard-run' runs
+    python -m slitherlink.sim.vboard run --trace board.fst --link /tmp/slk-board
 
 ``run`` prints ``PTY /dev/pts/N`` as its first line; then, in another
 terminal, ``host/solve.py --port /dev/pts/N puzzle.txt``.  Ctrl-C stops it and
@@ -17,7 +17,7 @@ from . import DESIGNS, BuildError, build_design, trace_kind
 
 
 def main(argv=None):
-    parser = argparse.ArgumentParser(prog="python -m sim.vboard",
+    parser = argparse.ArgumentParser(prog="python -m slitherlink.sim.vboard",
                                      description="The virtual board: the SoC in Verilator "
                                                  "with its UART on a pseudo-terminal.")
     commands = parser.add_subparsers(dest="command", required=True)

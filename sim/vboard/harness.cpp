@@ -130,7 +130,7 @@ Options parse_options(int argc, char** argv) {
     if (o.burst == 0) usage(argv[0], "--burst must be at least 1");
 #if !(VB_TRACE_FST || VB_TRACE_VCD)
     if (!o.trace.empty())
-        usage(argv[0], "this build has no tracing; build it with tracing (python -m sim.vboard run --trace FILE)");
+        usage(argv[0], "this build has no tracing; build it with tracing (python -m slitherlink.sim.vboard run --trace FILE)");
 #endif
     return o;
 }

@@ -4,11 +4,11 @@ The virtual board mirrors the primary board, the Arty A7-35T
 (:class:`boards.arty.ArtyA7_35`): the same grid size, the same SoC clock (the
 paper's 50 MHz) and the same UART baud rate, so its cycle counts are the
 board's and the host sees the same bytes at the same rate.  Other parameters
-can be given (``python -m sim.vboard build --max-rows 16 --max-cols 16``).
+can be given (``python -m slitherlink.sim.vboard build --max-rows 16 --max-cols 16``).
 """
 
-from boards.arty import ArtyA7_35
-from spec.board import DEFAULT_BAUD
+from slitherlink.boards.arty import ArtyA7_35
+from slitherlink.spec.board import DEFAULT_BAUD
 
 from .builder import BuildError, Design
 
@@ -23,8 +23,8 @@ def board_parameters():
 
 def design(max_rows=None, max_cols=None, clock_hz=None, baud=None):
     """The :class:`Design` of the SoC (builds the firmware if needed)."""
-    from firmware.build import FirmwareError, build_firmware
-    from hw import soc
+    from slitherlink.firmware.build import FirmwareError, build_firmware
+    from slitherlink.hw import soc
     params = board_parameters()
     for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
                        ("clock_hz", clock_hz), ("baud", baud)):

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from host.check import check
-from model.deduce import solve
+from slitherlink.host.check import check
+from slitherlink.model.deduce import solve
 from tests.conftest import load, manifest
 
 LARGE = ["loopy_20x36_hard_01", "puzzleloop_30x25_hard_124212", "loopy_30x30_hard_01"]

@@ -9,11 +9,11 @@ from collections import deque
 import pytest
 from hypothesis import given, settings, strategies as st
 
-from host.check import check
-from host.puzzle import Puzzle
-from model.deduce import (C0, C1, H0, H1, V0, V1, CycleModel, Engine, Geometry,
+from slitherlink.host.check import check
+from slitherlink.host.puzzle import Puzzle
+from slitherlink.model.deduce import (C0, C1, H0, H1, V0, V1, CycleModel, Engine, Geometry,
                           floods, labels, solve, sweep)
-from model.deduce_rules import VARS, rule_table
+from slitherlink.model.deduce_rules import VARS, rule_table
 from tests.conftest import load
 from tests.test_model import brute_force, small_puzzles
 
@@ -89,7 +89,7 @@ def test_limits_and_counters(corpus):
 
 
 def test_the_engine_adapter(corpus):
-    from host.engines import Status, get_engine
+    from slitherlink.host.engines import Status, get_engine
     puzzle, solution = load("loopy_10x10_tricky_04")
     result = get_engine("deduce")(puzzle, unique=True)
     assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
@@ -258,7 +258,7 @@ def test_labels_close_segments_and_reject_early_loops():
 def test_incremental_segments_give_the_same_labels():
     """labels() from a segment_base of fewer lines (the probing shortcut) equals the
     full walk: same deductions, conflicts and clocks."""
-    from model.deduce import segment_base
+    from slitherlink.model.deduce import segment_base
     rng = random.Random(4)
     for geo, state in line_states(5, 15):
         fewer = list(state)

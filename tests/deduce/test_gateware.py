@@ -7,10 +7,10 @@ import random
 import pytest
 from amaranth.sim import Simulator
 
-from hw.deduce.sweep import SweepArray
-from model.deduce import Engine, Geometry, sweep
-from model.deduce_rules import VARS, island_free
-from host.puzzle import parse_plain
+from slitherlink.hw.deduce.sweep import SweepArray
+from slitherlink.model.deduce import Engine, Geometry, sweep
+from slitherlink.model.deduce_rules import VARS, island_free
+from slitherlink.host.puzzle import parse_plain
 from tests.conftest import load
 
 
@@ -186,8 +186,8 @@ def flood_jobs():
 
 @pytest.mark.parametrize("max_rows,max_cols", [(7, 7), (8, 9)])
 def test_flood_pair_against_the_model(max_rows, max_cols):
-    from hw.deduce.flood import FloodPair
-    from model.deduce import C0, C1, H1, V1, floods
+    from slitherlink.hw.deduce.flood import FloodPair
+    from slitherlink.model.deduce import C0, C1, H1, V1, floods
     dut = FloodPair(max_rows, max_cols)
     geo_b = dut.geometry
     checked = []
@@ -229,7 +229,7 @@ def test_flood_pair_against_the_model(max_rows, max_cols):
 
 def label_jobs():
     """States the model's label stage sees while solving (at sweep and flood fixpoints)."""
-    import model.deduce as D
+    import slitherlink.model.deduce as D
     jobs = []
     for i, name in enumerate(["loopy_5x5_easy_02", "loopy_7x7_normal_01", "janko_0002",
                               "edge_3x3_noclues", "edge_2x2_3_corner"]):
@@ -284,8 +284,8 @@ def label_jobs():
 
 @pytest.mark.parametrize("max_rows,max_cols", [(7, 7), (8, 9)])
 def test_label_array_against_the_model(max_rows, max_cols):
-    from hw.deduce.labels import LabelArray
-    from model.deduce import H0, H1, V0, V1, labels
+    from slitherlink.hw.deduce.labels import LabelArray
+    from slitherlink.model.deduce import H0, H1, V0, V1, labels
     dut = LabelArray(max_rows, max_cols)
     geo_b = dut.geometry
     outcomes = []
@@ -325,7 +325,7 @@ def test_label_array_against_the_model(max_rows, max_cols):
 
 def propagate_jobs(names, per_puzzle):
     """Inputs of Engine.propagate met while solving (probes and decisions included)."""
-    import model.deduce as D
+    import slitherlink.model.deduce as D
     jobs = []
     for i, name in enumerate(names):
         puzzle = puzzle_of(name)
@@ -348,8 +348,8 @@ def propagate_jobs(names, per_puzzle):
     (7, 8, ["janko_0035", "janko_0022", "edge_1x5_ends"]),
 ])
 def test_propagator_against_the_model(max_rows, max_cols, names):
-    import model.deduce as D
-    from hw.deduce.propagator import Propagator
+    import slitherlink.model.deduce as D
+    from slitherlink.hw.deduce.propagator import Propagator
     dut = Propagator(max_rows, max_cols)
     geo_b = dut.geometry
     seen = []
@@ -397,7 +397,7 @@ def test_propagator_against_the_model(max_rows, max_cols, names):
 
 def deduce_jobs(names, per_puzzle):
     """Inputs of Engine.deduce during whole searches (the root and every branch)."""
-    import model.deduce as D
+    import slitherlink.model.deduce as D
     jobs = []
     for i, name in enumerate(names):
         puzzle = puzzle_of(name)
@@ -433,8 +433,8 @@ def deduce_jobs(names, per_puzzle):
     (6, 7, ["janko_0022", "edge_3x3_noclues", "edge_1x3_two_solutions"]),
 ])
 def test_prober_against_the_model(max_rows, max_cols, names):
-    import model.deduce as D
-    from hw.deduce.prober import PROPAGATOR_COUNTERS, Prober
+    import slitherlink.model.deduce as D
+    from slitherlink.hw.deduce.prober import PROPAGATOR_COUNTERS, Prober
     dut = Prober(max_rows, max_cols)
     geo_b = dut.geometry
     seen = []

@@ -8,9 +8,9 @@ import itertools
 
 import pytest
 
-from model.deduce_rules import (WINDOWS, literals, node_pair_var, rule_table,
+from slitherlink.model.deduce_rules import (WINDOWS, literals, node_pair_var, rule_table,
                                 island_free)
-from host.puzzle import Puzzle
+from slitherlink.host.puzzle import Puzzle
 
 N4 = ((-1, 0), (0, 1), (1, 0), (0, -1))
 

@@ -9,8 +9,8 @@ from amaranth.sim import Simulator
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "sim" / "cocotb" / "accelerator"))
 
 import golden  # noqa: E402  (sim/cocotb/accelerator/golden.py)
-from hw.cells import CellLayout, NeedLayout, grid_index  # noqa: E402
-from hw.checker import requirement_table  # noqa: E402
+from slitherlink.hw.cells import CellLayout, NeedLayout, grid_index  # noqa: E402
+from slitherlink.hw.checker import requirement_table  # noqa: E402
 
 __all__ = ["golden", "run", "pack_cells", "pack_words", "pack_needs", "word_key", "puzzle_words", "grid_board",
            "BusDriver"]

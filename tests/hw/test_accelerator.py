@@ -14,11 +14,11 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import BusDriver, golden, run  # noqa: E402
 
-from spec import registers as regmap  # noqa: E402
-from hw.accelerator import Accelerator  # noqa: E402
-from spec.combinations import Attribute  # noqa: E402
-from model.paper import FloodMode, Geometry, flood, partial_condition, pick  # noqa: E402
-from spec.registers import (Cell, Config, Control, FloodIterations, Id, PickB, PickI,  # noqa: E402
+from slitherlink.spec import registers as regmap  # noqa: E402
+from slitherlink.hw.accelerator import Accelerator  # noqa: E402
+from slitherlink.spec.combinations import Attribute  # noqa: E402
+from slitherlink.model.paper import FloodMode, Geometry, flood, partial_condition, pick  # noqa: E402
+from slitherlink.spec.registers import (Cell, Config, Control, FloodIterations, Id, PickB, PickI,  # noqa: E402
                        PickS, Size, Status, cell_address)
 
 
@@ -317,7 +317,7 @@ def test_c_header_drives_the_hardware():
         await bus.write(cell(0, 0), put("CELL", "CLUE", 3) | put("CELL", "PATTERN", 0)
                         | put("CELL", "ATTRIBUTE", h["SLK_ATTR_INSIDE"]))
         status = await bus.read(h["SLK_STATUS"])
-        from host.puzzle import Puzzle
+        from slitherlink.host.puzzle import Puzzle
         puzzle = Puzzle(((3, None), (None, None)))
         state = partial_condition(puzzle, {(0, 0): (0, Attribute.INSIDE)})
         assert get("STATUS", "CONFLICT", status) == state.conflict

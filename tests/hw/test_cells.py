@@ -7,7 +7,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import grid_board, run, word_key  # noqa: E402
 
-from hw.cells import BLANK, CellArray, CellLayout, NeedLayout, grid_index  # noqa: E402
+from slitherlink.hw.cells import BLANK, CellArray, CellLayout, NeedLayout, grid_index  # noqa: E402
 
 
 def test_cell_array_against_a_reference():

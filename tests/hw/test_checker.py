@@ -15,10 +15,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import (golden, grid_board, pack_needs, pack_words, puzzle_words,  # noqa: E402
                           run, word_key)
 
-from hw.cells import CellLayout, NeedLayout  # noqa: E402
-from hw.checker import Checker, Requirements, requirement_table  # noqa: E402
-from spec.combinations import Attribute  # noqa: E402
-from model.paper import partial_condition  # noqa: E402
+from slitherlink.hw.cells import CellLayout, NeedLayout  # noqa: E402
+from slitherlink.hw.checker import Checker, Requirements, requirement_table  # noqa: E402
+from slitherlink.spec.combinations import Attribute  # noqa: E402
+from slitherlink.model.paper import partial_condition  # noqa: E402
 
 
 def check_states(build, states):
@@ -163,7 +163,7 @@ def test_random_states_large(build):
 
 def test_attribute_alone_is_required():
     """s0/s1 include the cell's own attribute (model/paper.py's documented deviation)."""
-    from host.puzzle import Puzzle
+    from slitherlink.host.puzzle import Puzzle
     puzzle = Puzzle(((None, None), (None, None)))
     dut = Checker(2, 2)
 

@@ -1,9 +1,9 @@
 """The checker's b_k lookup is generated from spec/combinations.py, not typed by hand."""
 
-from spec import registers as regmap
-from hw.cells import CellLayout
-from hw.checker import OFFSETS, requirement_table
-from spec.combinations import (NEIGHBOURS, Attribute, Need, b_table, combinations, patterns,
+from slitherlink.spec import registers as regmap
+from slitherlink.hw.cells import CellLayout
+from slitherlink.hw.checker import OFFSETS, requirement_table
+from slitherlink.spec.combinations import (NEIGHBOURS, Attribute, Need, b_table, combinations, patterns,
                              requirements)
 
 

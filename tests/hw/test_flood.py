@@ -14,8 +14,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import golden, grid_board, run  # noqa: E402
 
-from hw.flood import Flood  # noqa: E402
-from model.paper import FloodMode, Geometry, flood  # noqa: E402
+from slitherlink.hw.flood import Flood  # noqa: E402
+from slitherlink.model.paper import FloodMode, Geometry, flood  # noqa: E402
 
 
 def random_flood_state(rng, rows, cols):

@@ -10,9 +10,9 @@ from amaranth.back import rtlil
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import golden, run  # noqa: E402
 
-from hw.holes import Holes  # noqa: E402
-from model.paper import Geometry, pick  # noqa: E402
-from hw.popcount import PopCount, popcount_latency, popcount_levels  # noqa: E402
+from slitherlink.hw.holes import Holes  # noqa: E402
+from slitherlink.model.paper import Geometry, pick  # noqa: E402
+from slitherlink.hw.popcount import PopCount, popcount_latency, popcount_levels  # noqa: E402
 
 
 def check_picks(build, boards):

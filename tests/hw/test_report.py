@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hw.report import Result, _parse_sta, _parse_stat, markdown_table
+from slitherlink.hw.report import Result, _parse_sta, _parse_stat, markdown_table
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -49,7 +49,7 @@ def test_parse_stat_and_sta():
 
 def test_bad_size_is_one_line():
     for bad in ("10by10", "0x5", "65x2"):
-        result = subprocess.run([sys.executable, "-m", "hw.report", "--sizes", bad],
+        result = subprocess.run([sys.executable, "-m", "slitherlink.hw.report", "--sizes", bad],
                                 capture_output=True, text=True, cwd=REPO, timeout=120)
         assert result.returncode == 2
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \

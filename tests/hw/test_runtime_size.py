@@ -23,7 +23,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from gateware_sim import golden  # noqa: E402
 
-from model.paper import FloodMode, Geometry, _checkerboard, flood, partial_condition, pick  # noqa: E402
+from slitherlink.model.paper import FloodMode, Geometry, _checkerboard, flood, partial_condition, pick  # noqa: E402
 
 
 def framed_flood(geo, grid, mode, s0, s1):

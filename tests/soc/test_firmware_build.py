@@ -8,9 +8,9 @@ import warnings
 
 import pytest
 
-from firmware import build as fw
-from spec import generate
-from spec import registers as regmap
+from slitherlink.firmware import build as fw
+from slitherlink.spec import generate
+from slitherlink.spec import registers as regmap
 from tests.conftest import REPO
 
 
@@ -35,7 +35,7 @@ def test_firmware_builds_with_generated_headers(tmp_path):
 
 def test_building_the_soc_runs_no_compiler(monkeypatch):
     """hw.soc.SoC takes the image; it never builds one (issue 11 item 3)."""
-    from hw.soc import SoC
+    from slitherlink.hw.soc import SoC
 
     def refuse(*args, **kwargs):
         raise AssertionError("the SoC ran a command")
@@ -62,7 +62,7 @@ def test_gcc_is_optional_with_a_clear_message(tmp_path):
 
 
 def test_command_line_errors_are_one_line():
-    run = subprocess.run([sys.executable, "-m", "firmware.build", "--max-rows", "0"],
+    run = subprocess.run([sys.executable, "-m", "slitherlink.firmware.build", "--max-rows", "0"],
                          capture_output=True, text=True, cwd=REPO)
     assert run.returncode == 1
     assert run.stderr.startswith("error: max_rows must be") and "Traceback" not in run.stderr

@@ -11,7 +11,7 @@ import json
 
 import pytest
 
-from sim.soc.build import soc_sim
+from slitherlink.sim.soc.build import soc_sim
 from tests.conftest import PUZZLES
 
 #: Small puzzles for the default run: no solution, two solutions, no clues, 1x2 .. 5x5.

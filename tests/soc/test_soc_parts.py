@@ -7,11 +7,11 @@ import pytest
 from amaranth import Module
 from amaranth.sim import Simulator
 
-from firmware.build import default_ram_size
-from hw import soc as S
-from hw.uart import UART
-from spec.board import MIN_DIVISOR, divisor_for
-from spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartRxFrameErrors,
+from slitherlink.firmware.build import default_ram_size
+from slitherlink.hw import soc as S
+from slitherlink.hw.uart import UART
+from slitherlink.spec.board import MIN_DIVISOR, divisor_for
+from slitherlink.spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartRxFrameErrors,
                             UartRxOverruns, UartStatus)
 
 DIVISOR = MIN_DIVISOR

@@ -19,8 +19,8 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
 import golden
-from model.paper import FloodMode, flood, partial_condition, pick
-from spec.registers import c_header
+from slitherlink.model.paper import FloodMode, flood, partial_condition, pick
+from slitherlink.spec.registers import c_header
 
 MAX_ROWS = int(os.environ.get("ACC_MAX_ROWS", "5"))
 MAX_COLS = int(os.environ.get("ACC_MAX_COLS", "6"))

@@ -17,9 +17,9 @@ import os
 import random
 from pathlib import Path
 
-from host.puzzle import Puzzle, parse_plain
-from spec.combinations import Attribute, combinations
-from model.paper import FloodMode, Geometry, flood, partial_condition, pick, search
+from slitherlink.host.puzzle import Puzzle, parse_plain
+from slitherlink.spec.combinations import Attribute, combinations
+from slitherlink.model.paper import FloodMode, Geometry, flood, partial_condition, pick, search
 
 __all__ = ["to_build", "expected_s0", "random_puzzle", "random_state", "replay",
            "check_replay", "load_puzzle", "PUZZLES", "cell_word"]

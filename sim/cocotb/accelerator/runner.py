@@ -60,7 +60,7 @@ def build(max_rows, max_cols):
     from amaranth.back import verilog
     from cocotb_tools.runner import get_runner
 
-    from hw.accelerator import Accelerator
+    from slitherlink.hw.accelerator import Accelerator
 
     build_dir = BUILD_ROOT / f"{max_rows}x{max_cols}-{_key(max_rows, max_cols)}"
     build_dir.mkdir(parents=True, exist_ok=True)
