@@ -167,13 +167,13 @@ def encode_stats():
 
 
 def pack_clues(codes):
-    """4-bit codes, two per byte, cell 2i in the low nibble of byte i."""
-    out = bytearray((len(codes) + 1) // 2)
-    for i, code in enumerate(codes):
-        if not 0 <= code <= 0xF:
-            raise ValueError(f"clue code {code} does not fit in 4 bits")
-        out[i // 2] |= code << (4 * (i % 2))
-    return bytes(out)
+    """The clue codes packed as SOLVE's tail (4 bits per cell, :data:`spec.protocol.Solve`)."""
+    try:
+        return SolveLayout.TAIL.pack(codes)
+    except ValueError:
+        bad = next(c for c in codes if not 0 <= c < 1 << SolveLayout.TAIL.bits)
+        raise ValueError(f"clue code {bad} does not fit in {SolveLayout.TAIL.bits} "
+                         f"bits") from None
 
 
 def encode_solve_raw(rows, cols, codes, *, flags=0, max_checks=0):
@@ -244,8 +244,7 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
     if flags & ~SOLVE_FLAGS:
         raise ProtocolError(ErrorCode.BAD_FLAGS, f"unknown SOLVE flags {flags:#04x}", flags)
     clues = []
-    for i in range(rows * cols):
-        code = (codes[i // 2] >> (4 * (i % 2))) & 0xF
+    for i, code in enumerate(SolveLayout.TAIL.unpack(codes, rows * cols)):
         if code == CLUE_BLANK:
             clues.append(None)
         elif code <= 3:
@@ -260,18 +259,13 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
 # -- replies --------------------------------------------------------------------------------
 
 def pack_colouring(colouring):
-    """One bit per cell, row-major, cell i at bit i % 8 of byte i // 8 (1 = inside)."""
-    cells = [bool(v) for row in colouring for v in row]
-    out = bytearray((len(cells) + 7) // 8)
-    for i, v in enumerate(cells):
-        if v:
-            out[i // 8] |= 1 << (i % 8)
-    return bytes(out)
+    """RESULT's tail: one bit per cell, row-major (1 = inside; :data:`spec.protocol.Result`)."""
+    return ResultLayout.TAIL.pack([int(bool(v)) for row in colouring for v in row])
 
 
 def unpack_colouring(data, rows, cols):
-    return tuple(tuple(bool(data[(r * cols + c) // 8] >> ((r * cols + c) % 8) & 1)
-                       for c in range(cols)) for r in range(rows))
+    cells = ResultLayout.TAIL.unpack(data, rows * cols)
+    return tuple(tuple(bool(v) for v in cells[r * cols:(r + 1) * cols]) for r in range(rows))
 
 
 @dataclass(frozen=True)

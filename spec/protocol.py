@@ -172,12 +172,37 @@ class Int:
 
 @dataclass(frozen=True)
 class Tail:
-    """The variable-length end of a payload; ``length`` says how long, in words."""
-    length: str
+    """The variable-length end of a payload: one ``bits``-bit value per grid cell,
+    row-major, cell i in bits ``(i * bits) % 8`` up of byte ``i * bits // 8``."""
+    bits: int
     doc: str = ""
     name: str = None
     offset: int = None
     kind = "bytes"
+
+    def __post_init__(self):
+        if self.bits not in (1, 2, 4, 8):
+            raise TypeError(f"a tail packs 1, 2, 4 or 8 bits per cell, not {self.bits}")
+
+    @property
+    def length(self):
+        """The size column of the docs."""
+        return f"ceil(rows*cols*{self.bits}/8)" if self.bits < 8 else "rows*cols"
+
+    def nbytes(self, cells):
+        return (cells * self.bits + 7) // 8
+
+    def pack(self, values):
+        out = bytearray(self.nbytes(len(values)))
+        for i, v in enumerate(values):
+            if not 0 <= v < 1 << self.bits:
+                raise ValueError(f"{self.name}: {v} does not fit in {self.bits} bits")
+            out[i * self.bits // 8] |= v << (i * self.bits % 8)
+        return bytes(out)
+
+    def unpack(self, data, cells):
+        mask = (1 << self.bits) - 1
+        return [(data[i * self.bits // 8] >> (i * self.bits % 8)) & mask for i in range(cells)]
 
 
 def u8(doc=""):
@@ -286,9 +311,9 @@ class Solve(Layout, c_name="SOLVE"):
               "bits must be 0")
     max_checks: u32("stop with status LIMIT before check number max_checks + 1; 0 = no bound "
                     "other than 2^32 - 1")
-    clues: Tail("ceil(rows*cols/2)", "4 bits per cell, row-major, cell 2i in the low nibble of "
-                f"byte i: 0..3 a digit, 0x{CLUE_BLANK:X} blank, 4..14 refused (BAD_CLUE); an "
-                "odd cell count leaves the last high nibble unused")
+    clues: Tail(4, "4 bits per cell, row-major, cell 2i in the low nibble of byte i: 0..3 a "
+                f"digit, 0x{CLUE_BLANK:X} blank, 4..14 refused (BAD_CLUE); an odd cell count "
+                "leaves the last high nibble unused")
 
 
 class Result(Layout, c_name="RESULT"):
@@ -305,9 +330,9 @@ class Result(Layout, c_name="RESULT"):
     flood_iterations: u64("flood array iterations (its FLOOD_ITERATIONS register), summed")
     cycles: u64("solve cycles of the SoC's cycle counter, from 'puzzle loaded' (clues written "
                 "to the accelerator) to 'answer ready' (search ended)")
-    colouring: Tail("ceil(rows*cols/8)", "only when the status is SOLVED_UNIQUE, SOLVED or "
-                    "MULTIPLE (the first solution found): one bit per cell, row-major, cell i at "
-                    "bit i%8 of byte i/8, 1 = inside")
+    colouring: Tail(1, "only when the status is SOLVED_UNIQUE, SOLVED or MULTIPLE (the first "
+                    "solution found): one bit per cell, row-major, cell i at bit i%8 of byte "
+                    "i/8, 1 = inside")
 
 
 class Version(Layout, c_name="VERSION"):
@@ -359,17 +384,17 @@ STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
 COUNTERS = tuple(f.name for f in Result.FIELDS if f.size == 8)
 
 #: Largest payload of any frame: a SOLVE of a MAX_GRID x MAX_GRID grid.
-MAX_PAYLOAD = Solve.SIZE + (MAX_GRID * MAX_GRID + 1) // 2
+MAX_PAYLOAD = Solve.SIZE + Solve.TAIL.nbytes(MAX_GRID * MAX_GRID)
 
 
 def solve_length(rows, cols):
     """Payload bytes of a SOLVE for a ``rows`` x ``cols`` grid."""
-    return Solve.SIZE + (rows * cols + 1) // 2
+    return Solve.SIZE + Solve.TAIL.nbytes(rows * cols)
 
 
 def result_length(rows, cols, solved):
     """Payload bytes of a RESULT (with a colouring when ``solved``)."""
-    return Result.SIZE + ((rows * cols + 7) // 8 if solved else 0)
+    return Result.SIZE + (Result.TAIL.nbytes(rows * cols) if solved else 0)
 
 
 # -- generated artefacts --------------------------------------------------------------------
@@ -386,7 +411,21 @@ def _c_layout(layout):
                   f"#define PROTO_PUT_{layout.C_NAME}_{f.name.upper()}(p, v) "
                   f"proto_put_{f.kind}((p) + {field}_OFFSET, (v))"]
     if layout.TAIL:
-        lines.append(f"#define {name}_{layout.TAIL.name.upper()}_OFFSET {layout.TAIL.offset}u")
+        tail, bits = f"{name}_{layout.TAIL.name.upper()}", layout.TAIL.bits
+        per = 8 // bits
+        shift = per.bit_length() - 1
+        lines += [f"#define {tail}_OFFSET {layout.TAIL.offset}u",
+                  f"#define {tail}_BITS {bits}u",
+                  f"/* bytes of the {layout.TAIL.name} of n cells; the payload length */",
+                  f"#define {tail}_BYTES(n) (((n) + {per - 1}u) >> {shift})",
+                  f"#define {name}_LENGTH(n) ({name}_SIZE + {tail}_BYTES(n))",
+                  f"/* cell i of the {layout.TAIL.name} at t (the tail's first byte) */",
+                  f"#define PROTO_GET_{layout.C_NAME}_{layout.TAIL.name.upper()}(t, i) "
+                  f"(((t)[(i) >> {shift}] >> (((i) & {per - 1}u) * {bits}u)) "
+                  f"& 0x{(1 << bits) - 1:X}u)",
+                  f"#define PROTO_SET_{layout.C_NAME}_{layout.TAIL.name.upper()}(t, i) "
+                  f"((t)[(i) >> {shift}] |= (uint8_t)(0x{(1 << bits) - 1:X}u << "
+                  f"(((i) & {per - 1}u) * {bits}u)))"]
     return lines + [""]
 
 

@@ -120,6 +120,13 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_GET_SOLVE_MAX_CHECKS(p) proto_get_u32((p) + PROTO_SOLVE_MAX_CHECKS_OFFSET)
 #define PROTO_PUT_SOLVE_MAX_CHECKS(p, v) proto_put_u32((p) + PROTO_SOLVE_MAX_CHECKS_OFFSET, (v))
 #define PROTO_SOLVE_CLUES_OFFSET 7u
+#define PROTO_SOLVE_CLUES_BITS 4u
+/* bytes of the clues of n cells; the payload length */
+#define PROTO_SOLVE_CLUES_BYTES(n) (((n) + 1u) >> 1)
+#define PROTO_SOLVE_LENGTH(n) (PROTO_SOLVE_SIZE + PROTO_SOLVE_CLUES_BYTES(n))
+/* cell i of the clues at t (the tail's first byte) */
+#define PROTO_GET_SOLVE_CLUES(t, i) (((t)[(i) >> 1] >> (((i) & 1u) * 4u)) & 0xFu)
+#define PROTO_SET_SOLVE_CLUES(t, i) ((t)[(i) >> 1] |= (uint8_t)(0xFu << (((i) & 1u) * 4u)))
 
 /* Version: VERSION: what the build is. */
 #define PROTO_VERSION_SIZE 15u
@@ -181,6 +188,13 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_GET_RESULT_CYCLES(p) proto_get_u64((p) + PROTO_RESULT_CYCLES_OFFSET)
 #define PROTO_PUT_RESULT_CYCLES(p, v) proto_put_u64((p) + PROTO_RESULT_CYCLES_OFFSET, (v))
 #define PROTO_RESULT_COLOURING_OFFSET 52u
+#define PROTO_RESULT_COLOURING_BITS 1u
+/* bytes of the colouring of n cells; the payload length */
+#define PROTO_RESULT_COLOURING_BYTES(n) (((n) + 7u) >> 3)
+#define PROTO_RESULT_LENGTH(n) (PROTO_RESULT_SIZE + PROTO_RESULT_COLOURING_BYTES(n))
+/* cell i of the colouring at t (the tail's first byte) */
+#define PROTO_GET_RESULT_COLOURING(t, i) (((t)[(i) >> 3] >> (((i) & 7u) * 1u)) & 0x1u)
+#define PROTO_SET_RESULT_COLOURING(t, i) ((t)[(i) >> 3] |= (uint8_t)(0x1u << (((i) & 7u) * 1u)))
 
 /* Stats: STATS_REPLY: the receiver's counters since reset (each wraps at 2^32). */
 #define PROTO_STATS_SIZE 32u

@@ -29,11 +29,11 @@
 
 #define RXBUF (PROTO_MAX_PAYLOAD + PROTO_OVERHEAD)
 /* the largest reply: a RESULT with the colouring of the largest grid */
-#define TX_PAYLOAD_MAX (PROTO_RESULT_SIZE + (SLK_MAX_ROWS * SLK_MAX_COLS + 7u) / 8u)
+#define TX_PAYLOAD_MAX PROTO_RESULT_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS)
 #define TXBUF (TX_PAYLOAD_MAX + PROTO_OVERHEAD)
 
 /* the longest payload a request needs whole: the largest SOLVE of this build */
-#define RX_PAYLOAD_MAX (PROTO_SOLVE_SIZE + (SLK_MAX_ROWS * SLK_MAX_COLS + 1u) / 2u)
+#define RX_PAYLOAD_MAX PROTO_SOLVE_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS)
 
 static uint8_t rxbuf[RXBUF];          /* a ring: the candidate starts at rxbuf[head] */
 static uint8_t payload[RX_PAYLOAD_MAX];  /* the payload of the last good frame */
@@ -325,7 +325,7 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint64_t 
         status = (unique && result.exhausted) ? STATUS_SOLVED_UNIQUE : STATUS_SOLVED;
     else
         status = result.exhausted ? STATUS_NO_SOLUTION : STATUS_LIMIT;
-    uint32_t bits = result.found ? (mul_small(rows, cols) + 7u) >> 3 : 0;
+    uint32_t bytes = result.found ? PROTO_RESULT_COLOURING_BYTES(mul_small(rows, cols)) : 0;
     PROTO_PUT_RESULT_STATUS(txp, status);
     PROTO_PUT_RESULT_FLAGS(txp, (result.aborted ? PROTO_RESULT_ABORTED : 0)
                                 | (unique ? PROTO_RESULT_UNIQUE : 0));
@@ -337,9 +337,9 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint64_t 
     PROTO_PUT_RESULT_FLOODS(txp, result.counters.floods);
     PROTO_PUT_RESULT_FLOOD_ITERATIONS(txp, result.counters.flood_iterations);
     PROTO_PUT_RESULT_CYCLES(txp, cycles);
-    for (uint32_t i = 0; i < bits; i++)
+    for (uint32_t i = 0; i < bytes; i++)
         txp[PROTO_RESULT_COLOURING_OFFSET + i] = result.solution[i];
-    send_frame(MSG_RESULT, PROTO_RESULT_SIZE + bits);
+    send_frame(MSG_RESULT, PROTO_RESULT_SIZE + bytes);
 }
 
 /* SOLVE: validated in host.protocol.decode_solve's order (docs/protocol.md), then searched. */
@@ -363,7 +363,7 @@ static void handle_solve(const frame_t *f)
         return;
     }
     uint32_t cells = mul_small(rows, cols);
-    uint32_t expected = PROTO_SOLVE_SIZE + ((cells + 1u) >> 1);
+    uint32_t expected = PROTO_SOLVE_LENGTH(cells);
     if (f->len != expected) {
         send_error(ERR_BAD_LENGTH, MSG_SOLVE, expected);
         return;
@@ -374,7 +374,7 @@ static void handle_solve(const frame_t *f)
     }
     const uint8_t *codes = p + PROTO_SOLVE_CLUES_OFFSET;
     for (uint32_t i = 0; i < cells; i++) {
-        uint32_t code = (codes[i >> 1] >> ((i & 1u) << 2)) & 0xFu;
+        uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
         if (code > 3u && code != PROTO_CLUE_BLANK) {
             send_error(ERR_BAD_CLUE, MSG_SOLVE, i);
             return;

@@ -76,7 +76,7 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
     uint32_t n = 0, i = 0;
     for (uint32_t r = 0; r < rows; r++) {
         for (uint32_t c = 0; c < cols; c++, i++) {
-            uint32_t code = (codes[i >> 1] >> ((i & 1u) << 2)) & 0xFu;
+            uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
             if (code == PROTO_CLUE_BLANK)
                 continue;
             level_t *level = &levels[n++];
@@ -118,7 +118,7 @@ static void save_solution(uint8_t *out)
     for (uint32_t r = 0; r < puzzle_rows; r++)
         for (uint32_t c = 0; c < puzzle_cols; c++, i++)
             if (*cell_reg(r, c) & SLK_CELL_S1_MASK)
-                out[i >> 3] |= (uint8_t)(1u << (i & 7u));
+                PROTO_SET_RESULT_COLOURING(out, i);
 }
 
 #define STATUS_FAIL (SLK_STATUS_CONFLICT_MASK | SLK_STATUS_CHECKERBOARD_MASK)

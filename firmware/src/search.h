@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include "slk_regs.h"
 #include "slk_build.h"
+#include "slk_protocol.h"
 
 typedef struct {
     uint32_t checks;             /* partial-condition checks */
@@ -19,7 +20,7 @@ typedef struct {
     uint32_t found;              /* solutions found (at most max_solutions) */
     int exhausted;               /* the whole search space was covered */
     int aborted;                 /* ended by an ABORT request */
-    uint8_t solution[(SLK_MAX_ROWS * SLK_MAX_COLS + 7) / 8];  /* the first, 1 bit per cell */
+    uint8_t solution[PROTO_RESULT_COLOURING_BYTES(SLK_MAX_ROWS * SLK_MAX_COLS)];  /* the first */
 } search_result_t;
 
 /* 1 when the accelerator answers with the right ID and build size. */
