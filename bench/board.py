@@ -74,11 +74,12 @@ from slitherlink.bench.peers import (DEFAULT_ENGINES, DEFAULT_PUZZLES, UsageErro
 from slitherlink.host import protocol as P
 from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_plain
 from slitherlink.host.result import Status
+from slitherlink.spec.board import DEFAULT_BAUD
 
 #: The default per-puzzle bound: checks (about 85 cycles each on the SoC).
 DEFAULT_MAX_CHECKS = 200_000
 #: Baud rates for the end-to-end time: the Arty build's, and a fast rate an FT2232H reaches.
-DEFAULT_BAUDS = (115_200, 3_000_000)
+DEFAULT_BAUDS = (DEFAULT_BAUD, 3_000_000)
 #: The grid of the default virtual board (the Arty A7 build), if the build cannot say.
 DEFAULT_GRID = (10, 10)
 #: Bits on the line per byte (8N1).

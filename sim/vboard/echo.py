@@ -12,6 +12,8 @@ from amaranth import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from slitherlink.spec.board import DEFAULT_BAUD
+
 __all__ = ["Echo"]
 
 
@@ -84,7 +86,7 @@ class Echo(wiring.Component):
 
 #: The self-test board's clock and baud rate: 16 cycles per bit keeps tests fast.
 ECHO_CLOCK_HZ = 1_843_200
-ECHO_BAUD = 115_200
+ECHO_BAUD = DEFAULT_BAUD
 
 
 def design(clock_hz=ECHO_CLOCK_HZ, baud=ECHO_BAUD):
