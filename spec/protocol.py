@@ -45,11 +45,11 @@ from dataclasses import dataclass, replace
 
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_GRID", "MAX_PAYLOAD", "OVERHEAD", "TIMEOUT_BYTE_TIMES",
-    "CLUE_BLANK", "FLAG_UNIQUE", "SOLVE_FLAGS", "RESULT_ABORTED", "RESULT_UNIQUE",
-    "VERSION_ACCEL_OK", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "MsgType", "ErrorCode",
+    "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "SOLVE_FLAGS", "RESULT_ABORTED", "RESULT_UNIQUE",
+    "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK", "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "MsgType", "ErrorCode",
     "Status", "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc",
-    "Empty", "Solve", "Result", "Version", "Error", "Stats", "PAYLOADS", "COUNTERS",
-    "STATS_COUNTERS", "solve_length",
+    "Empty", "Solve", "Result", "DeduceResult", "Version", "Error", "Stats", "PAYLOADS",
+    "COUNTERS", "DEDUCE_COUNTERS", "STATS_COUNTERS", "solve_length",
     "result_length", "c_header", "markdown",
 ]
 
@@ -67,14 +67,29 @@ CLUE_BLANK = 0xF
 
 #: SOLVE flags.
 FLAG_UNIQUE = 0x01  # search on for a second solution (status SOLVED_UNIQUE / MULTIPLE)
-SOLVE_FLAGS = FLAG_UNIQUE
+FLAG_DEDUCE = 0x02  # mode: the deduction engine (reply DEDUCE_RESULT) instead of the paper's search
+SOLVE_FLAGS = FLAG_UNIQUE | FLAG_DEDUCE
 
 #: RESULT flags.
 RESULT_ABORTED = 0x01  # the search was ended by an ABORT request
 RESULT_UNIQUE = 0x02   # the request asked for uniqueness (echo of FLAG_UNIQUE)
+RESULT_TRAIL_FULL = 0x04  # DEDUCE_RESULT: the search stopped (LIMIT) because the hardware
+                          # trail was full
 
 #: VERSION flags.
 VERSION_ACCEL_OK = 0x01  # the accelerator answered with the right ID and size
+VERSION_DEDUCE_OK = 0x02  # the build has the deduction engine, with the right ID and size
+
+
+class Mode(enum.IntEnum):
+    """What a SOLVE runs: the paper's search (section 3) or the deduction engine (DESIGN.md
+    section 6).  On the wire: SOLVE's FLAG_DEDUCE bit."""
+    PAPER = 0
+    DEDUCE = 1
+
+    @property
+    def flag(self):
+        return FLAG_DEDUCE if self is Mode.DEDUCE else 0
 
 #: CRC-16/CCITT-FALSE.
 CRC_POLY = 0x1021
@@ -88,8 +103,9 @@ class MsgType(enum.IntEnum):
     ABORT = 0x03    # request: empty payload; reply RESULT (ABORTED flag) or ERROR NOT_BUSY
     STATS = 0x04    # request: empty payload; reply STATS_REPLY (also while a search runs)
     VERSION = 0x81  # reply to PING
-    RESULT = 0x82   # reply to SOLVE (and to ABORT of a running search)
+    RESULT = 0x82   # reply to SOLVE in paper mode (and to ABORT of a running search)
     STATS_REPLY = 0x84  # reply to STATS: the receiver's counters
+    DEDUCE_RESULT = 0x85  # reply to SOLVE in deduce mode (and to ABORT of such a search)
     ERROR = 0xFF    # reply to a malformed or refused request
 
 
@@ -108,6 +124,8 @@ class ErrorCode(enum.IntEnum):
     TIMEOUT = 10       # a frame stopped in the middle (inter-byte timeout)
     OVERRUN = 11       # the UART receiver lost bytes (its FIFO was full)
     NO_ACCELERATOR = 12  # the accelerator's ID or size is wrong; detail: what was read
+    NO_DEDUCE = 13     # deduce mode asked of a build without the deduction engine; detail:
+                       # the low 16 bits of its ID register as read
 
 
 class Status(enum.IntEnum):
@@ -307,10 +325,12 @@ class Solve(Layout, c_name="SOLVE"):
     """SOLVE: a puzzle."""
     rows: u8(f"1 .. the build's maximum (VERSION max_rows; at most {MAX_GRID})")
     cols: u8("1 .. the build's maximum")
-    flags: u8(f"bit 0 (0x{FLAG_UNIQUE:02X}) UNIQUE: search on for a second solution; other "
-              "bits must be 0")
-    max_checks: u32("stop with status LIMIT before check number max_checks + 1; 0 = no bound "
-                    "other than 2^32 - 1")
+    flags: u8(f"bit 0 (0x{FLAG_UNIQUE:02X}) UNIQUE: search on for a second solution; bit 1 "
+              f"(0x{FLAG_DEDUCE:02X}) DEDUCE: run the deduction engine (reply DEDUCE_RESULT), "
+              "else the paper's search (reply RESULT); other bits must be 0")
+    max_checks: u32("paper mode: stop with status LIMIT before check number max_checks + 1; "
+                    "deduce mode: before decision number max_checks + 1; 0 = no bound other "
+                    "than 2^32 - 1")
     clues: Tail(4, "4 bits per cell, row-major, cell 2i in the low nibble of byte i: 0..3 a "
                 f"digit, 0x{CLUE_BLANK:X} blank, 4..14 refused (BAD_CLUE); an odd cell count "
                 "leaves the last high nibble unused")
@@ -335,6 +355,30 @@ class Result(Layout, c_name="RESULT"):
                     "i/8, 1 = inside")
 
 
+class DeduceResult(Layout, c_name="DEDUCE_RESULT"):
+    """DEDUCE_RESULT: the outcome of a SOLVE in deduce mode, the engine's counters
+    (model.deduce.Counters, docs/deduce.md section 6) and the colouring."""
+    status: u8("as RESULT")
+    flags: u8(f"as RESULT; bit 2 (0x{RESULT_TRAIL_FULL:02X}) TRAIL_FULL: the hardware trail "
+              "was full (status LIMIT)")
+    rows: u8("of the puzzle")
+    cols: u8("of the puzzle")
+    sweeps: u32("clocks of the rule array")
+    floods: u32("runs of the two floods")
+    flood_iterations: u32("clocks of the floods")
+    label_runs: u32("runs of the label stage")
+    label_iterations: u32("clocks of the label stage")
+    probes: u32("literals tried by the probing sequencer")
+    probe_hits: u32("probes that failed and fixed the other colour")
+    decisions: u32("branches of the search")
+    backtracks: u32("decisions undone to try the other colour")
+    saves: u32("state snapshots (probes and decisions)")
+    restores: u32("state restores (probes and backtracks)")
+    solutions: u32("solutions found")
+    cycles: u64("solve cycles of the SoC's cycle counter, as RESULT")
+    colouring: Tail(1, "as RESULT")
+
+
 class Version(Layout, c_name="VERSION"):
     """VERSION: what the build is."""
     protocol: u8(f"PROTOCOL_VERSION ({PROTOCOL_VERSION})")
@@ -344,7 +388,9 @@ class Version(Layout, c_name="VERSION"):
     clock_hz: u32("the SoC's clock")
     baud: u32("the UART's baud rate")
     max_payload: u16("MAX_PAYLOAD")
-    flags: u8(f"bit 0 (0x{VERSION_ACCEL_OK:02X}) the accelerator's ID and size are right")
+    flags: u8(f"bit 0 (0x{VERSION_ACCEL_OK:02X}) the accelerator's ID and size are right; "
+              f"bit 1 (0x{VERSION_DEDUCE_OK:02X}) the build has the deduction engine (deduce "
+              "mode)")
 
 
 class Error(Layout, c_name="ERROR"):
@@ -374,7 +420,7 @@ class Stats(Layout, c_name="STATS"):
 #: The payload layout of every message type.
 PAYLOADS = {MsgType.PING: Empty, MsgType.SOLVE: Solve, MsgType.ABORT: Empty,
             MsgType.STATS: Empty, MsgType.VERSION: Version, MsgType.RESULT: Result,
-            MsgType.STATS_REPLY: Stats, MsgType.ERROR: Error}
+            MsgType.STATS_REPLY: Stats, MsgType.ERROR: Error, MsgType.DEDUCE_RESULT: DeduceResult}
 
 #: The counters of STATS_REPLY, in payload order.
 STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
@@ -382,6 +428,9 @@ STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
 #: Counters of RESULT, in payload order (u64 each); all but ``cycles`` are
 #: model.paper.Counters.
 COUNTERS = tuple(f.name for f in Result.FIELDS if f.size == 8)
+
+#: Counters of DEDUCE_RESULT, in payload order (u32 each): model.deduce.Counters.
+DEDUCE_COUNTERS = tuple(f.name for f in DeduceResult.FIELDS if f.size == 4)
 
 #: Largest payload of any frame: a SOLVE of a MAX_GRID x MAX_GRID grid.
 MAX_PAYLOAD = Solve.SIZE + Solve.TAIL.nbytes(MAX_GRID * MAX_GRID)
@@ -392,9 +441,11 @@ def solve_length(rows, cols):
     return Solve.SIZE + Solve.TAIL.nbytes(rows * cols)
 
 
-def result_length(rows, cols, solved):
-    """Payload bytes of a RESULT (with a colouring when ``solved``)."""
-    return Result.SIZE + (Result.TAIL.nbytes(rows * cols) if solved else 0)
+def result_length(rows, cols, solved, mode=Mode.PAPER):
+    """Payload bytes of a RESULT, or a DEDUCE_RESULT in deduce ``mode`` (with a colouring when
+    ``solved``)."""
+    layout = DeduceResult if mode == Mode.DEDUCE else Result
+    return layout.SIZE + (layout.TAIL.nbytes(rows * cols) if solved else 0)
 
 
 # -- generated artefacts --------------------------------------------------------------------
@@ -460,7 +511,10 @@ def c_header():
              f"#define PROTO_SOLVE_FLAGS 0x{SOLVE_FLAGS:02X}u",
              f"#define PROTO_RESULT_ABORTED 0x{RESULT_ABORTED:02X}u",
              f"#define PROTO_RESULT_UNIQUE 0x{RESULT_UNIQUE:02X}u",
+             f"#define PROTO_RESULT_TRAIL_FULL 0x{RESULT_TRAIL_FULL:02X}u",
+             f"#define PROTO_FLAG_DEDUCE 0x{FLAG_DEDUCE:02X}u",
              f"#define PROTO_VERSION_ACCEL_OK 0x{VERSION_ACCEL_OK:02X}u",
+             f"#define PROTO_VERSION_DEDUCE_OK 0x{VERSION_DEDUCE_OK:02X}u",
              f"#define PROTO_CRC_INIT 0x{CRC_INIT:04X}u", ""]
     for t in MsgType:
         lines.append(f"#define MSG_{t.name} 0x{t.value:02X}u")
@@ -508,21 +562,23 @@ _DETAILS = {
     ErrorCode.BAD_FLAGS: "the flags", ErrorCode.BUSY: "0", ErrorCode.NOT_BUSY: "0",
     ErrorCode.TIMEOUT: "0", ErrorCode.OVERRUN: "0",
     ErrorCode.NO_ACCELERATOR: "the low 16 bits of the ID register read",
+    ErrorCode.NO_DEDUCE: "the low 16 bits of the deduction engine's ID register read",
 }
 
 _TYPES = {
     MsgType.PING: ("host -> device", "empty; answered by VERSION, also while a search runs"),
     MsgType.SOLVE: ("host -> device", "see below; answered by RESULT or ERROR (BUSY while a "
                     "search runs)"),
-    MsgType.ABORT: ("host -> device", "empty; ends a running search, which replies RESULT with "
-                    "the ABORTED flag and the counters so far (status LIMIT, or SOLVED when a "
-                    "solution was already found); when idle: ERROR NOT_BUSY"),
+    MsgType.ABORT: ("host -> device", "empty; ends a running search, which replies RESULT (or "
+                    "DEDUCE_RESULT) with the ABORTED flag and the counters so far (status LIMIT, "
+                    "or SOLVED when a solution was already found); when idle: ERROR NOT_BUSY"),
     MsgType.STATS: ("host -> device", "empty; answered by STATS_REPLY, also while a search "
                     "runs"),
     MsgType.VERSION: ("device -> host", "see below"),
     MsgType.RESULT: ("device -> host", "see below"),
     MsgType.STATS_REPLY: ("device -> host", "see below"),
     MsgType.ERROR: ("device -> host", "see below"),
+    MsgType.DEDUCE_RESULT: ("device -> host", "see below"),
 }
 
 
@@ -551,8 +607,10 @@ def markdown():
     out += ["", "### SOLVE payload", ""] + layout_table(Solve)
     out += ["", f"Checked in this order: payload shorter than {Solve.SIZE} bytes (BAD_LENGTH), "
             "rows or cols zero (BAD_SIZE), rows or cols above the build maximum (TOO_LARGE), "
-            "payload length (BAD_LENGTH), flags (BAD_FLAGS), clues (BAD_CLUE).", "",
+            "payload length (BAD_LENGTH), flags (BAD_FLAGS), clues (BAD_CLUE), then the "
+            "accelerator of the mode (NO_ACCELERATOR, or NO_DEDUCE in deduce mode).", "",
             "### RESULT payload", ""] + layout_table(Result)
+    out += ["", "### DEDUCE_RESULT payload", ""] + layout_table(DeduceResult)
     out += ["", "### VERSION payload", ""] + layout_table(Version)
     out += ["", "### STATS_REPLY payload", ""] + layout_table(Stats)
     out += ["", "### ERROR payload", ""] + layout_table(Error)

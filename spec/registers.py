@@ -33,7 +33,9 @@ from enum import IntEnum
 from slitherlink.spec.combinations import Attribute, MAX_PATTERNS
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
-           "UART_REGISTERS", "SYSCTL_REGISTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL",
+           "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
+           "DEDUCE_HW_COUNTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL", "DEDUCE",
+           "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "deduce_clue_address", "deduce_row_address",
            "REGION_SHIFT", "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
            "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_RX_DEPTH", "UART_TX_DEPTH",
            "STACK_RESERVE", "cell_address", "check_build_size", "c_header", "soc_header",
@@ -216,6 +218,104 @@ ACCEL_REGISTERS = REGISTERS = (Id, Config, Size, Control, Status, FloodIteration
                                PickB, Cell)
 
 
+# -- the deduction engine (hw/deduce/engine.py, docs/deduce.md) -------------------------------
+
+#: Value of the deduction engine's ID register: ASCII "SLD" and its register map version.
+DEDUCE_ID_MAGIC = 0x534C44
+DEDUCE_VERSION = 1
+
+#: The counters the engine keeps (model.deduce.Counters but ``solutions``, which the
+#: firmware counts), plus ``clocks``: every clock the engine was busy.
+DEDUCE_HW_COUNTERS = ("sweeps", "floods", "flood_iterations", "label_runs", "label_iterations",
+                      "probes", "probe_hits", "decisions", "backtracks", "saves", "restores",
+                      "clocks")
+
+#: DEDUCE_CLUE(r, c) at DEDUCE_CLUE_BASE + 4 * (r * CELL_STRIDE + c); DEDUCE_ROW(r, half)
+#: at DEDUCE_ROW_BASE + 4 * (2 * r + half).
+DEDUCE_CLUE_BASE = CELL_BASE
+DEDUCE_ROW_BASE = 0x800
+
+
+class DeduceId(Register, address=0x000, access="r"):
+    """Identifies the deduction engine and the version of its register map."""
+    version: Field(8, "register map version")
+    magic: Field(24, "0x534C44, ASCII 'SLD'")
+
+
+class DeduceConfig(Register, address=0x004, access="r"):
+    """Build-time parameters of the deduction engine."""
+    max_rows: Field(8, "largest number of rows the build supports")
+    max_cols: Field(8, "largest number of columns the build supports")
+    trail_depth: Field(16, "decisions the hardware trail holds")
+
+
+class DeduceSize(Register, address=0x008, access="rw"):
+    """The puzzle's own size and its island flag; written before LOAD."""
+    rows: Field(8, "rows of the loaded puzzle")
+    cols: Field(8, "columns of the loaded puzzle")
+    island: Field(1, "spec.deduce.island_free(puzzle): the nonzero clues do not fit in a 3x4 "
+                     "or 4x3 box (the 3-3 side-by-side rules may then exclude a 1x2 island)")
+
+
+class DeduceControl(Register, address=0x00C, access="w"):
+    """Commands (write exactly one 1); each runs until STATUS.busy falls."""
+    load: Field(1, "initial state (frame OUT, the rest unknown), label registers cleared, "
+                   "trail emptied, counters zeroed; clues and SIZE must be written before")
+    deduce: Field(1, "propagate and probe to a fixpoint (model.deduce.Engine.deduce)")
+    decide: Field(1, "the branch picker's cell (the first unknown grid cell with a known "
+                     "neighbour, row-major): push the state on the trail, set the cell IN, "
+                     "deduce; ignored when the trail is full or no cell is unknown")
+    backtrack: Field(1, "pop the trail: restore the state of the last decision, set its cell "
+                        "OUT, deduce; ignored when the trail is empty")
+
+
+class DeduceStatus(Register, address=0x010, access="r"):
+    """The engine's state after its last command."""
+    busy: Field(1, "a command is running")
+    conflict: Field(1, "the last deduction ended in a conflict")
+    complete: Field(1, "no grid cell is unknown")
+    trail_empty: Field(1, "no decision is on the trail")
+    trail_full: Field(1, "the trail holds trail_depth decisions (DECIDE is ignored)")
+
+
+def _counter_register(name, address):
+    doc = f"Counter {name} since LOAD (model.deduce.Counters; clocks: busy clocks)."
+    return type(f"Deduce{''.join(w.title() for w in name.split('_'))}", (Register,),
+                {"__doc__": doc, "__annotations__": {"count": Field(32, "wraps at 2^32")}},
+                address=address, access="r")
+
+
+#: One read-only register per hardware counter, from 0x020 on, in DEDUCE_HW_COUNTERS order.
+DEDUCE_COUNTER_REGISTERS = tuple(_counter_register(name, 0x020 + 4 * i)
+                                 for i, name in enumerate(DEDUCE_HW_COUNTERS))
+
+
+class DeduceRow(Register, address=DEDUCE_ROW_BASE, access="r"):
+    """The colours of one row, 32 cells a word: at DEDUCE_ROW_BASE + 4 * (2 * row + half)."""
+    inside: Field(32, "bit c: cell (row, 32 * half + c) is IN (0: OUT or unknown)")
+
+
+class DeduceClue(Register, address=DEDUCE_CLUE_BASE, access="w"):
+    """One cell's clue, at DEDUCE_CLUE_BASE + 4 * (row * CELL_STRIDE + col); before LOAD."""
+    clue: Field(3, "0..3 the digit, 4 blank")
+
+
+DEDUCE_REGISTERS = (DeduceId, DeduceConfig, DeduceSize, DeduceControl, DeduceStatus,
+                    *DEDUCE_COUNTER_REGISTERS, DeduceRow, DeduceClue)
+
+
+def deduce_clue_address(row, col):
+    """Byte offset of DEDUCE_CLUE(row, col) within the deduction engine's window."""
+    return cell_address(row, col)
+
+
+def deduce_row_address(row, half):
+    """Byte offset of DEDUCE_ROW(row, half) within the deduction engine's window."""
+    if not (0 <= row < CELL_ROWS_MAX and half in (0, 1)):
+        raise ValueError(f"row {row}, half {half}: outside the {CELL_ROWS_MAX}-row window")
+    return DEDUCE_ROW_BASE + 4 * (2 * row + half)
+
+
 # -- the UART (hw/uart.py) --------------------------------------------------------------------
 
 class UartData(Register, address=0x0, access="rw"):
@@ -319,8 +419,11 @@ SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",
                "free-running 64-bit cycle counter and the build's parameters")
 ACCEL = Block("Accelerator", 0x2000_0000, WINDOW_SIZE, ACCEL_REGISTERS, "SOC_ACCEL",
               "the solver (paper section 3.2): docs/registers.md")
+DEDUCE = Block("Deduce", 0x3000_0000, WINDOW_SIZE, DEDUCE_REGISTERS, "SOC_DEDUCE",
+               "the deduction engine (DESIGN.md section 6), when the build has it: "
+               "docs/registers.md")
 
-MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL)
+MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL, DEDUCE)
 
 
 def _check_memory_map():
@@ -400,6 +503,18 @@ def c_header():
     for register in ACCEL_REGISTERS:
         lines += _register_defines("SLK", register)
     lines += ["#define SLK_CELL_ADDR(r, c) (SLK_CELL_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))",
+              "", "/* The deduction engine (offsets within its window at SLK_DEDUCE_BASE) */",
+              f"#define SLK_DEDUCE_BASE 0x{DEDUCE.base:08X}u",
+              f"#define SLK_DEDUCE_ID_MAGIC 0x{DEDUCE_ID_MAGIC:06X}u",
+              f"#define SLK_DEDUCE_REGMAP_VERSION {DEDUCE_VERSION}u",
+              f"#define SLK_DEDUCE_CLUE_BASE 0x{DEDUCE_CLUE_BASE:04X}u",
+              f"#define SLK_DEDUCE_ROW_BASE 0x{DEDUCE_ROW_BASE:04X}u",
+              f"#define SLK_DEDUCE_COUNTERS {len(DEDUCE_HW_COUNTERS)}u", ""]
+    for register in DEDUCE_REGISTERS:
+        lines += _register_defines("SLK", register)
+    lines += ["#define SLK_DEDUCE_CLUE_ADDR(r, c) "
+              "(SLK_DEDUCE_CLUE_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))",
+              "#define SLK_DEDUCE_ROW_ADDR(r, half) (SLK_DEDUCE_ROW_BASE + 4u * (2u * (r) + (half)))",
               "", "#endif /* SLK_REGS_H */", ""]
     return "\n".join(lines)
 
@@ -440,13 +555,14 @@ def _bits(f):
     return f"{f.offset}" if f.width == 1 else f"{f.offset + f.width - 1}:{f.offset}"
 
 
-def _register_table(registers, *, cell=None):
+def _register_table(registers, *, windows=None):
+    """``windows``: ``{register: address formula}`` of the registers that are arrays."""
     out = ["| address | register | access | bits | field | meaning |",
            "|---|---|---|---|---|---|"]
     for register in registers:
         where = f"0x{register.address:04X}"
-        if register is cell:
-            where += f" + 4*(row*{CELL_STRIDE}+col)"
+        if register in (windows or {}):
+            where += windows[register]
         doc = register.__doc__.strip().splitlines()[0]
         out.append(f"| {where} | **{c_name(register)}** | {register.access} | | | {doc} |")
         for f in register.fields:
@@ -459,7 +575,14 @@ def markdown():
     out = ["<!-- Generated by spec/registers.py (python -m slitherlink.spec.generate) -- do not edit. -->", "",
            f"The accelerator's window starts at 0x{ACCEL.base:08X} in the SoC's memory map "
            "(docs/soc.md); addresses below are offsets within it.", ""]
-    return "\n".join(out + _register_table(ACCEL_REGISTERS, cell=Cell)) + "\n"
+    out += _register_table(ACCEL_REGISTERS, windows={Cell: f" + 4*(row*{CELL_STRIDE}+col)"})
+    out += ["", "## The deduction engine", "",
+            f"The deduction engine's window starts at 0x{DEDUCE.base:08X} (docs/deduce.md, "
+            "docs/soc.md); addresses below are offsets within it.  A build without the engine "
+            "reads 0 there.", ""]
+    out += _register_table(DEDUCE_REGISTERS, windows={
+        DeduceClue: f" + 4*(row*{CELL_STRIDE}+col)", DeduceRow: " + 4*(2*row+half)"})
+    return "\n".join(out) + "\n"
 
 
 def soc_markdown():
@@ -467,7 +590,7 @@ def soc_markdown():
     out = ["| base | size | block | what |", "|---|---|---|---|"]
     for block in MEMORY_MAP:
         size = "RAM size" if block.size is None else (
-            "`WINDOW_SIZE` = " + str(block.size) if block is ACCEL else str(block.size))
+            "`WINDOW_SIZE` = " + str(block.size) if block in (ACCEL, DEDUCE) else str(block.size))
         out.append(f"| `0x{block.base >> 16:04X}_{block.base & 0xFFFF:04X}` | {size} | "
                    f"{block.name} | {block.doc} |")
     for block in (UART, SYSCTL):

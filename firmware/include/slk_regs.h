@@ -97,4 +97,134 @@
 
 #define SLK_CELL_ADDR(r, c) (SLK_CELL_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))
 
+/* The deduction engine (offsets within its window at SLK_DEDUCE_BASE) */
+#define SLK_DEDUCE_BASE 0x30000000u
+#define SLK_DEDUCE_ID_MAGIC 0x534C44u
+#define SLK_DEDUCE_REGMAP_VERSION 1u
+#define SLK_DEDUCE_CLUE_BASE 0x1000u
+#define SLK_DEDUCE_ROW_BASE 0x0800u
+#define SLK_DEDUCE_COUNTERS 12u
+
+/* DeduceId (r): Identifies the deduction engine and the version of its register map. */
+#define SLK_DEDUCE_ID 0x0000u
+#define SLK_DEDUCE_ID_VERSION_SHIFT 0u
+#define SLK_DEDUCE_ID_VERSION_MASK 0x000000FFu
+#define SLK_DEDUCE_ID_MAGIC_SHIFT 8u
+#define SLK_DEDUCE_ID_MAGIC_MASK 0xFFFFFF00u
+
+/* DeduceConfig (r): Build-time parameters of the deduction engine. */
+#define SLK_DEDUCE_CONFIG 0x0004u
+#define SLK_DEDUCE_CONFIG_MAX_ROWS_SHIFT 0u
+#define SLK_DEDUCE_CONFIG_MAX_ROWS_MASK 0x000000FFu
+#define SLK_DEDUCE_CONFIG_MAX_COLS_SHIFT 8u
+#define SLK_DEDUCE_CONFIG_MAX_COLS_MASK 0x0000FF00u
+#define SLK_DEDUCE_CONFIG_TRAIL_DEPTH_SHIFT 16u
+#define SLK_DEDUCE_CONFIG_TRAIL_DEPTH_MASK 0xFFFF0000u
+
+/* DeduceSize (rw): The puzzle's own size and its island flag; written before LOAD. */
+#define SLK_DEDUCE_SIZE 0x0008u
+#define SLK_DEDUCE_SIZE_ROWS_SHIFT 0u
+#define SLK_DEDUCE_SIZE_ROWS_MASK 0x000000FFu
+#define SLK_DEDUCE_SIZE_COLS_SHIFT 8u
+#define SLK_DEDUCE_SIZE_COLS_MASK 0x0000FF00u
+#define SLK_DEDUCE_SIZE_ISLAND_SHIFT 16u
+#define SLK_DEDUCE_SIZE_ISLAND_MASK 0x00010000u
+
+/* DeduceControl (w): Commands (write exactly one 1); each runs until STATUS.busy falls. */
+#define SLK_DEDUCE_CONTROL 0x000Cu
+#define SLK_DEDUCE_CONTROL_LOAD_SHIFT 0u
+#define SLK_DEDUCE_CONTROL_LOAD_MASK 0x00000001u
+#define SLK_DEDUCE_CONTROL_DEDUCE_SHIFT 1u
+#define SLK_DEDUCE_CONTROL_DEDUCE_MASK 0x00000002u
+#define SLK_DEDUCE_CONTROL_DECIDE_SHIFT 2u
+#define SLK_DEDUCE_CONTROL_DECIDE_MASK 0x00000004u
+#define SLK_DEDUCE_CONTROL_BACKTRACK_SHIFT 3u
+#define SLK_DEDUCE_CONTROL_BACKTRACK_MASK 0x00000008u
+
+/* DeduceStatus (r): The engine's state after its last command. */
+#define SLK_DEDUCE_STATUS 0x0010u
+#define SLK_DEDUCE_STATUS_BUSY_SHIFT 0u
+#define SLK_DEDUCE_STATUS_BUSY_MASK 0x00000001u
+#define SLK_DEDUCE_STATUS_CONFLICT_SHIFT 1u
+#define SLK_DEDUCE_STATUS_CONFLICT_MASK 0x00000002u
+#define SLK_DEDUCE_STATUS_COMPLETE_SHIFT 2u
+#define SLK_DEDUCE_STATUS_COMPLETE_MASK 0x00000004u
+#define SLK_DEDUCE_STATUS_TRAIL_EMPTY_SHIFT 3u
+#define SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK 0x00000008u
+#define SLK_DEDUCE_STATUS_TRAIL_FULL_SHIFT 4u
+#define SLK_DEDUCE_STATUS_TRAIL_FULL_MASK 0x00000010u
+
+/* DeduceSweeps (r): Counter sweeps since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_SWEEPS 0x0020u
+#define SLK_DEDUCE_SWEEPS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_SWEEPS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceFloods (r): Counter floods since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_FLOODS 0x0024u
+#define SLK_DEDUCE_FLOODS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_FLOODS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceFloodIterations (r): Counter flood_iterations since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_FLOOD_ITERATIONS 0x0028u
+#define SLK_DEDUCE_FLOOD_ITERATIONS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_FLOOD_ITERATIONS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceLabelRuns (r): Counter label_runs since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_LABEL_RUNS 0x002Cu
+#define SLK_DEDUCE_LABEL_RUNS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_LABEL_RUNS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceLabelIterations (r): Counter label_iterations since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_LABEL_ITERATIONS 0x0030u
+#define SLK_DEDUCE_LABEL_ITERATIONS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_LABEL_ITERATIONS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceProbes (r): Counter probes since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_PROBES 0x0034u
+#define SLK_DEDUCE_PROBES_COUNT_SHIFT 0u
+#define SLK_DEDUCE_PROBES_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceProbeHits (r): Counter probe_hits since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_PROBE_HITS 0x0038u
+#define SLK_DEDUCE_PROBE_HITS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_PROBE_HITS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceDecisions (r): Counter decisions since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_DECISIONS 0x003Cu
+#define SLK_DEDUCE_DECISIONS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_DECISIONS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceBacktracks (r): Counter backtracks since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_BACKTRACKS 0x0040u
+#define SLK_DEDUCE_BACKTRACKS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_BACKTRACKS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceSaves (r): Counter saves since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_SAVES 0x0044u
+#define SLK_DEDUCE_SAVES_COUNT_SHIFT 0u
+#define SLK_DEDUCE_SAVES_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceRestores (r): Counter restores since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_RESTORES 0x0048u
+#define SLK_DEDUCE_RESTORES_COUNT_SHIFT 0u
+#define SLK_DEDUCE_RESTORES_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceClocks (r): Counter clocks since LOAD (model.deduce.Counters; clocks: busy clocks). */
+#define SLK_DEDUCE_CLOCKS 0x004Cu
+#define SLK_DEDUCE_CLOCKS_COUNT_SHIFT 0u
+#define SLK_DEDUCE_CLOCKS_COUNT_MASK 0xFFFFFFFFu
+
+/* DeduceRow (r): The colours of one row, 32 cells a word: at DEDUCE_ROW_BASE + 4 * (2 * row + half). */
+#define SLK_DEDUCE_ROW 0x0800u
+#define SLK_DEDUCE_ROW_INSIDE_SHIFT 0u
+#define SLK_DEDUCE_ROW_INSIDE_MASK 0xFFFFFFFFu
+
+/* DeduceClue (w): One cell's clue, at DEDUCE_CLUE_BASE + 4 * (row * CELL_STRIDE + col); before LOAD. */
+#define SLK_DEDUCE_CLUE 0x1000u
+#define SLK_DEDUCE_CLUE_CLUE_SHIFT 0u
+#define SLK_DEDUCE_CLUE_CLUE_MASK 0x00000007u
+
+#define SLK_DEDUCE_CLUE_ADDR(r, c) (SLK_DEDUCE_CLUE_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))
+#define SLK_DEDUCE_ROW_ADDR(r, half) (SLK_DEDUCE_ROW_BASE + 4u * (2u * (r) + (half)))
+
 #endif /* SLK_REGS_H */
