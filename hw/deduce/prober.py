@@ -16,7 +16,7 @@ band-of-rows design's cost).
 
 Ports as :class:`~hw.deduce.propagator.Propagator` (``clear_labels``,
 ``restore_labels`` + ``labels_in``: the label registers, for a state that is
-not a descendant of the last one);
+not a descendant of the last one; ``labels_saved``: their contents, for a trail);
 counters (cleared by
 ``start``): ``probes``, ``probe_hits``, ``saves``, ``restores`` and the
 propagator's totals ``sweeps``, ``flood_iterations``, ``label_iterations``,
@@ -51,6 +51,7 @@ class Prober(wiring.Component):
             "load": In(1), "state_in": In(data.ArrayLayout(n, BOARDS)),
             "start": In(1), "clear_labels": In(1),
             "restore_labels": In(1), "labels_in": In(len(self.propagator.labels_saved)),
+            "labels_saved": Out(len(self.propagator.labels_saved)),
             "busy": Out(1), "done": Out(1), "conflict": Out(1),
             "state": Out(data.ArrayLayout(n, BOARDS)),
             **{name: Out(COUNT_WIDTH) for name in counters},
@@ -66,7 +67,7 @@ class Prober(wiring.Component):
                      prop.island.eq(self.island), self.state.eq(prop.state),
                      prop.clear_labels.eq(self.clear_labels),
                      prop.restore_labels.eq(self.restore_labels),
-                     prop.labels_in.eq(self.labels_in)]
+                     prop.labels_in.eq(self.labels_in), self.labels_saved.eq(prop.labels_saved)]
 
         snapshot = Signal(data.ArrayLayout(n, BOARDS))
         snapshot_labels = Signal(len(prop.labels_saved))  # the label registers too
