@@ -5,8 +5,10 @@ checks each step with the hardware solver mapped into its memory space; ours
 is PicoRV32 (from the ``pythondata-cpu-picorv32`` package, used in place),
 block RAM holding the C firmware (``firmware/``, baked in at build time), a
 UART to the host (:mod:`hw.uart`, protocol :mod:`spec.protocol`), a
-free-running 64-bit cycle counter and the accelerator
-(:class:`hw.accelerator.Accelerator`).  The memory map and every register are
+free-running 64-bit cycle counter, the accelerator
+(:class:`hw.accelerator.Accelerator`) and, when ``deduce`` is set, the deduction
+engine (:class:`hw.deduce.engine.DeduceEngine`, DESIGN.md section 6) at the same grid
+size.  The memory map and every register are
 declared in :mod:`spec.registers` (docs/soc.md shows them).
 
 Building the SoC never runs a compiler: it takes the firmware's RAM image, which
@@ -29,8 +31,9 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ, divisor_for
-from slitherlink.spec.registers import (ACCEL, PAGE_SHIFT, RAM, REGION_SHIFT, SYSCTL, UART as UART_BLOCK,
-                            WINDOW_SIZE, Baud, ClockHz, CyclesHi, CyclesLo, RamSize, UartDivisor)
+from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_SHIFT, SYSCTL,
+                                        UART as UART_BLOCK, WINDOW_SIZE, Baud, ClockHz, CyclesHi,
+                                        CyclesLo, RamSize, UartDivisor)
 
 from . import bus
 from .uart import UART
@@ -157,6 +160,8 @@ class SoC(wiring.Component):
     ``firmware``: the RAM image (bytes, built by :mod:`firmware.build`); ``ram_size``
     the RAM it was built for (default: the image's ``ram_size`` attribute).
     ``baud`` must be reachable from ``clock_hz`` (:func:`spec.board.divisor_for`).
+    ``deduce``: also the deduction engine (its window reads 0 without it, and the
+    firmware then refuses deduce mode); ``trail_depth``: the decisions its trail holds.
     """
 
     uart_rx: In(1, init=1)
@@ -164,8 +169,9 @@ class SoC(wiring.Component):
     trap: Out(1)
 
     def __init__(self, max_rows=10, max_cols=10, *, firmware, ram_size=None,
-                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD):
+                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, trail_depth=64):
         from .accelerator import Accelerator
+        from .deduce.engine import DeduceEngine
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz, self.baud = int(clock_hz), int(baud)
         self.divisor = divisor_for(self.clock_hz, self.baud)
@@ -177,6 +183,7 @@ class SoC(wiring.Component):
             raise ValueError("give ram_size: the RAM the firmware image was built for")
         self.firmware = bytes(firmware)
         self.accelerator = Accelerator(max_rows, max_cols)
+        self.deduce = DeduceEngine(max_rows, max_cols, trail_depth=trail_depth) if deduce else None
         super().__init__()
 
     def elaborate(self, platform):
@@ -186,6 +193,8 @@ class SoC(wiring.Component):
         m.submodules.sysctl = sysctl = SysCtl(clock_hz=self.clock_hz, baud=self.baud,
                                               divisor=self.divisor, ram_size=self.ram_size)
         m.submodules.accelerator = accel = self.accelerator
+        if self.deduce is not None:
+            m.submodules.deduce = self.deduce
         m.submodules.none = none = _NoTarget()
 
         if platform is not None and hasattr(platform, "add_file"):
@@ -221,6 +230,9 @@ class SoC(wiring.Component):
             "accel": (accel.bus, (region == ACCEL.region)
                       & (mem_addr[:REGION_SHIFT] < WINDOW_SIZE)),
         }
+        if self.deduce is not None:
+            targets["deduce"] = (self.deduce.bus, (region == DEDUCE.region)
+                                 & (mem_addr[:REGION_SHIFT] < DEDUCE.size))
         selected = []
         for name, (target, hit) in targets.items():
             sel = Signal(name=f"sel_{name}")
@@ -243,7 +255,7 @@ class SoC(wiring.Component):
 
 
 def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=DEFAULT_CLOCK_HZ,
-                baud=DEFAULT_BAUD, name=TOP_NAME):
+                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, trail_depth=64):
     """``(verilog_text, [picorv32.v path])``: the SoC as one Verilog top module ``name``.
 
     Ports: ``clk``, ``rst`` (active high), ``uart_rx``, ``uart_tx``, ``trap``.
@@ -251,6 +263,6 @@ def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=D
     """
     from amaranth.back import verilog
     soc = SoC(max_rows, max_cols, clock_hz=clock_hz, baud=baud, firmware=firmware,
-              ram_size=ram_size)
+              ram_size=ram_size, deduce=deduce, trail_depth=trail_depth)
     text = verilog.convert(soc, name=name, emit_src=False)
     return text, [picorv32_source()]

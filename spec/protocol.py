@@ -375,6 +375,8 @@ class DeduceResult(Layout, c_name="DEDUCE_RESULT"):
     saves: u32("state snapshots (probes and decisions)")
     restores: u32("state restores (probes and backtracks)")
     solutions: u32("solutions found")
+    engine_clocks: u32("clocks the deduction engine was busy (part of cycles; not a counter of "
+                       "the model, whose cycle estimate is its counterpart)")
     cycles: u64("solve cycles of the SoC's cycle counter, as RESULT")
     colouring: Tail(1, "as RESULT")
 
@@ -430,7 +432,8 @@ STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
 COUNTERS = tuple(f.name for f in Result.FIELDS if f.size == 8)
 
 #: Counters of DEDUCE_RESULT, in payload order (u32 each): model.deduce.Counters.
-DEDUCE_COUNTERS = tuple(f.name for f in DeduceResult.FIELDS if f.size == 4)
+DEDUCE_COUNTERS = tuple(f.name for f in DeduceResult.FIELDS
+                        if f.size == 4 and f.name != "engine_clocks")
 
 #: Largest payload of any frame: a SOLVE of a MAX_GRID x MAX_GRID grid.
 MAX_PAYLOAD = Solve.SIZE + Solve.TAIL.nbytes(MAX_GRID * MAX_GRID)

@@ -509,7 +509,13 @@ def c_header():
               f"#define SLK_DEDUCE_REGMAP_VERSION {DEDUCE_VERSION}u",
               f"#define SLK_DEDUCE_CLUE_BASE 0x{DEDUCE_CLUE_BASE:04X}u",
               f"#define SLK_DEDUCE_ROW_BASE 0x{DEDUCE_ROW_BASE:04X}u",
-              f"#define SLK_DEDUCE_COUNTERS {len(DEDUCE_HW_COUNTERS)}u", ""]
+              f"#define SLK_DEDUCE_COUNTERS {len(DEDUCE_HW_COUNTERS)}u",
+              "/* counter k (DEDUCE_HW_COUNTERS order) at SLK_DEDUCE_COUNTER_BASE + 4 * k */",
+              f"#define SLK_DEDUCE_COUNTER_BASE 0x{DEDUCE_COUNTER_REGISTERS[0].address:04X}u"]
+    for k, name in enumerate(DEDUCE_HW_COUNTERS):
+        assert DEDUCE_COUNTER_REGISTERS[k].address == DEDUCE_COUNTER_REGISTERS[0].address + 4 * k
+        lines.append(f"#define SLK_DEDUCE_COUNTER_{name.upper()} {k}u")
+    lines.append("")
     for register in DEDUCE_REGISTERS:
         lines += _register_defines("SLK", register)
     lines += ["#define SLK_DEDUCE_CLUE_ADDR(r, c) "

@@ -26,10 +26,13 @@
 #include "io.h"
 #include "proto.h"
 #include "search.h"
+#include "deduce.h"
 
 #define RXBUF (PROTO_MAX_PAYLOAD + PROTO_OVERHEAD)
-/* the largest reply: a RESULT with the colouring of the largest grid */
-#define TX_PAYLOAD_MAX PROTO_RESULT_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS)
+/* the largest reply: a RESULT or DEDUCE_RESULT with the colouring of the largest grid */
+#define TX_PAYLOAD_MAX_(a, b) ((a) > (b) ? (a) : (b))
+#define TX_PAYLOAD_MAX TX_PAYLOAD_MAX_(PROTO_RESULT_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS), \
+                                       PROTO_DEDUCE_RESULT_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS))
 #define TXBUF (TX_PAYLOAD_MAX + PROTO_OVERHEAD)
 
 /* the longest payload a request needs whole: the largest SOLVE of this build */
@@ -42,6 +45,7 @@ static uint8_t *const txp = txbuf + PROTO_FRAME_SIZE;  /* the reply's payload */
 static uint32_t head, count;          /* count bytes are buffered from head on */
 static uint32_t last_rx, timeout_cycles;
 static search_result_t result;
+static deduce_result_t deduce_result;
 
 /* the receiver's counters, reported by STATS (spec.protocol.Stats) */
 static struct {
@@ -193,7 +197,8 @@ __attribute__((noinline)) void send_version(void)
     PROTO_PUT_VERSION_CLOCK_HZ(txp, REG(SOC_SYSCTL_CLOCK_HZ));
     PROTO_PUT_VERSION_BAUD(txp, REG(SOC_SYSCTL_BAUD));
     PROTO_PUT_VERSION_MAX_PAYLOAD(txp, PROTO_MAX_PAYLOAD);
-    PROTO_PUT_VERSION_FLAGS(txp, accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0);
+    PROTO_PUT_VERSION_FLAGS(txp, (accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0)
+                                 | (deduce_ok() ? PROTO_VERSION_DEDUCE_OK : 0));
     send_frame(MSG_VERSION, PROTO_VERSION_SIZE);
 }
 
@@ -316,15 +321,18 @@ int search_poll(void)
     return 0;
 }
 
+static uint32_t status_of(uint32_t found, int exhausted, uint32_t unique)
+{
+    if (found >= 2)
+        return STATUS_MULTIPLE;
+    if (found == 1)
+        return (unique && exhausted) ? STATUS_SOLVED_UNIQUE : STATUS_SOLVED;
+    return exhausted ? STATUS_NO_SOLUTION : STATUS_LIMIT;
+}
+
 static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint64_t cycles)
 {
-    uint32_t status;
-    if (result.found >= 2)
-        status = STATUS_MULTIPLE;
-    else if (result.found == 1)
-        status = (unique && result.exhausted) ? STATUS_SOLVED_UNIQUE : STATUS_SOLVED;
-    else
-        status = result.exhausted ? STATUS_NO_SOLUTION : STATUS_LIMIT;
+    uint32_t status = status_of(result.found, result.exhausted, unique);
     uint32_t bytes = result.found ? PROTO_RESULT_COLOURING_BYTES(mul_small(rows, cols)) : 0;
     PROTO_PUT_RESULT_STATUS(txp, status);
     PROTO_PUT_RESULT_FLAGS(txp, (result.aborted ? PROTO_RESULT_ABORTED : 0)
@@ -340,6 +348,35 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint64_t 
     for (uint32_t i = 0; i < bytes; i++)
         txp[PROTO_RESULT_COLOURING_OFFSET + i] = result.solution[i];
     send_frame(MSG_RESULT, PROTO_RESULT_SIZE + bytes);
+}
+
+static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t unique, uint64_t cycles)
+{
+    const deduce_result_t *d = &deduce_result;
+    uint32_t status = status_of(d->found, d->exhausted, unique);
+    uint32_t bytes = d->found ? deduce_colouring(d, txp + PROTO_DEDUCE_RESULT_COLOURING_OFFSET) : 0;
+    PROTO_PUT_DEDUCE_RESULT_STATUS(txp, status);
+    PROTO_PUT_DEDUCE_RESULT_FLAGS(txp, (d->aborted ? PROTO_RESULT_ABORTED : 0)
+                                       | (unique ? PROTO_RESULT_UNIQUE : 0)
+                                       | (d->trail_full ? PROTO_RESULT_TRAIL_FULL : 0));
+    PROTO_PUT_DEDUCE_RESULT_ROWS(txp, rows);
+    PROTO_PUT_DEDUCE_RESULT_COLS(txp, cols);
+    const uint32_t *k = d->counters;
+    PROTO_PUT_DEDUCE_RESULT_SWEEPS(txp, k[SLK_DEDUCE_COUNTER_SWEEPS]);
+    PROTO_PUT_DEDUCE_RESULT_FLOODS(txp, k[SLK_DEDUCE_COUNTER_FLOODS]);
+    PROTO_PUT_DEDUCE_RESULT_FLOOD_ITERATIONS(txp, k[SLK_DEDUCE_COUNTER_FLOOD_ITERATIONS]);
+    PROTO_PUT_DEDUCE_RESULT_LABEL_RUNS(txp, k[SLK_DEDUCE_COUNTER_LABEL_RUNS]);
+    PROTO_PUT_DEDUCE_RESULT_LABEL_ITERATIONS(txp, k[SLK_DEDUCE_COUNTER_LABEL_ITERATIONS]);
+    PROTO_PUT_DEDUCE_RESULT_PROBES(txp, k[SLK_DEDUCE_COUNTER_PROBES]);
+    PROTO_PUT_DEDUCE_RESULT_PROBE_HITS(txp, k[SLK_DEDUCE_COUNTER_PROBE_HITS]);
+    PROTO_PUT_DEDUCE_RESULT_DECISIONS(txp, k[SLK_DEDUCE_COUNTER_DECISIONS]);
+    PROTO_PUT_DEDUCE_RESULT_BACKTRACKS(txp, k[SLK_DEDUCE_COUNTER_BACKTRACKS]);
+    PROTO_PUT_DEDUCE_RESULT_SAVES(txp, k[SLK_DEDUCE_COUNTER_SAVES]);
+    PROTO_PUT_DEDUCE_RESULT_RESTORES(txp, k[SLK_DEDUCE_COUNTER_RESTORES]);
+    PROTO_PUT_DEDUCE_RESULT_SOLUTIONS(txp, d->solutions);
+    PROTO_PUT_DEDUCE_RESULT_ENGINE_CLOCKS(txp, k[SLK_DEDUCE_COUNTER_CLOCKS]);
+    PROTO_PUT_DEDUCE_RESULT_CYCLES(txp, cycles);
+    send_frame(MSG_DEDUCE_RESULT, PROTO_DEDUCE_RESULT_SIZE + bytes);
 }
 
 /* SOLVE: validated in host.protocol.decode_solve's order (docs/protocol.md), then searched. */
@@ -380,14 +417,28 @@ static void handle_solve(const frame_t *f)
             return;
         }
     }
+    uint32_t unique = flags & PROTO_FLAG_UNIQUE;
+    uint32_t limit = max_checks ? max_checks : 0xFFFFFFFFu;
+    if (flags & PROTO_FLAG_DEDUCE) {
+        if (!deduce_ok()) {
+            send_error(ERR_NO_DEDUCE, MSG_SOLVE, deduce_id());
+            return;
+        }
+        deduce_load(rows, cols, codes);       /* the frame's bytes are not used after this */
+        uint64_t start = cycles64();          /* "puzzle loaded" */
+        deduce_run(unique ? 2u : 1u, limit, &deduce_result);
+        uint64_t cycles = cycles64() - start; /* "answer ready" */
+        deduce_counters(&deduce_result);
+        send_deduce_result(rows, cols, unique, cycles);
+        return;
+    }
     if (!accelerator_ok()) {
         send_error(ERR_NO_ACCELERATOR, MSG_SOLVE, accelerator_id());
         return;
     }
-    uint32_t unique = flags & PROTO_FLAG_UNIQUE;
     search_load(rows, cols, codes);           /* the frame's bytes are not used after this */
     uint64_t start = cycles64();              /* "puzzle loaded" */
-    search_run(unique ? 2u : 1u, max_checks ? max_checks : 0xFFFFFFFFu, &result);
+    search_run(unique ? 2u : 1u, limit, &result);
     uint64_t cycles = cycles64() - start;     /* "answer ready" */
     send_result(rows, cols, unique, cycles);
 }

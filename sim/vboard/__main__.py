@@ -32,6 +32,8 @@ def main(argv=None):
                              ("--clock-hz", "SoC clock (default: the Arty build's)"),
                              ("--baud", "UART baud rate (default: the Arty build's)")):
             sub.add_argument(option, type=int, metavar="N", help=text)
+        sub.add_argument("--no-deduce", dest="deduce", action="store_const", const=0,
+                         help="leave the deduction engine out (paper mode only)")
         if name == "build":
             sub.add_argument("--trace", choices=["vcd", "fst"],
                              help="build the variant that can write a trace")
@@ -48,8 +50,9 @@ def main(argv=None):
 
     trace = args.trace if args.command == "build" else trace_kind(args.trace)
     try:
-        params = {key: getattr(args, key) for key in ("max_rows", "max_cols", "clock_hz", "baud")
-                  if getattr(args, key) is not None}
+        params = {key: getattr(args, key)
+                  for key in ("max_rows", "max_cols", "clock_hz", "baud", "deduce")
+                  if getattr(args, key, None) is not None}
         built = build_design(args.design, params=params, trace=trace, force=args.force)
     except BuildError as error:
         print(f"error: {error}", file=sys.stderr)

@@ -3,8 +3,12 @@
 The virtual board mirrors the primary board, the Arty A7-35T
 (:class:`boards.arty.ArtyA7_35`): the same grid size, the same SoC clock (the
 paper's 50 MHz) and the same UART baud rate, so its cycle counts are the
-board's and the host sees the same bytes at the same rate.  Other parameters
-can be given (``python -m slitherlink.sim.vboard build --max-rows 16 --max-cols 16``).
+board's and the host sees the same bytes at the same rate.  It adds the
+deduction engine (``deduce``, DESIGN.md section 6) beside the paper's
+accelerator, so it serves both modes; at the Arty's 10x10 the two engines
+together do not fit the XC7A35T (docs/deduce.md), so this is where deduce mode
+runs until a smaller engine exists.  Other parameters can be given
+(``python -m slitherlink.sim.vboard build --max-rows 16 --max-cols 16 --no-deduce``).
 """
 
 from slitherlink.boards.arty import ArtyA7_35
@@ -16,25 +20,26 @@ __all__ = ["design", "board_parameters"]
 
 
 def board_parameters():
-    """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build."""
+    """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build, and ``deduce``
+    (1: the deduction engine too)."""
     return {"max_rows": ArtyA7_35.max_rows, "max_cols": ArtyA7_35.max_cols,
-            "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD}
+            "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD, "deduce": 1}
 
 
-def design(max_rows=None, max_cols=None, clock_hz=None, baud=None):
+def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None):
     """The :class:`Design` of the SoC (builds the firmware if needed)."""
     from slitherlink.firmware.build import FirmwareError, build_firmware
     from slitherlink.hw import soc
     params = board_parameters()
     for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
-                       ("clock_hz", clock_hz), ("baud", baud)):
+                       ("clock_hz", clock_hz), ("baud", baud), ("deduce", deduce)):
         if value is not None:
             params[key] = int(value)
     try:
         firmware = build_firmware(params["max_rows"], params["max_cols"])
         text, extra = soc.soc_verilog(params["max_rows"], params["max_cols"],
                                       clock_hz=params["clock_hz"], baud=params["baud"],
-                                      firmware=firmware)
+                                      firmware=firmware, deduce=bool(params["deduce"]))
     except FirmwareError as error:
         raise BuildError(f"cannot build the firmware: {str(error).splitlines()[0]}") from None
     except (ValueError, soc.MissingPackage) as error:
@@ -54,4 +59,4 @@ def design_name(params):
     if params == default:
         return "soc"
     return (f"soc-{params['max_rows']}x{params['max_cols']}-{params['clock_hz']}"
-            f"-{params['baud']}")
+            f"-{params['baud']}{'' if params['deduce'] else '-paper'}")

@@ -1,0 +1,158 @@
+/* The deduce-mode search: model/deduce.py solve(), step for step (docs/deduce.md section 5).
+ *
+ * The deduction engine does the work: DEDUCE propagates and probes to a fixpoint,
+ * DECIDE picks the branch cell (the first unknown cell with a known neighbour),
+ * pushes the state on the hardware trail, sets the cell IN and deduces, BACKTRACK
+ * pops the trail, sets the cell OUT and deduces.  The firmware only chooses between
+ * them from STATUS, exactly in solve()'s order, so the engine's counters equal the
+ * model's.  While a command runs the firmware keeps the UART served (search_poll);
+ * an ABORT ends the search after the running command.
+ */
+#include "deduce.h"
+#include "io.h"
+#include "search.h"
+
+#define DED(offset) REG(SLK_DEDUCE_BASE + (offset))
+
+static uint32_t puzzle_rows, puzzle_cols;
+
+uint32_t deduce_id(void) { return DED(SLK_DEDUCE_ID); }
+
+int deduce_ok(void)
+{
+    uint32_t want_id = (SLK_DEDUCE_ID_MAGIC << SLK_DEDUCE_ID_MAGIC_SHIFT)
+                     | (SLK_DEDUCE_REGMAP_VERSION << SLK_DEDUCE_ID_VERSION_SHIFT);
+    uint32_t want_config = (SLK_MAX_ROWS << SLK_DEDUCE_CONFIG_MAX_ROWS_SHIFT)
+                         | (SLK_MAX_COLS << SLK_DEDUCE_CONFIG_MAX_COLS_SHIFT);
+    uint32_t size_mask = SLK_DEDUCE_CONFIG_MAX_ROWS_MASK | SLK_DEDUCE_CONFIG_MAX_COLS_MASK;
+    return DED(SLK_DEDUCE_ID) == want_id && (DED(SLK_DEDUCE_CONFIG) & size_mask) == want_config;
+}
+
+/* spec.deduce.island_free: the nonzero clues do not fit in a 3x4 or 4x3 box. */
+static int island_free(uint32_t rows, uint32_t cols, const uint8_t *codes)
+{
+    uint32_t r0 = rows, r1 = 0, c0 = cols, c1 = 0, any = 0, i = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        for (uint32_t c = 0; c < cols; c++, i++) {
+            uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
+            if (code == 0 || code == PROTO_CLUE_BLANK)
+                continue;
+            any = 1;
+            if (r < r0) r0 = r;
+            if (r > r1) r1 = r;
+            if (c < c0) c0 = c;
+            if (c > c1) c1 = c;
+        }
+    }
+    if (!any)
+        return 1;
+    uint32_t h = r1 - r0 + 1, w = c1 - c0 + 1;
+    return !((h <= 3 && w <= 4) || (h <= 4 && w <= 3));
+}
+
+void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
+{
+    uint32_t i = 0;
+    for (uint32_t r = 0; r < rows; r++) {
+        for (uint32_t c = 0; c < cols; c++, i++) {
+            uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
+            DED(SLK_DEDUCE_CLUE_ADDR(r, c)) = code == PROTO_CLUE_BLANK ? SLK_CLUE_BLANK : code;
+        }
+    }
+    DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
+                         | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
+                         | ((uint32_t)island_free(rows, cols, codes) << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
+    DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
+    puzzle_rows = rows;
+    puzzle_cols = cols;
+}
+
+/* Run one command; serve the UART every 16 polls of STATUS while it runs (a poll is
+   about 30 cycles: the UART's 64-byte FIFO lasts far longer even at 1 Mbaud).  Returns
+   STATUS after the command. */
+static uint32_t run(uint32_t command, int *abort)
+{
+    DED(SLK_DEDUCE_CONTROL) = command;
+    for (uint32_t i = 1;; i++) {
+        uint32_t status = DED(SLK_DEDUCE_STATUS);
+        if (!(status & SLK_DEDUCE_STATUS_BUSY_MASK))
+            return status;
+        if ((i & 15u) == 0 && !*abort && search_poll())
+            *abort = 1;
+    }
+}
+
+/* The answer: the engine's row words (packing them is left to the reply). */
+static void save_solution(deduce_result_t *result)
+{
+    for (uint32_t r = 0; r < puzzle_rows; r++) {
+        result->inside[r][0] = DED(SLK_DEDUCE_ROW_ADDR(r, 0));
+        if (puzzle_cols > 32u)
+            result->inside[r][1] = DED(SLK_DEDUCE_ROW_ADDR(r, 1));
+    }
+}
+
+uint32_t deduce_colouring(const deduce_result_t *result, uint8_t *out)
+{
+    uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
+    for (uint32_t r = 0; r < puzzle_rows; r++) {
+        for (uint32_t c = 0; c < puzzle_cols; c += 8) {
+            uint32_t take = puzzle_cols - c < 8u ? puzzle_cols - c : 8u;
+            uint32_t chunk = (result->inside[r][c >> 5] >> (c & 31u)) & ((1u << take) - 1u);
+            acc |= chunk << have;
+            have += take;
+            if (have >= 8u) {
+                out[bytes++] = (uint8_t)acc;
+                acc >>= 8;
+                have -= 8u;
+            }
+        }
+    }
+    if (have)
+        out[bytes++] = (uint8_t)acc;
+    return bytes;
+}
+
+void deduce_counters(deduce_result_t *result)
+{
+    for (uint32_t k = 0; k < SLK_DEDUCE_COUNTERS; k++)
+        result->counters[k] = DED(SLK_DEDUCE_COUNTER_BASE + 4u * k);
+}
+
+void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
+{
+    int abort = 0;
+    uint32_t found = 0, decisions = 0;
+    result->exhausted = 0;
+    result->trail_full = 0;
+    uint32_t status = run(SLK_DEDUCE_CONTROL_DEDUCE_MASK, &abort);
+    while (!abort) {
+        int bad = (status & SLK_DEDUCE_STATUS_CONFLICT_MASK) != 0;
+        if (!bad && (status & SLK_DEDUCE_STATUS_COMPLETE_MASK)) {
+            if (found == 0)
+                save_solution(result);
+            if (++found >= max_solutions)
+                break;
+            bad = 1;  /* look for another */
+        }
+        if (bad) {
+            if (status & SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK) {
+                result->exhausted = 1;
+                break;
+            }
+            status = run(SLK_DEDUCE_CONTROL_BACKTRACK_MASK, &abort);
+            continue;
+        }
+        if (decisions >= decision_limit)
+            break;
+        if (status & SLK_DEDUCE_STATUS_TRAIL_FULL_MASK) {
+            result->trail_full = 1;
+            break;
+        }
+        decisions++;
+        status = run(SLK_DEDUCE_CONTROL_DECIDE_MASK, &abort);
+    }
+    result->found = found;
+    result->solutions = found;
+    result->aborted = abort;
+}

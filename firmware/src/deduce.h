@@ -1,0 +1,40 @@
+/* The deduce-mode search (model/deduce.py solve(), docs/deduce.md section 5) on the
+   deduction engine (hw/deduce/engine.py, registers SLK_DEDUCE_* of slk_regs.h). */
+#ifndef DEDUCE_H
+#define DEDUCE_H
+
+#include <stdint.h>
+#include "slk_regs.h"
+#include "slk_build.h"
+#include "slk_protocol.h"
+
+typedef struct {
+    uint32_t counters[SLK_DEDUCE_COUNTERS];  /* the engine's, in DEDUCE_HW_COUNTERS order */
+    uint32_t solutions;
+    uint32_t found;              /* solutions found (at most max_solutions) */
+    int exhausted;               /* the whole search space was covered */
+    int aborted;                 /* ended by an ABORT request */
+    int trail_full;              /* ended because the hardware trail was full */
+    uint32_t inside[SLK_MAX_ROWS][2];  /* the first solution: DEDUCE_ROW words, row by row */
+} deduce_result_t;
+
+/* 1 when the deduction engine answers with the right ID and build size. */
+int deduce_ok(void);
+uint32_t deduce_id(void);
+
+/* Load a puzzle (4-bit codes, validated) into the engine: clues, size, island flag, LOAD. */
+void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes);
+
+/* Run the search on the loaded puzzle; max_solutions 1 or 2; decision_limit >= 1.
+   The answer (found, the first solution, exhausted) is ready when it returns. */
+void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result);
+
+/* Read the engine's counters into result->counters (after deduce_run: statistics for the
+   reply, outside the timed solve). */
+void deduce_counters(deduce_result_t *result);
+
+/* The first solution in DEDUCE_RESULT's colouring order (one bit per cell, row-major)
+   into out; returns the bytes written. */
+uint32_t deduce_colouring(const deduce_result_t *result, uint8_t *out);
+
+#endif
