@@ -70,7 +70,7 @@ REPO = checkout() or Path.cwd()  # the docs the benchmark updates
 
 from slitherlink.bench import paper
 from slitherlink.bench.peers import (DEFAULT_ENGINES, DEFAULT_PUZZLES, UsageError, _cells, choose,
-                         judge, read_manifest, run_all)
+                         judge, peer_engine, read_manifest, run_all)
 from slitherlink.host import protocol as P
 from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_plain
 from slitherlink.host.result import Status
@@ -219,7 +219,7 @@ class BoardWorker:
     def solve(self, puzzle, max_checks, sim_timeout):
         from slitherlink.host.engines import checked  # the rules check every engine's answer gets
         return checked(self.board.solve)(puzzle, unique=True, max_checks=max_checks,
-                                         time_limit=sim_timeout)
+                                         time_limit=sim_timeout, mode="paper")
 
     def close(self):
         try:
@@ -367,11 +367,11 @@ def solve_on_board(worker, row, args, *, build_grid):
 
 def available_engines(requested, explicit, log):
     """The engines that run here, warmed up in this process (the workers are forked)."""
-    from slitherlink.host.engines import EngineUnavailable, get_engine
+    from slitherlink.host.engines import EngineUnavailable
     ok = []
     for engine in requested:
         try:
-            get_engine(engine)(Puzzle([[None]]), unique=True, time_limit=10)
+            peer_engine(engine)(Puzzle([[None]]), unique=True, time_limit=10)
             ok.append(engine)
         except EngineUnavailable as error:
             if explicit:

@@ -11,6 +11,10 @@ code) within the time bound is allowed, but at 1 % at least 99 % must be solved.
 
     python -m slitherlink.bench.lossy                       # 50 puzzles, 0.1 %, 1 %, 5 %
     python -m slitherlink.bench.lossy --losses 0.01 --puzzles 20 --seed 3
+    python -m slitherlink.bench.lossy --mode deduce         # DEDUCE_RESULT replies
+
+The board engine runs in paper mode unless ``--mode deduce`` is given (the
+table of docs/host.md was measured with RESULT frames).
 
 Prints one row per loss rate: solved right, wrong, failed (by exit code), the
 median and maximum wall time per puzzle, and the frames sent again.
@@ -31,7 +35,7 @@ from slitherlink.host import board as B
 from slitherlink.host.engines import get_engine
 from slitherlink.host.errors import HostError
 from slitherlink.host import protocol as P
-from slitherlink.host.fakedevice import FakeDevice, estimated_cycles, run_search
+from slitherlink.host.fakedevice import FakeDevice, solve_reply
 from slitherlink.host.lossy import LossyLink
 from slitherlink.host.puzzle import parse_colouring, parse_plain
 from slitherlink.host.result import Status
@@ -54,21 +58,19 @@ class SearchingFakeDevice(FakeDevice):
             request = P.decode_solve(frame, max_rows=self.max_rows, max_cols=self.max_cols)
         except P.ProtocolError:
             return super()._request(frame)
+        if request.mode is P.Mode.DEDUCE and not self.deduce:
+            return super()._request(frame)  # ERROR NO_DEDUCE
         started, token = time.monotonic(), object()
         self._token = token
         self._running = (float("inf"), request, None, started, 0)
 
         def work():
-            if frame.payload not in self._memo:
-                status, solution, counters = run_search(request)
-                self._memo[frame.payload] = (P.encode_result(
-                    status, request.rows, request.cols, solution=solution, counters=counters,
-                    cycles=estimated_cycles(counters), unique=request.unique),
-                    counters["checks"])
-            reply, checks = self._memo[frame.payload]
+            if frame.payload not in self._memo:  # the payload includes the mode's flag
+                self._memo[frame.payload] = solve_reply(request)
+            reply, steps = self._memo[frame.payload]
             with self._lock:
                 if self._token is token and self._running is not None:
-                    self._running = (time.monotonic(), request, reply, started, checks)
+                    self._running = (time.monotonic(), request, reply, started, steps)
 
         threading.Thread(target=work, name="fake-search", daemon=True).start()
         return None
@@ -98,8 +100,8 @@ def pick_puzzles(count, *, max_side=10, root=PUZZLES):
     return out
 
 
-def run(loss, puzzles, *, seed=1, retries=None):
-    """Solve every puzzle over a link with ``loss``; a list of records."""
+def run(loss, puzzles, *, seed=1, retries=None, mode="paper"):
+    """Solve every puzzle over a link with ``loss`` in ``mode``; a list of records."""
     device = SearchingFakeDevice(max_rows=10, max_cols=10)
     device_path, stop_device = device.serve_pty()
     link = LossyLink(device_path, loss=loss, seed=seed)
@@ -111,7 +113,7 @@ def run(loss, puzzles, *, seed=1, retries=None):
             start = time.monotonic()
             record = {"name": puzzle.name, "size": puzzle.size, "loss": loss}
             try:
-                result = solve(puzzle, unique=True, port=port, retries=retries)
+                result = solve(puzzle, unique=True, port=port, retries=retries, mode=mode)
             except HostError as error:
                 record.update(outcome="failed", exit_code=int(error.exit_code),
                               message=str(error))
@@ -166,6 +168,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--retries", type=int, default=None,
                         help=f"the board engine's --retries (default {B.DEFAULT_RETRIES})")
+    parser.add_argument("--mode", choices=["paper", "deduce"], default="paper",
+                        help="the board engine's mode (default %(default)s)")
     parser.add_argument("--json", metavar="FILE", help="write every record as JSON")
     args = parser.parse_args(argv)
     try:
@@ -176,7 +180,8 @@ def main(argv=None):
     all_records = {}
     for loss in losses:
         start = time.monotonic()
-        all_records[loss] = run(loss, puzzles, seed=args.seed, retries=args.retries)
+        all_records[loss] = run(loss, puzzles, seed=args.seed, retries=args.retries,
+                                mode=args.mode)
         print(f"loss {100 * loss:g} %: {time.monotonic() - start:.1f} s", file=sys.stderr,
               flush=True)
     print(table(all_records))

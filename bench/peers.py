@@ -42,6 +42,9 @@ from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_colouring, parse_
 
 DEFAULT_PUZZLES = puzzles()
 DEFAULT_ENGINES = ("model", "sat", "z3", "ip", "cpsat")
+#: the mode of the engines that have two (host.engines.MODAL): ``model`` here is the
+#: golden model of the paper's search (the deduction engine has bench/deduce.py)
+PEER_MODE = "paper"
 #: The default sample: every size class up to this many cells (20x36) ...
 DEFAULT_MAX_CELLS = 20 * 36
 #: ... and this many puzzles of each larger size class.
@@ -107,11 +110,17 @@ def _cells(size):
     return int(r) * int(c)
 
 
+def peer_engine(engine):
+    """The checked solve of ``engine``; one with modes runs :data:`PEER_MODE`."""
+    from slitherlink.host.engines import MODAL
+    return get_engine(engine, mode=PEER_MODE if engine in MODAL else None)
+
+
 def solve_one(engine, name, puzzles, time_limit):
     """Solve one puzzle (in a worker process); a dict for the parent."""
     try:
         puzzle = parse_plain((puzzles / f"{name}.txt").read_text(), name=name)
-        result = get_engine(engine)(puzzle, unique=True, time_limit=time_limit)
+        result = peer_engine(engine)(puzzle, unique=True, time_limit=time_limit)
         return {"status": result.status.name, "seconds": result.seconds,
                 "solution": result.solution, "message": result.message,
                 "counters": result.counters}
@@ -325,7 +334,7 @@ def main(argv=None):
                         per_class=args.per_class, larger=args.larger,
                         max_cells=DEFAULT_MAX_CELLS, seed=args.seed)
         for engine in args.engines:     # import and warm up in the parent: children are
-            get_engine(engine)(Puzzle([[None]]), unique=True, time_limit=10)  # forked
+            peer_engine(engine)(Puzzle([[None]]), unique=True, time_limit=10)  # forked
     except (UsageError, EngineUnavailable, PuzzleError) as error:
         print(f"bench/peers.py: {error}", file=sys.stderr)
         return 2

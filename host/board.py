@@ -1,12 +1,17 @@
 """Engine ``board``: solve on the FPGA board, or on the virtual board, over a UART.
 
 DESIGN.md section 4: the host sends the puzzle in a SOLVE frame
-(:mod:`host.protocol`), the SoC's firmware runs the paper's search with the
-accelerator (section 3) and answers with a RESULT frame: the status, the
-colouring and the counters, ``cycles`` being the SoC's own count from "puzzle
-loaded" to "answer ready".  The engine is registered in :mod:`host.engines`
-like every other; its answers are checked by the rules checker there
-(:func:`host.engines.checked`), once.
+(:mod:`host.protocol`).  In paper mode (``mode="paper"``) the SoC's firmware
+runs the paper's search with the accelerator (section 3) and answers with a
+RESULT frame; in deduce mode (``mode="deduce"``, the default: SOLVE's DEDUCE
+flag) it runs the deduction engine (docs/deduce.md) and answers with a
+DEDUCE_RESULT frame.  Either carries the status, the colouring and the
+mode's counters, ``cycles`` being the SoC's own count from "puzzle loaded" to
+"answer ready".  A build without the deduction engine (VERSION without
+DEDUCE_OK, or ERROR NO_DEDUCE) is refused in deduce mode with
+:class:`NoDeduceEngine`, before the puzzle is sent.  The engine is registered
+in :mod:`host.engines` like every other; its answers are checked by the rules
+checker there (:func:`host.engines.checked`), once.
 
 ``solve(puzzle, port="/dev/ttyUSB1")`` talks to a real board (the Arty A7's
 FT2232, second interface; ``port="auto"`` finds it, :mod:`host.ports`).
@@ -21,8 +26,10 @@ the frame lengths (:mod:`host.link`):
 
 1. open the port (pyserial, exclusive), drop stale input;
 2. ABORT, in case a previous host left a search running (NOT_BUSY is fine);
-3. PING: the VERSION reply gives the build's largest grid, clock and baud rate;
-   a puzzle larger than the build is refused here, before anything is sent;
+3. PING: the VERSION reply gives the build's largest grid, clock and baud rate
+   and whether it has the deduction engine; a puzzle larger than the build, or
+   deduce mode on a build without the engine, is refused here, before the
+   SOLVE is sent;
 4. SOLVE; while the search runs the device is silent.  After a silence of
    about twice the expected answer time plus 2^25 device cycles (the search
    allowance of :mod:`host.link`) the host sends the SOLVE again as a probe:
@@ -31,8 +38,10 @@ the frame lengths (:mod:`host.link`):
    A damaged frame back (bad CRC, cut short, garbage, or the device's own
    ERROR saying our frame arrived damaged) makes the host send again at once.
    Up to ``retries`` resends in a row (``--retries``); a valid frame resets
-   the count.  :data:`host.link.SILENT_ATTEMPTS` attempts in a row without a
-   byte back: :class:`NoAnswer`;
+   the count.  Only a reply of the request's mode (RESULT or DEDUCE_RESULT),
+   size and uniqueness is taken for the answer; any other is a late answer to
+   someone else's request.  :data:`host.link.SILENT_ATTEMPTS` attempts in a row
+   without a byte back: :class:`NoAnswer`;
 5. with ``time_limit``, an ABORT after that many seconds ends the search
    (status LIMIT with the counters so far);
 6. when the SOLVE was sent more than once, an ABORT handshake afterwards ends
@@ -43,7 +52,8 @@ Errors are exceptions with one-line messages and an ``exit_code`` for
 ``host/solve.py`` (:class:`host.errors.ExitCode`): :class:`PortError`
 (missing, busy or unusable port), :class:`NoAnswer`, :class:`GarbledAnswer`,
 :class:`TooLarge`, :class:`DeviceError` (the device refused the request for
-another reason) and :class:`VirtualBoardFailed` (the virtual board could not
+another reason; :class:`NoDeduceEngine`: deduce mode on a build without the
+engine) and :class:`VirtualBoardFailed` (the virtual board could not
 be built or started, or died: its exit status and last message), all
 subclasses of :class:`BoardError`.  ``-v`` logs every frame (``host.link``).
 """
@@ -59,8 +69,9 @@ import time
 
 from . import protocol as P
 from slitherlink.spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
-from slitherlink.spec.protocol import Solve
+from slitherlink.spec.protocol import Mode, Solve
 
+from .engines import DEFAULT_MODE
 from .errors import ExitCode, HostError, OptionError
 from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, LinkTiming, frame_lengths,
                    log_event, log_sent)
@@ -68,12 +79,13 @@ from .result import Result
 
 __all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardError",
            "PortError", "NoAnswer", "GarbledAnswer", "TooLarge", "DeviceError",
-           "VirtualBoardFailed", "DEFAULT_BAUD", "DEFAULT_RETRIES", "PAPER_CLOCK_HZ",
-           "MAX_CHECKS"]
+           "NoDeduceEngine", "VirtualBoardFailed", "DEFAULT_BAUD", "DEFAULT_RETRIES",
+           "PAPER_CLOCK_HZ", "MAX_CHECKS", "DEFAULT_MODE"]
 
 log = logging.getLogger(__name__)
 
-#: The largest --max-checks the SOLVE request carries (0 means no bound).
+#: The largest --max-checks (or, in deduce mode, --max-decisions) the SOLVE request
+#: carries (0 means no bound).
 MAX_CHECKS = (1 << (8 * Solve.field("max_checks").size)) - 1
 
 
@@ -104,6 +116,11 @@ class TooLarge(BoardError):
 
 class DeviceError(BoardError):
     """The device answered the request with an ERROR frame (other than TOO_LARGE)."""
+    exit_code = ExitCode.ENGINE
+
+
+class NoDeduceEngine(DeviceError):
+    """Deduce mode was asked of a build without the deduction engine."""
     exit_code = ExitCode.ENGINE
 
 
@@ -441,8 +458,8 @@ class Board:
         if one was.  Every reply sent before the answer to this ABORT has been received
         (or lost) by the time it returns: a handshake that flushes stale answers."""
         def accept(reply):
-            if isinstance(reply, P.ResultReply) and reply.aborted:
-                return True
+            if isinstance(reply, (P.ResultReply, P.DeduceResultReply)) and reply.aborted:
+                return True  # a search of either mode
             if isinstance(reply, P.ErrorReply) and reply.code == P.ErrorCode.NOT_BUSY:
                 return False
             return None
@@ -464,21 +481,45 @@ class Board:
             raise TooLarge(f"a {puzzle.size} puzzle is larger than {self.what} was built "
                            f"for ({v.max_rows}x{v.max_cols})")
 
-    def solve(self, puzzle, *, unique=False, time_limit=None, max_checks=0):
-        """Solve ``puzzle`` on the device; returns a :class:`Result` (unchecked: the
-        engine registry checks it)."""
+    def no_deduce(self, why):
+        """The one-line error of deduce mode on a build without the deduction engine."""
+        rebuild = "the virtual board (make vboard)" if self.virtual else \
+            "the bitstream (make bitstream)"
+        return NoDeduceEngine(f"this build has no deduction engine: use --mode paper, or "
+                              f"rebuild {rebuild} with it; {self.what} {why}")
+
+    def check_mode(self, mode):
+        """Raise :class:`NoDeduceEngine` for deduce mode on a build without the engine
+        (VERSION's DEDUCE_OK)."""
+        if self.version is None:
+            self.ping()
+        if P.as_mode(mode) is Mode.DEDUCE and not self.version.deduce_ok:
+            raise self.no_deduce("reports no DEDUCE_OK in its VERSION")
+
+    def solve(self, puzzle, *, unique=False, time_limit=None, max_checks=0, max_decisions=0,
+              mode=DEFAULT_MODE):
+        """Solve ``puzzle`` on the device in ``mode`` (paper: the paper's search, bounded
+        by ``max_checks``; deduce: the deduction engine, bounded by ``max_decisions``;
+        0 = no bound); returns a :class:`Result` (unchecked: the engine registry checks
+        it)."""
+        mode = P.as_mode(mode)
+        bound = _bound(mode, max_checks, max_decisions)
         self.check_size(puzzle)
+        self.check_mode(mode)
         if self._unsynced:  # the last solve may have left a second search or a late RESULT
             self.abort()
-        frame = P.encode_solve(puzzle, unique=unique, max_checks=max_checks or 0)
+        frame = P.encode_solve(puzzle, unique=unique, max_checks=bound, mode=mode)
         abort_frame = P.encode_abort()
         rows, cols = puzzle.rows, puzzle.cols
         lengths = _lengths(rows, cols)
+        reply_len = lengths["deduce_result" if mode is Mode.DEDUCE else "result"]
+        answer = P.DeduceResultReply if mode is Mode.DEDUCE else P.ResultReply
 
         def accept(reply):
-            if isinstance(reply, P.ResultReply):
-                # a RESULT of another size or mode answers someone else's request
-                return reply if (reply.rows, reply.cols, reply.unique) == \
+            if isinstance(reply, (P.ResultReply, P.DeduceResultReply)):
+                # a reply of another mode, size or uniqueness answers someone else's request
+                return reply if type(reply) is answer and (reply.rows, reply.cols,
+                                                           reply.unique) == \
                     (rows, cols, bool(unique)) else None
             if not isinstance(reply, P.ErrorReply):
                 return None
@@ -490,6 +531,11 @@ class Board:
                 if reply.code == P.ErrorCode.TOO_LARGE:
                     raise TooLarge(f"{self.what} refused the {puzzle.size} puzzle as larger "
                                    f"than it was built for ({reply})")
+                if reply.code == P.ErrorCode.NO_DEDUCE:
+                    if mode is not Mode.DEDUCE:
+                        return None  # the answer to a deduce-mode SOLVE of before: stale
+                    raise self.no_deduce(f"answered the SOLVE with {reply.name} (detail "
+                                         f"{reply.detail})")
                 raise DeviceError(f"{self.what} refused the puzzle: {reply}")
             if reply.request_type == P.MsgType.ABORT and reply.code == P.ErrorCode.NOT_BUSY:
                 return _NOT_BUSY
@@ -497,23 +543,23 @@ class Board:
 
         start = time.monotonic()
         deadline = None if time_limit is None else start + time_limit
-        attempts = _Attempts(self, "SOLVE", len(frame), lengths["result"])
+        attempts = _Attempts(self, "SOLVE", len(frame), reply_len)
         current, sent, aborted, probes = frame, 1, False, 0
         clock_hz = self.version.clock_hz
         self._write(frame, "SOLVE")
-        wait = self.timing.search_wait(len(frame), lengths["result"], clock_hz)
+        wait = self.timing.search_wait(len(frame), reply_len, clock_hz)
         while True:
             if deadline is not None and not aborted:
                 wait = max(0.0, min(wait, deadline - time.monotonic()))
             value, seen, bad = self._wait(accept, wait)
-            if isinstance(value, P.ResultReply):
+            if isinstance(value, answer):
                 reply = value
                 break
             if value is _BUSY:  # the device is alive and searching: wait on, probe less often
                 attempts.alive()
                 probes += 1
                 wait = attempts.wait() if aborted else \
-                    self.timing.search_wait(len(frame), lengths["result"], clock_hz, probes)
+                    self.timing.search_wait(len(frame), reply_len, clock_hz, probes)
                 continue
             if value is _NOT_BUSY:
                 if aborted:  # after our ABORT: the search ended, its RESULT was lost
@@ -523,7 +569,7 @@ class Board:
             if deadline is not None and not aborted and time.monotonic() >= deadline:
                 log.info("%s: time limit of %g s: ABORT", self.port, time_limit)
                 current, aborted = abort_frame, True
-                attempts = _Attempts(self, "ABORT", len(abort_frame), lengths["result"])
+                attempts = _Attempts(self, "ABORT", len(abort_frame), reply_len)
                 self._write(current, "time limit")
                 wait = attempts.wait()
                 continue
@@ -554,9 +600,13 @@ class Board:
         status = reply.status
         solutions = [reply.solution] if status.solved and reply.solution is not None else []
         result = Result("board", status, solutions[0] if solutions else None, solutions,
-                        seconds, counters)
+                        seconds, counters, mode=reply.mode.name.lower())
+        steps = f"{counters.get('decisions', 0)} decisions" if reply.mode is Mode.DEDUCE \
+            else f"{counters.get('checks', 0)} checks"
         if reply.aborted:
-            result.message = f"stopped by the time limit after {counters.get('checks', 0)} checks"
+            result.message = f"stopped by the time limit after {steps}"
+        elif getattr(reply, "trail_full", False):
+            result.message = f"stopped: the hardware trail was full after {steps}"
         if self.virtual:
             result.message = (result.message + "; " if result.message else "") + \
                 "on the virtual board (Verilator; cycles are exact)"
@@ -741,12 +791,33 @@ def _drop(board):
             session.close()
 
 
-def check_options(*, max_checks=None, retries=None, time_limit=None, timeout=None, **_):
+def _bound(mode, max_checks, max_decisions):
+    """SOLVE's ``max_checks`` field: the checks of paper mode or the decisions of deduce
+    mode; the other mode's bound is an :class:`host.errors.OptionError`."""
+    if P.as_mode(mode) is Mode.DEDUCE:
+        if max_checks:
+            raise OptionError("--max-checks bounds the paper's search (--mode paper); "
+                              "in deduce mode give --max-decisions")
+        return max_decisions or 0
+    if max_decisions:
+        raise OptionError("--max-decisions bounds the deduction engine (--mode deduce); "
+                          "in paper mode give --max-checks")
+    return max_checks or 0
+
+
+def check_options(*, max_checks=None, max_decisions=None, retries=None, time_limit=None,
+                  timeout=None, mode=DEFAULT_MODE, **_):
     """Raise :class:`host.errors.OptionError` (one line) for a value the board cannot take;
     ``host/solve.py`` calls it before solving."""
-    if max_checks is not None and not 0 <= max_checks <= MAX_CHECKS:
-        raise OptionError(f"--max-checks {max_checks} is beyond what the board takes "
-                          f"(at most {MAX_CHECKS}, a 32-bit count)")
+    try:
+        mode = P.as_mode(mode)
+    except ValueError as error:
+        raise OptionError(str(error)) from None
+    for name, value in (("--max-checks", max_checks), ("--max-decisions", max_decisions)):
+        if value is not None and not 0 <= value <= MAX_CHECKS:
+            raise OptionError(f"{name} {value} is beyond what the board takes "
+                              f"(at most {MAX_CHECKS}, a 32-bit count)")
+    _bound(mode, max_checks, max_decisions)
     if retries is not None and retries < 0:
         raise OptionError(f"--retries must be 0 or more, not {retries}")
     for name, value in (("--time-limit", time_limit), ("--timeout", timeout)):
@@ -755,17 +826,20 @@ def check_options(*, max_checks=None, retries=None, time_limit=None, timeout=Non
 
 
 def solve(puzzle, *, unique=False, time_limit=None, port=None, baud=None, timeout=None,
-          retries=None, max_checks=None):
+          retries=None, max_checks=None, max_decisions=None, mode=DEFAULT_MODE):
     """Solve ``puzzle`` on the board at ``port`` (or on the virtual board).
 
-    ``time_limit`` (seconds) ends the search with an ABORT; ``max_checks``
-    bounds it exactly (status LIMIT); ``timeout`` is how long the device may
-    stay silent before a request is repeated (default: derived from the baud
-    rate and the frame lengths); ``retries`` how many times in a row a request
-    is sent again (default :data:`DEFAULT_RETRIES`).  Raises a :class:`BoardError`.
+    ``mode`` is ``"deduce"`` (the deduction engine, the default; reply DEDUCE_RESULT)
+    or ``"paper"`` (the paper's search; reply RESULT), a name or a :class:`Mode`.
+    ``time_limit`` (seconds) ends the search with an ABORT; ``max_checks`` (paper
+    mode) or ``max_decisions`` (deduce mode) bounds it exactly (status LIMIT);
+    ``timeout`` is how long the device may stay silent before a request is repeated
+    (default: derived from the baud rate and the frame lengths); ``retries`` how many
+    times in a row a request is sent again (default :data:`DEFAULT_RETRIES`).  Raises a
+    :class:`BoardError`, or :class:`host.errors.OptionError` for an option it cannot take.
     """
-    check_options(max_checks=max_checks, retries=retries, time_limit=time_limit,
-                  timeout=timeout)
+    check_options(max_checks=max_checks, max_decisions=max_decisions, retries=retries,
+                  time_limit=time_limit, timeout=timeout, mode=mode)
     if port == "auto":
         from .ports import find_board
         try:
@@ -775,8 +849,9 @@ def solve(puzzle, *, unique=False, time_limit=None, port=None, baud=None, timeou
     board = open_board(port, baud=baud, timeout=timeout, retries=retries)
     try:
         return board.solve(puzzle, unique=unique, time_limit=time_limit,
-                           max_checks=max_checks or 0)
-    except TooLarge:
+                           max_checks=max_checks or 0, max_decisions=max_decisions or 0,
+                           mode=mode)
+    except (TooLarge, NoDeduceEngine):
         raise  # the conversation is still in step
     except BaseException:
         _drop(board)  # after a failure or Ctrl-C: start afresh next time

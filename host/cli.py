@@ -8,9 +8,13 @@ cannot be read is reported in one line and the run goes on with the others.
 
 Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` (the
 FPGA board, ``board``, is one of them, and the default:
-:data:`host.engines.DEFAULT_ENGINE`).  Each engine receives only the options its ``solve`` accepts
+:data:`host.engines.DEFAULT_ENGINE`).  ``--mode paper|deduce`` chooses what the
+``model`` and ``board`` engines run (:data:`host.engines.MODAL`; default
+:data:`host.engines.DEFAULT_MODE`, deduce); given with any other engine it is a
+usage error.  Each engine receives only the options its ``solve`` accepts
 (``--port``, ``--baud``, ``--timeout``, ``--retries`` for the board;
-``--max-checks`` for the model and the board; ``--time-limit`` where
+``--max-checks`` for the paper mode of the model and the board,
+``--max-decisions`` for their deduce mode; ``--time-limit`` where
 supported); an option given for an engine that does not take it is a usage
 error.  An engine module may define ``check_options(**options)`` raising
 ValueError for a value it cannot take: that is a usage error too, reported
@@ -52,6 +56,7 @@ PROG = "host/solve.py"
 #: CLI option -> keyword of an engine's solve()
 ENGINE_OPTIONS = {
     "time_limit": "--time-limit", "max_checks": "--max-checks",
+    "max_decisions": "--max-decisions", "mode": "--mode",
     "port": "--port", "baud": "--baud", "timeout": "--timeout", "retries": "--retries",
 }
 
@@ -138,6 +143,7 @@ class Outcome:
         self.label, self.puzzle, self.result = label, puzzle, result
         self.code, self.error, self.wall = code, error, wall
         self.engine = result.engine if result is not None else engine
+        self.mode = None  # the mode asked of an engine that has modes
 
     @property
     def name(self):
@@ -257,6 +263,10 @@ def build_parser():
     epilog = ["engines:"]
     epilog += [f"  {name:8} {text}" + ("  [default]" if name == default else "")
                for name, text in engines.items()]
+    epilog += ["", f"modes (--mode, for {' and '.join(_engines().MODAL)}; default: "
+               f"{_engines().DEFAULT_MODE.name.lower()}):",
+               "  deduce   the deduction engine (docs/deduce.md); bound: --max-decisions",
+               "  paper    the paper's search (section 3); bound: --max-checks"]
     epilog += ["", "puzzle formats (detected): " + "; ".join(
         f"{name}: {text}" for name, text in FORMATS.items()), "", "exit codes:"]
     epilog += [f"  {int(code):2}  {text}" for code, text in EXIT_CODES.items()]
@@ -273,6 +283,10 @@ def build_parser():
                              "a puzz.link URL, or - for standard input")
     parser.add_argument("--engine", "-e", choices=list(engines), default=default,
                         help=f"solver engine (default: {default})")
+    parser.add_argument("--mode", choices=list(_engines().MODES), default=None,
+                        help="what the model and board engines run: deduce (the deduction "
+                             "engine) or paper (the paper's search); default: "
+                             f"{_engines().DEFAULT_MODE.name.lower()}")
     parser.add_argument("--unique", "-u", action="store_true",
                         help="search on for a second solution and report whether the "
                              "solution is unique")
@@ -288,7 +302,11 @@ def build_parser():
     limits.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
                         help="stop an engine after SECONDS (engines that support it)")
     limits.add_argument("--max-checks", type=_positive_int, metavar="N",
-                        help="stop the model after N partial-condition checks")
+                        help="paper mode: stop the search after N partial-condition checks "
+                             "(model, board)")
+    limits.add_argument("--max-decisions", type=_positive_int, metavar="N",
+                        help="deduce mode: stop the search after N decisions (model, board, "
+                             "deduce)")
     board = parser.add_argument_group("board engine")
     board.add_argument("--port", metavar="DEVICE",
                        help="serial port of the board, e.g. /dev/ttyUSB1")
@@ -408,12 +426,26 @@ def _run(args, stdin, stdout, stderr, complain):
                      f"--format text, or a UTF-8 locale")
             return ExitCode.USAGE
 
+    engines = _engines()
+    if args.mode is not None and args.engine not in engines.MODAL:
+        if args.engine in engines.ALIASES:
+            name, mode = engines.ALIASES[args.engine]
+            complain(f"--engine {args.engine} stands for --engine {name} --mode "
+                     f"{mode.name.lower()}: give --engine {name} --mode {args.mode} instead")
+        else:
+            complain(f"--mode applies to the {' and '.join(engines.MODAL)} engines, not to "
+                     f"'{args.engine}'")
+        return ExitCode.USAGE
     try:
         solve = resolve_engine(args.engine)
-    except _engines().EngineUnavailable as error:
+    except engines.EngineUnavailable as error:
         complain(str(error))
         return ExitCode.ENGINE
+    mode = args.mode
+    if mode is None and "mode" in inspect.signature(solve).parameters:
+        mode = engines.DEFAULT_MODE.name.lower()
     options = {"time_limit": args.time_limit, "max_checks": args.max_checks,
+               "max_decisions": args.max_decisions, "mode": mode,
                "port": args.port, "baud": args.baud, "timeout": args.timeout,
                "retries": args.retries}
     try:
@@ -453,6 +485,7 @@ def _run(args, stdin, stdout, stderr, complain):
             else:
                 outcome = solve_one(item, solve, kwargs, unique=args.unique, label=label,
                                     engine=args.engine)
+                outcome.mode = kwargs.get("mode")
                 if outcome.error:
                     complain(f"{outcome.name}: {outcome.error}")
                 _emit(args, outcome, document, used_names, len(items))
@@ -489,6 +522,8 @@ def _emit(args, outcome, document, used_names, count):
         if result is None:
             extra.update({"engine": args.engine, "status": "error",
                           "status_text": "error", "solution": None, "message": outcome.error})
+            if outcome.mode:
+                extra["mode"] = outcome.mode
         document.write(render_json(puzzle, result, **extra))
     elif args.format == "svg":
         status = result.status.text if result is not None else "error"

@@ -34,7 +34,8 @@ EXIT_CODES = {
     ExitCode.USAGE: "bad command-line usage",
     ExitCode.MULTIPLE: "several solutions (with --unique)",
     ExitCode.NO_SOLUTION: "no solution",
-    ExitCode.LIMIT: "limit reached before an answer (--time-limit, --max-checks)",
+    ExitCode.LIMIT: "limit reached before an answer (--time-limit, --max-checks, "
+                    "--max-decisions)",
     ExitCode.INPUT: "malformed puzzle, unreadable input, or input beyond the limits",
     ExitCode.ENGINE: "engine error, a solution that failed the rules checker, "
                      "or the virtual board died",

@@ -1,12 +1,22 @@
 """A fake solver device that speaks the UART protocol in pure Python.
 
 It stands in for the board (paper Fig. 7: CPU + solver behind a UART) in host
-tests that need no simulator.  It solves with the golden model
-(:func:`model.paper.search`), so its counters are exactly the model's (and hence
-the firmware's); only ``cycles`` is an estimate (:data:`CYCLES_PER_CHECK`,
-:data:`CYCLES_PER_FLOOD_ITERATION`).  It follows the protocol of
-:mod:`host.protocol` to the letter, including resynchronisation, the
-inter-byte timeout, BUSY/NOT_BUSY and ABORT.
+tests that need no simulator.  It serves both modes of SOLVE with the golden
+models, so its counters are exactly the models' (and hence the firmware's):
+
+* paper mode (reply RESULT): :func:`model.paper.search`; only ``cycles`` is an
+  estimate (:data:`CYCLES_PER_CHECK`, :data:`CYCLES_PER_FLOOD_ITERATION`);
+* deduce mode (the DEDUCE flag; reply DEDUCE_RESULT): :func:`model.deduce.solve`,
+  ``max_checks`` bounding its decisions; ``cycles`` is the model's own estimate
+  (:class:`model.deduce.CycleModel`, ``Outcome.cycles``), not a count, and a
+  counter only the hardware has (the engine's busy clocks, ``engine_clocks``)
+  is the same estimate without the firmware's branch cycles.  The fake never
+  reports TRAIL_FULL (it has no hardware trail).  ``deduce=False``
+  makes it a build without the deduction engine: VERSION lacks DEDUCE_OK and a
+  deduce-mode SOLVE is answered ERROR NO_DEDUCE.
+
+It follows the protocol of :mod:`host.protocol` to the letter, including
+resynchronisation, the inter-byte timeout, BUSY/NOT_BUSY and ABORT.
 
 Use it like a ``serial.Serial``::
 
@@ -33,6 +43,8 @@ import threading
 import time
 import tty
 
+from slitherlink.model.deduce import CycleModel
+from slitherlink.model.deduce import solve as deduce_solve
 from slitherlink.model.paper import search
 from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
 from slitherlink.spec.protocol import FrameHeader
@@ -40,7 +52,8 @@ from slitherlink.spec.protocol import FrameHeader
 from . import protocol as P
 from .result import Result
 
-__all__ = ["FakeDevice", "MISBEHAVIOURS", "CYCLES_PER_CHECK", "CYCLES_PER_FLOOD_ITERATION"]
+__all__ = ["FakeDevice", "MISBEHAVIOURS", "CYCLES_PER_CHECK", "CYCLES_PER_FLOOD_ITERATION",
+           "run_search", "run_deduce", "estimated_cycles", "solve_reply"]
 
 MISBEHAVIOURS = frozenset({"silent", "garbage", "bad_crc", "truncate"})
 
@@ -60,16 +73,55 @@ def run_search(request):
     return status, (outcome.solutions[0] if found else None), outcome.counters.as_dict()
 
 
+def run_deduce(request, max_decisions=None):
+    """The deduction engine's model for a decoded SOLVE in deduce mode: (status, solution,
+    counters dict, estimated cycles).  ``max_decisions`` defaults to the request's bound."""
+    wanted = 2 if request.unique else 1
+    outcome = deduce_solve(request.puzzle(), max_solutions=wanted,
+                           max_decisions=request.check_limit if max_decisions is None
+                           else max_decisions)
+    found = len(outcome.solutions)
+    status = Result.status_for(found, wanted_unique=request.unique, exhausted=outcome.exhausted)
+    counters = outcome.counters.as_dict()
+    if "engine_clocks" in P.DEDUCE_RESULT_COUNTERS:  # the engine's clocks: no firmware
+        counters["engine_clocks"] = CycleModel(branch=0).cycles(outcome.counters, request.rows)
+    return (status, (outcome.solutions[0] if found else None), counters, outcome.cycles)
+
+
 def estimated_cycles(counters):
     return (counters["checks"] * CYCLES_PER_CHECK
             + counters["flood_iterations"] * CYCLES_PER_FLOOD_ITERATION)
+
+
+def solve_reply(request, *, limit=None, aborted=False):
+    """The reply frame to a decoded SOLVE, in its mode (RESULT or DEDUCE_RESULT), and the
+    search's length in steps (checks, or decisions in deduce mode).  ``limit`` replaces the
+    request's bound (the steps done when an ABORT came)."""
+    if request.mode is P.Mode.DEDUCE:
+        status, solution, counters, cycles = run_deduce(request, limit)
+        return (P.encode_deduce_result(status, request.rows, request.cols, solution=solution,
+                                       counters=counters, cycles=cycles, aborted=aborted,
+                                       unique=request.unique), counters["decisions"])
+    if limit is None:
+        status, solution, counters = run_search(request)
+    else:
+        outcome = search(request.puzzle(), max_solutions=2 if request.unique else 1,
+                         max_checks=limit)
+        counters = outcome.counters.as_dict()
+        found = len(outcome.solutions)
+        status = Result.status_for(found, wanted_unique=request.unique,
+                                   exhausted=outcome.exhausted)
+        solution = outcome.solutions[0] if found else None
+    return (P.encode_result(status, request.rows, request.cols, solution=solution,
+                            counters=counters, cycles=estimated_cycles(counters),
+                            aborted=aborted, unique=request.unique), counters["checks"])
 
 
 class FakeDevice:
     """The protocol's device side, with a pyserial-like interface."""
 
     def __init__(self, *, max_rows=10, max_cols=10, clock_hz=DEFAULT_CLOCK_HZ,
-                 baud=DEFAULT_BAUD, misbehave=(), delay=0.0, timeout=1.0, seed=0):
+                 baud=DEFAULT_BAUD, misbehave=(), delay=0.0, timeout=1.0, seed=0, deduce=True):
         misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
         unknown = misbehave - MISBEHAVIOURS
         if unknown:
@@ -81,6 +133,7 @@ class FakeDevice:
             raise ValueError(f"delay must be >= 0, not {delay}")
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz, self.baud = int(clock_hz), int(baud)
+        self.deduce = bool(deduce)    # a build with the deduction engine
         self.misbehave, self.delay, self.timeout = misbehave, float(delay), timeout
         self.byte_timeout = P.TIMEOUT_BYTE_TIMES * 10 / self.baud  # inter-byte timeout, s
         self.requests = []            # every good frame received, for tests
@@ -178,7 +231,8 @@ class FakeDevice:
             if frame.payload:
                 return self._send(P.encode_error(P.ErrorCode.BAD_LENGTH, frame.type, 0))
             return self._send(P.encode_version(max_rows=self.max_rows, max_cols=self.max_cols,
-                                               clock_hz=self.clock_hz, baud=self.baud))
+                                               clock_hz=self.clock_hz, baud=self.baud,
+                                               deduce_ok=self.deduce))
         if frame.type == P.MsgType.STATS:
             if frame.payload:
                 return self._send(P.encode_error(P.ErrorCode.BAD_LENGTH, frame.type, 0))
@@ -197,33 +251,25 @@ class FakeDevice:
                 request = P.decode_solve(frame, max_rows=self.max_rows, max_cols=self.max_cols)
             except P.ProtocolError as error:
                 return self._send(P.encode_error(error.code, frame.type, error.detail))
-            status, solution, counters = run_search(request)
-            reply = P.encode_result(status, request.rows, request.cols, solution=solution,
-                                    counters=counters, cycles=estimated_cycles(counters),
-                                    unique=request.unique)
+            if request.mode is P.Mode.DEDUCE and not self.deduce:
+                # a build without the engine: its ID register reads nothing (0)
+                return self._send(P.encode_error(P.ErrorCode.NO_DEDUCE, frame.type, 0))
+            reply, steps = solve_reply(request)
             if self.delay > 0:
                 now = time.monotonic()
-                self._running = (now + self.delay, request, reply, now, counters["checks"])
+                self._running = (now + self.delay, request, reply, now, steps)
             else:
                 self._send(reply)
             return None
         return self._send(P.encode_error(P.ErrorCode.UNKNOWN_TYPE, frame.type, frame.type))
 
     def _abort(self):
-        """End the running search with the counters of the checks done by now."""
+        """End the running search with the counters of the steps (checks, or decisions in
+        deduce mode) done by now."""
         ready, request, _, started, total = self._running
         self._running = None
         done = int(total * min(1.0, (time.monotonic() - started) / (ready - started)))
-        outcome = search(request.puzzle(), max_solutions=2 if request.unique else 1,
-                         max_checks=done)
-        counters = outcome.counters.as_dict()
-        found = len(outcome.solutions)
-        status = Result.status_for(found, wanted_unique=request.unique,
-                                   exhausted=outcome.exhausted)
-        self._send(P.encode_result(status, request.rows, request.cols,
-                                   solution=outcome.solutions[0] if found else None,
-                                   counters=counters, cycles=estimated_cycles(counters),
-                                   aborted=True, unique=request.unique))
+        self._send(solve_reply(request, limit=done, aborted=True)[0])
 
     # -- a pseudo-terminal for programs that open a port ---------------------------------
 

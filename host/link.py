@@ -65,8 +65,9 @@ BITS_PER_BYTE = 10
 
 def frame_lengths(rows=1, cols=1):
     """Lengths in bytes of the frames of one exchange, from the protocol's encoders:
-    ``ping``, ``abort``, ``solve``, ``version``, ``error`` and ``result`` (a solved
-    ``rows`` x ``cols`` RESULT, the longest)."""
+    ``ping``, ``abort``, ``solve``, ``version``, ``error``, ``result`` (a solved
+    ``rows`` x ``cols`` RESULT, the longest of paper mode) and ``deduce_result`` (the
+    same as a DEDUCE_RESULT, deduce mode's)."""
     from .puzzle import Puzzle
     from .result import Status
     puzzle = Puzzle([[None] * cols for _ in range(rows)])
@@ -77,6 +78,7 @@ def frame_lengths(rows=1, cols=1):
         "version": len(P.encode_version(max_rows=1, max_cols=1, clock_hz=1, baud=1, regmap=0)),
         "error": len(P.encode_error(P.ErrorCode.BUSY)),
         "result": len(P.encode_result(Status.SOLVED, rows, cols, solution=blank)),
+        "deduce_result": len(P.encode_deduce_result(Status.SOLVED, rows, cols, solution=blank)),
     }
 
 
@@ -168,16 +170,24 @@ def describe_frame(frame):
     try:
         if frame.type == P.MsgType.SOLVE and len(frame.payload) >= 3:
             rows, cols, flags = struct.unpack_from("<BBB", frame.payload)
-            return f"SOLVE {rows}x{cols}" + (" unique" if flags & 1 else "")
-        if frame.type in (P.MsgType.RESULT, P.MsgType.VERSION, P.MsgType.ERROR):
+            return (f"SOLVE {rows}x{cols}" + (" unique" if flags & P.FLAG_UNIQUE else "")
+                    + (" deduce" if flags & P.FLAG_DEDUCE else ""))
+        if frame.type in (P.MsgType.RESULT, P.MsgType.DEDUCE_RESULT, P.MsgType.VERSION,
+                          P.MsgType.ERROR):
             reply = P.decode_reply(frame)
             if isinstance(reply, P.ResultReply):
                 extra = " aborted" if reply.aborted else ""
                 return (f"RESULT {reply.status.name} {reply.rows}x{reply.cols}{extra} "
                         f"checks {reply.counters.get('checks', 0)} cycles {reply.cycles}")
+            if isinstance(reply, P.DeduceResultReply):
+                extra = (" aborted" if reply.aborted else "") + \
+                    (" trail full" if reply.trail_full else "")
+                return (f"DEDUCE_RESULT {reply.status.name} {reply.rows}x{reply.cols}{extra} "
+                        f"decisions {reply.counters['decisions']} cycles {reply.cycles}")
             if isinstance(reply, P.VersionReply):
                 return (f"VERSION protocol {reply.protocol} {reply.max_rows}x{reply.max_cols} "
-                        f"{reply.clock_hz} Hz {reply.baud} baud")
+                        f"{reply.clock_hz} Hz {reply.baud} baud"
+                        + (" deduce" if reply.deduce_ok else ""))
             return (f"ERROR {reply.name} (request type {reply.request_type:#04x}, "
                     f"detail {reply.detail})")
     except (P.ProtocolError, ValueError, struct.error) as error:

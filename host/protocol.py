@@ -10,12 +10,14 @@ layouts; nothing here is typed again.
 from dataclasses import dataclass, field, make_dataclass
 
 from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
-                           CLUE_BLANK, COUNTERS, CRC_TABLE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD,
-                           OVERHEAD, PROTOCOL_VERSION, RESULT_ABORTED, RESULT_UNIQUE,
-                           SOLVE_FLAGS, START, TIMEOUT_BYTE_TIMES, VERSION_ACCEL_OK, ErrorCode,
-                           FrameCrc, FrameHeader, MsgType, Status, crc16, result_length,
+                           CLUE_BLANK, COUNTERS, CRC_TABLE, DEDUCE_COUNTERS, FLAG_DEDUCE,
+                           FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD, OVERHEAD, PROTOCOL_VERSION,
+                           RESULT_ABORTED, RESULT_TRAIL_FULL, RESULT_UNIQUE, SOLVE_FLAGS, START,
+                           TIMEOUT_BYTE_TIMES, VERSION_ACCEL_OK, VERSION_DEDUCE_OK, ErrorCode,
+                           FrameCrc, FrameHeader, Mode, MsgType, Status, crc16, result_length,
                            solve_length)
 from slitherlink.spec.protocol import STATS_COUNTERS
+from slitherlink.spec.protocol import DeduceResult as DeduceResultLayout
 from slitherlink.spec.protocol import Error as ErrorLayout
 from slitherlink.spec.protocol import Stats as StatsLayout
 from slitherlink.spec.protocol import Result as ResultLayout
@@ -25,11 +27,15 @@ from slitherlink.spec.registers import VERSION as REGMAP_VERSION
 
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES", "OVERHEAD",
-    "CLUE_BLANK", "FLAG_UNIQUE", "RESULT_ABORTED", "RESULT_UNIQUE", "VERSION_ACCEL_OK",
-    "COUNTERS", "CRC_TABLE", "SOLVE_HEADER", "RESULT_HEADER", "VERSION_PAYLOAD", "ERROR_PAYLOAD",
-    "MsgType", "ErrorCode", "ProtocolError", "crc16", "Frame", "BadFrame", "FrameDecoder",
+    "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "RESULT_ABORTED", "RESULT_UNIQUE",
+    "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK", "VERSION_DEDUCE_OK", "COUNTERS", "DEDUCE_COUNTERS",
+    "DEDUCE_RESULT_COUNTERS",
+    "CRC_TABLE", "SOLVE_HEADER", "RESULT_HEADER", "DEDUCE_RESULT_HEADER", "VERSION_PAYLOAD",
+    "ERROR_PAYLOAD", "Mode", "as_mode", "MsgType", "ErrorCode", "ProtocolError", "crc16",
+    "Frame", "BadFrame", "FrameDecoder",
     "encode_frame", "encode_ping", "encode_abort", "encode_solve", "encode_solve_raw",
     "SolveRequest", "decode_solve", "ResultReply", "encode_result", "decode_result",
+    "DeduceResultReply", "encode_deduce_result", "decode_deduce_result",
     "VersionReply", "encode_version", "decode_version", "ErrorReply", "encode_error",
     "decode_error", "decode_reply", "pack_clues", "pack_colouring", "unpack_colouring",
     "solve_length", "STATS_COUNTERS", "encode_stats", "StatsReply", "encode_stats_reply",
@@ -39,6 +45,13 @@ __all__ = [
 #: Fixed sizes of the payloads, from the layouts of :mod:`spec.protocol`.
 SOLVE_HEADER = SolveLayout.SIZE
 RESULT_HEADER = ResultLayout.SIZE
+DEDUCE_RESULT_HEADER = DeduceResultLayout.SIZE
+
+#: DEDUCE_RESULT's integer fields other than status, flags, rows, cols and cycles, in
+#: payload order: the model's counters (DEDUCE_COUNTERS) and those only the hardware
+#: counts (e.g. the engine's busy clocks); :attr:`DeduceResultReply.counters` has them all.
+DEDUCE_RESULT_COUNTERS = tuple(f.name for f in DeduceResultLayout.FIELDS
+                               if f.name not in ("status", "flags", "rows", "cols", "cycles"))
 VERSION_PAYLOAD = VersionLayout.SIZE
 ERROR_PAYLOAD = ErrorLayout.SIZE
 
@@ -153,6 +166,25 @@ class FrameDecoder:
 
 # -- requests -------------------------------------------------------------------------------
 
+def as_mode(mode):
+    """A :class:`Mode` from a Mode, its value (0, 1) or its name ("paper", "deduce", any
+    case); ValueError otherwise."""
+    if isinstance(mode, Mode):
+        return mode
+    if isinstance(mode, str):
+        try:
+            return Mode[mode.strip().upper()]
+        except KeyError:
+            pass
+    elif isinstance(mode, int) and not isinstance(mode, bool):
+        try:
+            return Mode(mode)
+        except ValueError:
+            pass
+    raise ValueError(f"unknown mode {mode!r}; choose one of: "
+                     f"{', '.join(m.name.lower() for m in Mode)}")
+
+
 def encode_ping():
     return encode_frame(MsgType.PING)
 
@@ -183,13 +215,16 @@ def encode_solve_raw(rows, cols, codes, *, flags=0, max_checks=0):
     return encode_frame(MsgType.SOLVE, payload)
 
 
-def encode_solve(puzzle, *, unique=False, max_checks=0):
+def encode_solve(puzzle, *, unique=False, max_checks=0, mode=Mode.PAPER):
     """The SOLVE frame of a :class:`host.puzzle.Puzzle`.
 
-    ``unique`` asks the device to search on for a second solution;
-    ``max_checks`` bounds the search (status LIMIT); 0 means no bound other
-    than 2**32 - 1 checks.
+    ``unique`` asks the device to search on for a second solution; ``mode``
+    (:class:`Mode`, or its name) chooses the paper's search (reply RESULT) or
+    the deduction engine (the DEDUCE flag; reply DEDUCE_RESULT);
+    ``max_checks`` bounds the search (status LIMIT): checks in paper mode,
+    decisions in deduce mode; 0 means no bound other than 2**32 - 1.
     """
+    mode = as_mode(mode)
     if not 1 <= puzzle.rows <= MAX_GRID or not 1 <= puzzle.cols <= MAX_GRID:
         raise ValueError(f"a {puzzle.size} grid does not fit the protocol "
                          f"(at most {MAX_GRID}x{MAX_GRID})")
@@ -197,7 +232,8 @@ def encode_solve(puzzle, *, unique=False, max_checks=0):
         raise ValueError(f"max_checks must be 0..2**32-1, not {max_checks}")
     codes = [CLUE_BLANK if v is None else v for row in puzzle.clues for v in row]
     return encode_solve_raw(puzzle.rows, puzzle.cols, codes,
-                            flags=FLAG_UNIQUE if unique else 0, max_checks=max_checks)
+                            flags=(FLAG_UNIQUE if unique else 0) | mode.flag,
+                            max_checks=max_checks)
 
 
 @dataclass(frozen=True)
@@ -206,11 +242,13 @@ class SolveRequest:
     cols: int
     clues: tuple        # rows of 0..3 or None
     unique: bool
-    max_checks: int     # 0: no bound other than 2**32 - 1
+    max_checks: int     # 0: no bound other than 2**32 - 1 (checks, or decisions in deduce mode)
+    mode: Mode = Mode.PAPER
 
     @property
     def check_limit(self):
-        """The number of checks after which the search stops (LIMIT)."""
+        """The number of checks (deduce mode: decisions) after which the search stops
+        (LIMIT)."""
         return self.max_checks or (1 << 32) - 1
 
     def puzzle(self):
@@ -224,6 +262,7 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
     Order: payload shorter than the header (BAD_LENGTH), a zero size
     (BAD_SIZE), a size beyond the build (TOO_LARGE), the payload length
     (BAD_LENGTH), flags (BAD_FLAGS), clue codes (BAD_CLUE, first bad cell).
+    The request's :class:`Mode` is its DEDUCE flag.
     """
     p = frame.payload
     if len(p) < SOLVE_HEADER:
@@ -253,7 +292,8 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
             raise ProtocolError(ErrorCode.BAD_CLUE, f"cell ({i // cols}, {i % cols}) has "
                                 f"clue code {code}; clues are 0..3 or {CLUE_BLANK} (blank)", i)
     grid = tuple(tuple(clues[r * cols:(r + 1) * cols]) for r in range(rows))
-    return SolveRequest(rows, cols, grid, bool(flags & FLAG_UNIQUE), max_checks)
+    mode = Mode.DEDUCE if flags & FLAG_DEDUCE else Mode.PAPER
+    return SolveRequest(rows, cols, grid, bool(flags & FLAG_UNIQUE), max_checks, mode)
 
 
 # -- replies --------------------------------------------------------------------------------
@@ -270,6 +310,7 @@ def unpack_colouring(data, rows, cols):
 
 @dataclass(frozen=True)
 class ResultReply:
+    """RESULT: the outcome of a SOLVE in paper mode."""
     status: Status
     rows: int
     cols: int
@@ -279,23 +320,61 @@ class ResultReply:
     aborted: bool = False
     unique: bool = False        # the request asked for uniqueness
 
+    mode = Mode.PAPER           # the mode whose reply this is (not a field)
 
-def encode_result(status, rows, cols, *, solution=None, counters=None, cycles=0,
-                  aborted=False, unique=False):
+
+@dataclass(frozen=True)
+class DeduceResultReply:
+    """DEDUCE_RESULT: the outcome of a SOLVE in deduce mode, with the deduction engine's
+    counters (:data:`DEDUCE_COUNTERS`, model.deduce.Counters)."""
+    status: Status
+    rows: int
+    cols: int
+    solution: tuple = None      # rows of booleans when the status is a solved one
+    counters: dict = field(default_factory=dict)  # DEDUCE_RESULT_COUNTERS
+    cycles: int = 0             # solve cycles: puzzle loaded -> answer ready
+    aborted: bool = False
+    unique: bool = False        # the request asked for uniqueness
+    trail_full: bool = False    # LIMIT because the hardware trail was full
+
+    mode = Mode.DEDUCE          # the mode whose reply this is (not a field)
+
+
+def _outcome_payload(layout, type, status, rows, cols, solution, values, flags):
     status = Status(status)
     if status is Status.ERROR:
-        raise ValueError("a RESULT never carries status ERROR; send an ERROR frame")
-    counters = dict(counters or {})
-    values = {name: int(counters.get(name, 0)) for name in COUNTERS if name != "cycles"}
-    flags = (RESULT_ABORTED if aborted else 0) | (RESULT_UNIQUE if unique else 0)
+        raise ValueError(f"a {type.name} never carries status ERROR; send an ERROR frame")
     tail = b""
     if status.solved:
         if solution is None:
             raise ValueError(f"status {status.name} needs a solution")
         tail = pack_colouring(solution)
-    payload = ResultLayout.pack(tail, status=status, flags=flags, rows=rows, cols=cols,
-                                cycles=int(cycles), **values)
-    return encode_frame(MsgType.RESULT, payload)
+    return encode_frame(type, layout.pack(tail, status=status, flags=flags, rows=rows,
+                                          cols=cols, **values))
+
+
+def encode_result(status, rows, cols, *, solution=None, counters=None, cycles=0,
+                  aborted=False, unique=False):
+    counters = dict(counters or {})
+    values = {name: int(counters.get(name, 0)) for name in COUNTERS if name != "cycles"}
+    flags = (RESULT_ABORTED if aborted else 0) | (RESULT_UNIQUE if unique else 0)
+    return _outcome_payload(ResultLayout, MsgType.RESULT, status, rows, cols, solution,
+                            dict(values, cycles=int(cycles)), flags)
+
+
+def encode_deduce_result(status, rows, cols, *, solution=None, counters=None, cycles=0,
+                         aborted=False, unique=False, trail_full=False):
+    """A DEDUCE_RESULT frame; ``counters`` names :data:`DEDUCE_RESULT_COUNTERS` (those not
+    given are 0; another name is a ValueError)."""
+    counters = dict(counters or {})
+    unknown = set(counters) - set(DEDUCE_RESULT_COUNTERS)
+    if unknown:
+        raise ValueError(f"unknown DEDUCE_RESULT counters {sorted(unknown)}")
+    values = {name: int(counters.get(name, 0)) for name in DEDUCE_RESULT_COUNTERS}
+    flags = ((RESULT_ABORTED if aborted else 0) | (RESULT_UNIQUE if unique else 0)
+             | (RESULT_TRAIL_FULL if trail_full else 0))
+    return _outcome_payload(DeduceResultLayout, MsgType.DEDUCE_RESULT, status, rows, cols,
+                            solution, dict(values, cycles=int(cycles)), flags)
 
 
 def _expect(frame, type):
@@ -304,27 +383,51 @@ def _expect(frame, type):
                             f"{frame.type:#04x}", frame.type)
 
 
-def decode_result(frame):
-    _expect(frame, MsgType.RESULT)
+def _decode_outcome(frame, type, layout, mode):
+    """The common part of RESULT and DEDUCE_RESULT: ``(fields, status, solution)``,
+    the payload's length checked against its status and size."""
+    _expect(frame, type)
     p = frame.payload
-    if len(p) < RESULT_HEADER:
-        raise ProtocolError(ErrorCode.BAD_LENGTH, f"RESULT payload of {len(p)} bytes is "
-                            f"shorter than {RESULT_HEADER}", RESULT_HEADER)
-    fields, colouring = ResultLayout.unpack(p)
-    status, flags, rows, cols = (fields[n] for n in ("status", "flags", "rows", "cols"))
+    if len(p) < layout.SIZE:
+        raise ProtocolError(ErrorCode.BAD_LENGTH, f"{type.name} payload of {len(p)} bytes is "
+                            f"shorter than {layout.SIZE}", layout.SIZE)
+    fields, colouring = layout.unpack(p)
+    status, rows, cols = (fields[n] for n in ("status", "rows", "cols"))
     try:
         status = Status(status)
     except ValueError:
-        raise ProtocolError(ErrorCode.BAD_LENGTH, f"RESULT has unknown status {status}",
+        raise ProtocolError(ErrorCode.BAD_LENGTH, f"{type.name} has unknown status {status}",
                             status) from None
-    expected = result_length(rows, cols, status.solved)
+    expected = result_length(rows, cols, status.solved, mode=mode)
     if len(p) != expected:
-        raise ProtocolError(ErrorCode.BAD_LENGTH, f"RESULT for {rows}x{cols} with status "
+        raise ProtocolError(ErrorCode.BAD_LENGTH, f"{type.name} for {rows}x{cols} with status "
                             f"{status.name} has {len(p)} bytes, expected {expected}", expected)
     solution = unpack_colouring(colouring, rows, cols) if status.solved else None
+    return fields, status, solution
+
+
+def decode_result(frame):
+    fields, status, solution = _decode_outcome(frame, MsgType.RESULT, ResultLayout, Mode.PAPER)
+    flags = fields["flags"]
     counters = {name: fields[name] for name in COUNTERS if name != "cycles"}
-    return ResultReply(status, rows, cols, solution, counters, fields["cycles"],
-                       bool(flags & RESULT_ABORTED), bool(flags & RESULT_UNIQUE))
+    return ResultReply(status, fields["rows"], fields["cols"], solution, counters,
+                       fields["cycles"], bool(flags & RESULT_ABORTED),
+                       bool(flags & RESULT_UNIQUE))
+
+
+def decode_deduce_result(frame):
+    """A :class:`DeduceResultReply`; validated as RESULT is (length for the status and
+    size, a known status), and status ERROR, which no reply carries, is refused too."""
+    fields, status, solution = _decode_outcome(frame, MsgType.DEDUCE_RESULT,
+                                               DeduceResultLayout, Mode.DEDUCE)
+    if status is Status.ERROR:
+        raise ProtocolError(ErrorCode.BAD_LENGTH, f"DEDUCE_RESULT has status {status.name}",
+                            int(status))
+    flags = fields["flags"]
+    counters = {name: fields[name] for name in DEDUCE_RESULT_COUNTERS}
+    return DeduceResultReply(status, fields["rows"], fields["cols"], solution, counters,
+                             fields["cycles"], bool(flags & RESULT_ABORTED),
+                             bool(flags & RESULT_UNIQUE), bool(flags & RESULT_TRAIL_FULL))
 
 
 @dataclass(frozen=True)
@@ -337,13 +440,16 @@ class VersionReply:
     baud: int
     max_payload: int
     accelerator_ok: bool
+    deduce_ok: bool = False     # the build has the deduction engine (deduce mode)
 
 
-def encode_version(*, max_rows, max_cols, clock_hz, baud, regmap=None, accelerator_ok=True):
+def encode_version(*, max_rows, max_cols, clock_hz, baud, regmap=None, accelerator_ok=True,
+                   deduce_ok=False):
+    flags = (VERSION_ACCEL_OK if accelerator_ok else 0) | (VERSION_DEDUCE_OK if deduce_ok else 0)
     payload = VersionLayout.pack(
         protocol=PROTOCOL_VERSION, regmap=REGMAP_VERSION if regmap is None else regmap,
         max_rows=max_rows, max_cols=max_cols, clock_hz=int(clock_hz), baud=int(baud),
-        max_payload=MAX_PAYLOAD, flags=VERSION_ACCEL_OK if accelerator_ok else 0)
+        max_payload=MAX_PAYLOAD, flags=flags)
     return encode_frame(MsgType.VERSION, payload)
 
 
@@ -354,7 +460,8 @@ def decode_version(frame):
                             f"bytes, expected {VERSION_PAYLOAD}", VERSION_PAYLOAD)
     v = VersionLayout.unpack(frame.payload)[0]
     return VersionReply(v["protocol"], v["regmap"], v["max_rows"], v["max_cols"], v["clock_hz"],
-                        v["baud"], v["max_payload"], bool(v["flags"] & VERSION_ACCEL_OK))
+                        v["baud"], v["max_payload"], bool(v["flags"] & VERSION_ACCEL_OK),
+                        bool(v["flags"] & VERSION_DEDUCE_OK))
 
 
 @dataclass(frozen=True)
@@ -419,10 +526,11 @@ def decode_stats(frame):
 
 
 def decode_reply(frame):
-    """A :class:`ResultReply`, :class:`VersionReply`, :class:`StatsReply` or
-    :class:`ErrorReply`."""
-    decoders = {MsgType.RESULT: decode_result, MsgType.VERSION: decode_version,
-                MsgType.STATS_REPLY: decode_stats, MsgType.ERROR: decode_error}
+    """A :class:`ResultReply`, :class:`DeduceResultReply`, :class:`VersionReply`,
+    :class:`StatsReply` or :class:`ErrorReply`."""
+    decoders = {MsgType.RESULT: decode_result, MsgType.DEDUCE_RESULT: decode_deduce_result,
+                MsgType.VERSION: decode_version, MsgType.STATS_REPLY: decode_stats,
+                MsgType.ERROR: decode_error}
     if frame.type not in decoders:
         raise ProtocolError(ErrorCode.UNKNOWN_TYPE, f"frame type {frame.type:#04x} is not "
                             f"a reply", frame.type)

@@ -198,7 +198,8 @@ def render_svg(puzzle, colouring=None, *, cell=36, title=None):
 
 
 def result_record(puzzle, result=None, **extra):
-    """A JSON-ready dict: puzzle, size, status, solution rows (``#``/``.``), counters.
+    """A JSON-ready dict: puzzle, size, status, solution rows (``#``/``.``), counters
+    (and ``mode``, for an engine that has modes).
 
     ``extra`` keys (for example ``exit_code`` and ``wall_seconds``) are added as given.
     """
@@ -211,8 +212,10 @@ def result_record(puzzle, result=None, **extra):
     }
     if result is not None:
         solutions = result.solutions or ([result.solution] if result.solution else [])
+        record["engine"] = result.engine
+        if getattr(result, "mode", ""):
+            record["mode"] = result.mode
         record.update({
-            "engine": result.engine,
             "status": result.status.name.lower(),
             "status_text": result.status.text,
             "solution": format_colouring(result.solution).splitlines()

@@ -21,6 +21,7 @@ class Result:
     seconds: float = 0.0                           # wall time of the solve
     counters: dict = field(default_factory=dict)   # engine-specific, e.g. checks
     message: str = ""
+    mode: str = ""      # "paper" or "deduce" for the engines that have both (--mode)
 
     @staticmethod
     def status_for(found, *, wanted_unique, exhausted):

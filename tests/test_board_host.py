@@ -18,8 +18,11 @@ from slitherlink.host.engines import get_engine
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.puzzle import Puzzle
 from slitherlink.host.result import Status
+from slitherlink.model import deduce
 from slitherlink.model.paper import search
 from tests.conftest import REPO, load
+
+PAPER, DEDUCE = P.Mode.PAPER, P.Mode.DEDUCE
 
 
 @pytest.fixture
@@ -42,19 +45,22 @@ def requests_of(device, type):
     return [f for f in device.requests if f.type == type]
 
 
-@pytest.mark.parametrize("name, unique, status", [
+SOLVES = [
     ("edge_1x2_3", True, Status.SOLVED_UNIQUE),
     ("edge_1x3_two_solutions", True, Status.MULTIPLE),
     ("edge_1x3_two_solutions", False, Status.SOLVED),
     ("edge_2x4_global_unsat", True, Status.NO_SOLUTION),
     ("janko_0002", True, Status.SOLVED_UNIQUE),
     ("janko_0002", False, Status.SOLVED),
-])
+]
+
+
+@pytest.mark.parametrize("name, unique, status", SOLVES)
 def test_solves_like_the_model(serve, name, unique, status):
     puzzle, solution = load(name)
     device = FakeDevice(max_rows=10, max_cols=10, clock_hz=100_000_000)
     port = serve(device)
-    result = B.solve(puzzle, unique=unique, port=port, timeout=2.0)
+    result = B.solve(puzzle, unique=unique, port=port, timeout=2.0, mode=PAPER)
     model = search(puzzle, max_solutions=2 if unique else 1)
     assert result.engine == "board"
     assert result.status is status
@@ -74,6 +80,37 @@ def test_solves_like_the_model(serve, name, unique, status):
     # the conversation: ABORT (a stale search?), PING (the build's size), one SOLVE
     assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING,
                                                  P.MsgType.SOLVE]
+    assert result.mode == "paper" and P.decode_solve(device.requests[-1]).mode is PAPER
+
+
+@pytest.mark.parametrize("name, unique, status", SOLVES + [("janko_0047", True,
+                                                            Status.SOLVED_UNIQUE)])
+def test_solves_like_the_deduction_model(serve, name, unique, status):
+    """Deduce mode (the default): the SOLVE carries the DEDUCE flag, the DEDUCE_RESULT's
+    counters are model.deduce.solve's, every one of them, and its cycles."""
+    puzzle, solution = load(name)
+    device = FakeDevice(max_rows=10, max_cols=10, clock_hz=100_000_000)
+    port = serve(device)
+    result = B.solve(puzzle, unique=unique, port=port, timeout=2.0)
+    model = deduce.solve(puzzle, max_solutions=2 if unique else 1)
+    assert result.engine == "board" and result.mode == "deduce"
+    assert result.status is status
+    expected = dict(model.counters.as_dict(), cycles=model.cycles, clock_hz=100_000_000,
+                    seconds_at_clock=pytest.approx(model.cycles / 100e6),
+                    seconds_at_50mhz=pytest.approx(model.cycles / 50e6))
+    # every field of the DEDUCE_RESULT, the model's counters equal to the model's
+    assert set(result.counters) == set(expected) | set(P.DEDUCE_RESULT_COUNTERS)
+    assert {key: result.counters[key] for key in expected} == expected
+    if status.solved:
+        assert result.solution == model.solutions[0]
+    else:
+        assert result.solution is None
+    if status is Status.SOLVED_UNIQUE:
+        assert result.solution == solution
+    assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING,
+                                                 P.MsgType.SOLVE]
+    request = P.decode_solve(device.requests[-1])
+    assert request.mode is DEDUCE and request.unique == unique
 
 
 def test_session_is_reused_for_several_puzzles(serve):
@@ -88,12 +125,35 @@ def test_session_is_reused_for_several_puzzles(serve):
 
 def test_max_checks_limit(serve):
     puzzle, _ = load("janko_0002")
-    result = B.solve(puzzle, unique=True, port=serve(FakeDevice()), max_checks=5)
+    result = B.solve(puzzle, unique=True, port=serve(FakeDevice()), max_checks=5, mode=PAPER)
     assert result.status is Status.LIMIT
     assert result.counters["checks"] == 5
 
 
-def test_wrong_solution_is_never_returned(serve):
+def test_max_decisions_limit(serve):
+    """Deduce mode: SOLVE's max_checks field carries --max-decisions."""
+    device = FakeDevice()
+    puzzle, _ = load("janko_0047")  # 3 decisions to solve and prove it unique
+    result = B.solve(puzzle, unique=True, port=serve(device), max_decisions=2)
+    assert result.status is Status.LIMIT
+    assert result.counters["decisions"] == 2
+    assert P.decode_solve(device.requests[-1]).max_checks == 2
+
+
+@pytest.mark.parametrize("mode, options, wrong", [
+    (DEDUCE, {"max_checks": 5}, "--max-checks"), ("deduce", {"max_checks": 5}, "--max-checks"),
+    (PAPER, {"max_decisions": 5}, "--max-decisions"),
+    (DEDUCE, {"max_decisions": 2 ** 32}, "--max-decisions 4294967296"),
+    ("fast", {}, "unknown mode 'fast'"),
+])
+def test_a_bound_of_the_other_mode_is_a_usage_error(mode, options, wrong):
+    with pytest.raises(B.OptionError) as error:
+        B.solve(Puzzle(((3,),)), port="/dev/ttyUSB_never_opened", mode=mode, **options)
+    assert wrong in str(error.value) and error.value.exit_code == 2
+
+
+@pytest.mark.parametrize("mode", [PAPER, DEDUCE])
+def test_wrong_solution_is_never_returned(serve, mode):
     """A device that answers with a wrong colouring: the checker turns it into ERROR."""
     class Liar(FakeDevice):
         def _send(self, frame):
@@ -105,10 +165,17 @@ def test_wrong_solution_is_never_returned(serve):
                     frame = P.encode_result(reply.status, reply.rows, reply.cols,
                                             solution=wrong, counters=reply.counters,
                                             cycles=reply.cycles)
+            if events and events[0].type == P.MsgType.DEDUCE_RESULT:
+                reply = P.decode_deduce_result(events[0])
+                if reply.status.solved:
+                    wrong = tuple(tuple(not v for v in row) for row in reply.solution)
+                    frame = P.encode_deduce_result(reply.status, reply.rows, reply.cols,
+                                                   solution=wrong, counters=reply.counters,
+                                                   cycles=reply.cycles)
             super()._send(frame)
 
     puzzle, _ = load("janko_0002")
-    result = get_engine("board")(puzzle, port=serve(Liar()))
+    result = get_engine("board")(puzzle, port=serve(Liar()), mode=mode)
     assert result.status is Status.ERROR
     assert result.solution is None and "wrong solution" in result.message
 
@@ -193,11 +260,123 @@ def test_time_limit_aborts_the_search(serve):
     device = FakeDevice(delay=5.0)
     puzzle, _ = load("janko_0002")
     start = time.monotonic()
-    result = B.solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4)
+    result = B.solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4,
+                     mode=PAPER)
     assert time.monotonic() - start < 2.0
     assert result.status is Status.LIMIT
     assert "time limit" in result.message
     assert requests_of(device, P.MsgType.ABORT)[-1] is device.requests[-1]
+
+
+def test_time_limit_aborts_a_deduce_search(serve):
+    """The ABORT of a deduce search is answered by a DEDUCE_RESULT (ABORTED), taken as
+    the answer, with the counters so far."""
+    device = FakeDevice(delay=5.0)
+    puzzle, _ = load("janko_0872")  # 6 decisions
+    start = time.monotonic()
+    result = B.solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4)
+    assert time.monotonic() - start < 2.0
+    assert result.status is Status.LIMIT and result.mode == "deduce"
+    assert result.message.startswith("stopped by the time limit after 0 decisions")
+    partial = deduce.solve(puzzle, max_solutions=2, max_decisions=result.counters["decisions"])
+    assert {k: result.counters[k] for k in P.DEDUCE_COUNTERS} == partial.counters.as_dict()
+    assert requests_of(device, P.MsgType.ABORT)[-1] is device.requests[-1]
+
+
+def test_abort_handshake_ends_a_deduce_search(serve):
+    """ABORT (at connection, and after a repeated SOLVE) takes the DEDUCE_RESULT of an
+    aborted deduce search as its answer, as it takes an aborted RESULT."""
+    device = FakeDevice(delay=30.0)
+    port = serve(device)
+    board = B.open_board(port)
+    puzzle, _ = load("janko_0872")
+    for mode in (DEDUCE, PAPER):
+        board._write(P.encode_solve(puzzle, mode=mode))
+        time.sleep(0.1)
+        assert board.abort() is True
+        assert not [r for r in board.stale if not isinstance(r, P.ErrorReply)]
+    assert board.abort() is False  # nothing runs now
+
+
+def test_trail_full_is_a_limit_with_its_reason(serve):
+    class SmallTrail(FakeDevice):
+        def _send(self, frame):
+            events = P.FrameDecoder().feed(frame)
+            if events and events[0].type == P.MsgType.DEDUCE_RESULT:
+                reply = P.decode_deduce_result(events[0])
+                frame = P.encode_deduce_result(Status.LIMIT, reply.rows, reply.cols,
+                                               counters=reply.counters, cycles=reply.cycles,
+                                               unique=reply.unique, trail_full=True)
+            super()._send(frame)
+
+    puzzle, _ = load("janko_0047")
+    result = B.solve(puzzle, unique=True, port=serve(SmallTrail()))
+    assert result.status is Status.LIMIT
+    assert result.message == "stopped: the hardware trail was full after 3 decisions"
+
+
+@pytest.mark.parametrize("first", [PAPER, DEDUCE])
+def test_a_late_reply_of_the_other_mode_is_not_the_answer(serve, first):
+    """A reply of the other mode for the same size and uniqueness (a late answer to an
+    earlier request) arrives before the answer: it is kept aside, never returned."""
+    class Late(FakeDevice):
+        def _request(self, frame):
+            if frame.type == P.MsgType.SOLVE:
+                request = P.decode_solve(frame)
+                other = PAPER if request.mode is DEDUCE else DEDUCE
+                late = P.encode_solve(request.puzzle(), unique=request.unique, mode=other)
+                super()._request(P.FrameDecoder().feed(late)[0])
+            return super()._request(frame)
+
+    puzzle, solution = load("janko_0002")
+    board = B.open_board(serve(Late()))
+    for mode in (first, PAPER if first is DEDUCE else DEDUCE):
+        result = board.solve(puzzle, unique=True, mode=mode)
+        assert result.mode == mode.name.lower() and result.solution == solution
+        counters = P.DEDUCE_COUNTERS if mode is DEDUCE else ("checks", "backtracks")
+        assert set(counters) <= set(result.counters)
+        late = board.stale[-1]
+        assert late.mode is not mode and (late.rows, late.cols) == (puzzle.rows, puzzle.cols)
+
+
+def test_a_build_without_the_deduction_engine(serve):
+    """VERSION without DEDUCE_OK: deduce mode is refused before the SOLVE is sent, in one
+    line, exit code 7; paper mode still works on the same connection."""
+    device = FakeDevice(deduce=False)
+    port = serve(device)
+    puzzle, solution = load("janko_0002")
+    with pytest.raises(B.NoDeduceEngine) as error:
+        B.solve(puzzle, unique=True, port=port)
+    message = str(error.value)
+    assert message.startswith("this build has no deduction engine: use --mode paper, or "
+                              "rebuild the bitstream")
+    assert "\n" not in message and error.value.exit_code == 7
+    assert not requests_of(device, P.MsgType.SOLVE)
+    assert B.solve(puzzle, unique=True, port=port, mode="paper").solution == solution
+    assert len(requests_of(device, P.MsgType.PING)) == 1  # the same session
+    # a puzzle larger than the build is still that (exit code 11), whatever the mode
+    with pytest.raises(B.TooLarge):
+        B.solve(load("janko_0068")[0], port=port)  # 12x16
+
+
+def test_a_device_that_refuses_deduce_mode(serve):
+    """VERSION says DEDUCE_OK, but the SOLVE is answered ERROR NO_DEDUCE (its engine's ID
+    is wrong): the same one-line error."""
+    class Pretender(FakeDevice):
+        def _request(self, frame):
+            if frame.type == P.MsgType.PING:
+                return self._send(P.encode_version(max_rows=10, max_cols=10,
+                                                   clock_hz=self.clock_hz, baud=self.baud,
+                                                   deduce_ok=True))
+            return super()._request(frame)
+
+    device = Pretender(deduce=False)
+    puzzle, _ = load("janko_0002")
+    with pytest.raises(B.NoDeduceEngine) as error:
+        B.solve(puzzle, port=serve(device))
+    assert str(error.value).startswith("this build has no deduction engine: use --mode paper")
+    assert "NO_DEDUCE" in str(error.value) and "\n" not in str(error.value)
+    assert error.value.exit_code == 7
 
 
 def test_too_large_is_refused_before_sending(serve):
@@ -223,10 +402,10 @@ def test_too_large_answered_by_the_device(serve):
     port = serve(device)
     puzzle, _ = load("edge_10x10_two_solutions")
     with pytest.raises(B.TooLarge, match="refused"):
-        B.solve(puzzle, port=port)
+        B.solve(puzzle, port=port, mode=PAPER)
     # the conversation is still in step: a small puzzle solves on the same session
     small, solution = load("janko_0002")
-    assert B.solve(small, unique=True, port=port).solution == solution
+    assert B.solve(small, unique=True, port=port, mode=PAPER).solution == solution
 
 
 def test_missing_port():

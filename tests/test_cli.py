@@ -3,7 +3,9 @@
 A few runs go through a real subprocess, as a user would type them (the script
 from the repository root, with the venv's Python and with another Python); the
 rest call :func:`host.cli.main` in-process, which is fast.  Every test names the
-engine (``--engine model``): the default engine is the board once it exists.
+engine (``--engine model``): the default engine is the board once it exists.  A test
+that looks at the paper's counters (checks) or bounds (``--max-checks``) names the mode
+too (``--mode paper``): the default mode is deduce.
 """
 
 import io
@@ -53,7 +55,7 @@ def colouring_from_text(output):
 # --- as a user runs it ------------------------------------------------------------------
 
 def test_script_on_the_bundled_example():
-    proc = run_script("--engine", "model", "--unique", EXAMPLE)
+    proc = run_script("--engine", "model", "--mode", "paper", "--unique", EXAMPLE)
     assert proc.returncode == 0, proc.stderr
     assert "loopy_7x7: 7x7, engine model: solved, unique" in proc.stdout
     assert "counters: checks " in proc.stdout and "time: " in proc.stdout
@@ -174,7 +176,8 @@ def test_stdin_and_directories(tmp_path):
 
 def test_json_output(tmp_path):
     url = format_puzzlink(load_puzzle(EXAMPLE))
-    code, out, _ = run_main("-e", "model", "-u", "-f", "json", EXAMPLE, url, tmp_path / "x.txt")
+    code, out, _ = run_main("-e", "model", "--mode", "paper", "-u", "-f", "json", EXAMPLE, url,
+                            tmp_path / "x.txt")
     assert code == ExitCode.INPUT
     records = [json.loads(line) for line in out.splitlines()]
     assert [r["status"] for r in records] == ["solved_unique", "solved_unique", "input_error"]
@@ -204,11 +207,11 @@ def test_svg_output_to_file_and_directory(tmp_path):
 
 
 def test_limits_and_quiet():
-    code, out, _ = run_main("-e", "model", "--max-checks", "10", EXAMPLE)
+    code, out, _ = run_main("-e", "model", "--mode", "paper", "--max-checks", "10", EXAMPLE)
     assert code == ExitCode.LIMIT and "limit reached" in out
     code, out, err = run_main("-e", "model", "-q", EXAMPLE)
     assert (code, out, err) == (0, "", "")
-    code, _, err = run_main("-e", "model", "--max-checks", "0", EXAMPLE)
+    code, _, err = run_main("-e", "model", "--mode", "paper", "--max-checks", "0", EXAMPLE)
     assert code == ExitCode.USAGE and "must be at least 1" in err
 
 
@@ -347,3 +350,128 @@ def test_a_file_of_several_ids_and_unicode_output():
     assert code == 0
     assert out.count(": 4x6, engine model: solved, unique") == 3
     assert out.rstrip().splitlines()[-1].startswith("summary: 3 puzzles: 3 solved, unique;")
+
+
+# --- modes (--mode paper|deduce) ----------------------------------------------------------
+
+def test_mode_chooses_the_golden_model():
+    """--engine model is the deduction engine's model (the default mode) or, with --mode
+    paper, the paper's search; --engine deduce is an alias of the first.  The JSON record
+    names the mode and carries every counter of it (and the cycles of deduce mode)."""
+    from slitherlink.model import deduce
+    from slitherlink.model.paper import search
+    puzzle = load_puzzle(EXAMPLE)
+    records = {}
+    for mode in ([], ["--mode", "deduce"], ["--mode", "paper"]):
+        code, out, err = run_main("-e", "model", *mode, "-u", "-f", "json", EXAMPLE)
+        assert code == 0, err
+        records[" ".join(mode)] = json.loads(out)
+    model = deduce.solve(puzzle, max_solutions=2)
+    expected = dict(model.counters.as_dict(), cycles=model.cycles)
+    for key in ("", "--mode deduce"):
+        record = records[key]
+        assert (record["engine"], record["mode"], record["status"]) == \
+            ("model", "deduce", "solved_unique")
+        assert record["counters"] == expected
+    paper = records["--mode paper"]
+    assert (paper["engine"], paper["mode"]) == ("model", "paper")
+    assert paper["counters"] == search(puzzle, max_solutions=2).counters.as_dict()
+    assert paper["solution"] == records[""]["solution"]
+    code, out, _ = run_main("-e", "deduce", "-u", "-f", "json", EXAMPLE)
+    alias = json.loads(out)
+    assert (code, alias["engine"], alias["mode"], alias["counters"]) == \
+        (0, "deduce", "deduce", expected)
+    help_text = " ".join(cli.build_parser().format_help().split())
+    assert "deduce alias of --engine model --mode deduce" in help_text
+    assert "--mode {deduce,paper}" in help_text
+
+
+def test_max_decisions_bounds_the_deduction_engine():
+    name = PUZZLES / "janko_0047.txt"  # 3 decisions to solve it and prove it unique
+    code, out, _ = run_main("-e", "model", "-u", "--max-decisions", "2", name)
+    assert code == ExitCode.LIMIT and "limit reached" in out and "decisions 2," in out
+    code, out, _ = run_main("-e", "model", "-u", "--max-decisions", "3", name)
+    assert code == 0 and "decisions 3," in out
+
+
+@pytest.mark.parametrize("args, message", [
+    (["-e", "model", "--mode", "fast"], "argument --mode: invalid choice: 'fast' (choose from "
+                                        "'deduce', 'paper')"),
+    (["-e", "board", "--mode", "PAPER"], "argument --mode: invalid choice: 'PAPER'"),
+    (["-e", "sat", "--mode", "paper"], "host/solve.py: --mode applies to the model and board "
+                                       "engines, not to 'sat'"),
+    (["-e", "z3", "--mode", "deduce"], "not to 'z3'"),
+    (["-e", "ip", "--mode", "paper"], "not to 'ip'"),
+    (["-e", "cpsat", "--mode", "deduce"], "not to 'cpsat'"),
+    (["-e", "deduce", "--mode", "paper"], "host/solve.py: --engine deduce stands for --engine "
+                                          "model --mode deduce: give --engine model --mode "
+                                          "paper instead"),
+    (["-e", "model", "--max-checks", "5"], "--max-checks bounds the paper's search (--mode "
+                                           "paper); in deduce mode give --max-decisions"),
+    (["-e", "board", "--max-checks", "5"], "in deduce mode give --max-decisions ('board')"),
+    (["-e", "model", "--mode", "paper", "--max-decisions", "5"], "in paper mode give "
+                                                                 "--max-checks ('model')"),
+    (["-e", "sat", "--max-decisions", "5"], "--max-decisions is not an option of this engine "
+                                            "('sat')"),
+])
+def test_mode_usage_errors_are_one_line(args, message):
+    code, out, err = run_main(*args, EXAMPLE)
+    assert code == ExitCode.USAGE
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+    assert out == ""
+
+
+def test_board_modes_on_fake_devices():
+    """The board engine in both modes on the fake device: the JSON counters are the
+    models'; on a build without the deduction engine deduce mode is one line, exit 7,
+    paper mode works, and a puzzle too large for the build is still exit 11."""
+    from slitherlink.host import board
+    from slitherlink.host.fakedevice import FakeDevice
+    from slitherlink.host.protocol import COUNTERS, DEDUCE_COUNTERS, DEDUCE_RESULT_COUNTERS
+    from slitherlink.model import deduce
+    from slitherlink.model.paper import search
+    puzzle = load_puzzle(EXAMPLE)
+    path, stop = FakeDevice().serve_pty()
+    bare, stop_bare = FakeDevice(deduce=False).serve_pty()
+    try:
+        code, out, err = run_main("-e", "board", "--port", path, "-u", "-f", "json", EXAMPLE)
+        assert code == 0, err
+        record = json.loads(out)
+        model = deduce.solve(puzzle, max_solutions=2)
+        assert (record["engine"], record["mode"]) == ("board", "deduce")
+        assert set(DEDUCE_RESULT_COUNTERS) | {"cycles", "seconds_at_50mhz"} <= \
+            set(record["counters"])
+        assert {k: record["counters"][k] for k in DEDUCE_COUNTERS} == \
+            model.counters.as_dict()
+        assert record["counters"]["cycles"] == model.cycles
+
+        code, out, err = run_main("-e", "board", "--mode", "paper", "--port", path, "-u", "-f",
+                                  "json", EXAMPLE)
+        assert code == 0, err
+        record = json.loads(out)
+        assert record["mode"] == "paper" and record["counters"]["cycles"] > 0
+        assert {k: record["counters"][k] for k in COUNTERS if k != "cycles"} == \
+            search(puzzle, max_solutions=2).counters.as_dict()
+
+        code, out, err = run_main("-e", "board", "--port", bare, EXAMPLE)
+        assert code == ExitCode.ENGINE == 7
+        assert err == (f"host/solve.py: loopy_7x7: this build has no deduction engine: use "
+                       f"--mode paper, or rebuild the bitstream (make bitstream) with it; the "
+                       f"board on {bare} reports no DEDUCE_OK in its VERSION\n")
+        code, out, err = run_main("-e", "board", "--port", bare, "-f", "json", EXAMPLE)
+        record = json.loads(out)
+        assert (code, record["status"], record["mode"], record["exit_code"]) == \
+            (7, "error", "deduce", 7)
+        assert run_main("-e", "board", "--mode", "paper", "--port", bare, EXAMPLE)[0] == 0
+        code, _, err = run_main("-e", "board", "--port", bare,
+                                PUZZLES / "loopy_15x15_easy_02.txt")
+        assert code == ExitCode.TOO_LARGE and err.count("\n") == 1
+        board.close_all()
+        # as a user runs it: no traceback
+        proc = run_script("--port", bare, EXAMPLE)
+        assert proc.returncode == 7
+        assert proc.stderr.count("\n") == 1 and "no deduction engine" in proc.stderr
+    finally:
+        board.close_all()
+        stop()
+        stop_bare()

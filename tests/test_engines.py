@@ -1,5 +1,5 @@
-"""The software peers (host/engines: sat, z3, ip, cpsat; and model) against the corpus,
-exhaustive search and each other; their limits and options."""
+"""The software peers (host/engines: sat, z3, ip, cpsat; and model, in both of its modes)
+against the corpus, exhaustive search and each other; their limits and options."""
 
 import itertools
 import random
@@ -17,12 +17,19 @@ from slitherlink.host.puzzle import Puzzle
 from tests.conftest import load, manifest
 
 PEERS = ("sat", "z3", "ip", "cpsat")
-# the peers and the golden model (the board, registered too, has its own tests:
-# tests/test_board_host.py, tests/test_vboard.py)
-ALL = tuple(name for name in ENGINES if name != "board")
+# the peers and the golden models: "model" in its default mode (the deduction engine's,
+# also as its alias "deduce") and "model:paper", the paper's search (the board, registered
+# too, has its own tests: tests/test_board_host.py, tests/test_vboard.py)
+ALL = tuple(name for name in ENGINES if name != "board") + ("model:paper",)
 EDGE_CASES = [row["name"] for row in manifest() if row["name"].startswith("edge_")]
 TENS = ["janko_0625", "janko_0853", "loopy_10x10_tricky_04"]
 EXPECTED = {"yes": Status.SOLVED_UNIQUE, "no": Status.MULTIPLE, "unsat": Status.NO_SOLUTION}
+
+
+def solver(spec):
+    """The checked solve of engine ``name`` or ``name:mode``."""
+    name, _, mode = spec.partition(":")
+    return get_engine(name, mode=mode or None)
 
 
 def row_of(name):
@@ -32,7 +39,9 @@ def row_of(name):
 def assert_answer(engine, name, result):
     row = row_of(name)
     puzzle, solution = load(name)
-    assert result.engine == engine
+    assert result.engine == engine.partition(":")[0]
+    if ":" in engine:
+        assert result.mode == engine.partition(":")[2]
     assert result.status is EXPECTED[row["unique"]], (name, result.status, result.message)
     if row["unique"] == "yes":
         assert result.solution == solution
@@ -55,7 +64,7 @@ def test_the_sample_exists(corpus):
 @pytest.mark.parametrize("engine", ALL)
 def test_degenerate_cases(engine, corpus):
     """All 18 degenerate puzzles: no solution, one, several (manifest 'unique')."""
-    solve = get_engine(engine)
+    solve = solver(engine)
     for name in EDGE_CASES:
         puzzle, _ = load(name)
         assert_answer(engine, name, solve(puzzle, unique=True, time_limit=60))
@@ -65,7 +74,7 @@ def test_degenerate_cases(engine, corpus):
 @pytest.mark.parametrize("name", TENS)
 def test_ten_by_ten(engine, name, corpus):
     puzzle, _ = load(name)
-    assert_answer(engine, name, get_engine(engine)(puzzle, unique=True, time_limit=60))
+    assert_answer(engine, name, solver(engine)(puzzle, unique=True, time_limit=60))
 
 
 @pytest.mark.parametrize("engine", PEERS)

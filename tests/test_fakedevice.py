@@ -9,6 +9,7 @@ from slitherlink.host import protocol as P
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.puzzle import Puzzle
 from slitherlink.host.result import Status
+from slitherlink.model import deduce
 from slitherlink.model.paper import search
 from tests.conftest import load
 
@@ -55,6 +56,79 @@ def test_version():
     v, = exchange(FakeDevice(max_rows=8, max_cols=9, clock_hz=25_000_000, baud=2_000_000,
                              timeout=0.05), P.encode_ping())
     assert (v.max_rows, v.max_cols, v.clock_hz, v.baud) == (8, 9, 25_000_000, 2_000_000)
+    assert v.deduce_ok  # a build with the deduction engine, unless told otherwise
+
+
+# -- deduce mode -----------------------------------------------------------------------------
+
+def model_counters(outcome):
+    return outcome.counters.as_dict()
+
+
+@pytest.mark.parametrize("name, unique, status", [
+    ("edge_1x2_3", True, Status.SOLVED_UNIQUE),
+    ("edge_1x3_two_solutions", True, Status.MULTIPLE),
+    ("edge_1x3_two_solutions", False, Status.SOLVED),
+    ("edge_2x4_global_unsat", True, Status.NO_SOLUTION),
+    ("janko_0002", True, Status.SOLVED_UNIQUE),
+    ("janko_0047", True, Status.SOLVED_UNIQUE),   # 3 decisions, 3 backtracks
+])
+def test_deduce_mode_matches_the_deduction_model(name, unique, status):
+    puzzle, solution = load(name)
+    dev = FakeDevice(timeout=0.05)
+    reply, = exchange(dev, P.encode_solve(puzzle, unique=unique, mode=P.Mode.DEDUCE))
+    model = deduce.solve(puzzle, max_solutions=2 if unique else 1)
+    assert isinstance(reply, P.DeduceResultReply)
+    assert reply.status == status and reply.unique == unique and not reply.aborted
+    assert {k: reply.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(model)
+    assert reply.cycles == model.cycles > 0  # the model's estimate
+    if "engine_clocks" in reply.counters:     # the engine's part: no firmware branches
+        branches = model.counters.decisions + model.counters.backtracks
+        assert reply.counters["engine_clocks"] == \
+            model.cycles - deduce.FIRMWARE_CYCLES_PER_BRANCH * branches
+    if status.solved:
+        assert reply.solution == model.solutions[0]
+    if status is Status.SOLVED_UNIQUE:
+        assert reply.solution == solution
+
+
+def test_deduce_limit_bounds_decisions():
+    puzzle, _ = load("janko_0047")
+    reply, = exchange(FakeDevice(timeout=0.05),
+                      P.encode_solve(puzzle, unique=True, max_checks=2, mode=P.Mode.DEDUCE))
+    assert reply.status == Status.LIMIT and reply.counters["decisions"] == 2
+    limited = deduce.solve(puzzle, max_solutions=2, max_decisions=2)
+    assert {k: reply.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(limited)
+
+
+def test_a_build_without_the_deduction_engine():
+    dev = FakeDevice(deduce=False, timeout=0.05)
+    v, = exchange(dev, P.encode_ping())
+    assert v.accelerator_ok and not v.deduce_ok
+    puzzle, _ = load("janko_0002")
+    err, = exchange(dev, P.encode_solve(puzzle, mode=P.Mode.DEDUCE))
+    assert isinstance(err, P.ErrorReply)
+    assert (err.code, err.request_type) == (P.ErrorCode.NO_DEDUCE, P.MsgType.SOLVE)
+    # the request is validated first (the firmware's order), and paper mode still works
+    err, = exchange(dev, P.encode_solve_raw(11, 2, [15] * 22, flags=P.FLAG_DEDUCE))
+    assert err.code == P.ErrorCode.TOO_LARGE
+    reply, = exchange(dev, P.encode_solve(puzzle, unique=True))
+    assert isinstance(reply, P.ResultReply) and reply.status == Status.SOLVED_UNIQUE
+
+
+def test_abort_of_a_deduce_search():
+    puzzle, _ = load("janko_0872")  # 6 decisions
+    dev = FakeDevice(delay=10.0, timeout=0.05)
+    assert exchange(dev, P.encode_solve(puzzle, mode=P.Mode.DEDUCE), timeout=0.1) == []
+    busy, = exchange(dev, P.encode_solve(puzzle))
+    assert busy.code == P.ErrorCode.BUSY
+    r, = exchange(dev, P.encode_abort())
+    assert isinstance(r, P.DeduceResultReply) and r.aborted
+    partial = deduce.solve(puzzle, max_decisions=r.counters["decisions"])
+    assert {k: r.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(partial)
+    assert r.status == (Status.SOLVED if partial.solutions else Status.LIMIT)
+    err, = exchange(dev, P.encode_abort())
+    assert err.code == P.ErrorCode.NOT_BUSY
 
 
 @pytest.mark.parametrize("data, code", [

@@ -63,7 +63,7 @@ def test_lossy_link_gives_right_answers_or_clean_failures(serve, seed, drop_shar
         for puzzle, solution in puzzles:
             start = time.monotonic()
             try:
-                result = solve(puzzle, unique=True, port=port)
+                result = solve(puzzle, unique=True, port=port, mode="paper")
             except HostError as error:
                 assert "\n" not in str(error) and error.exit_code in (7, 9, 10)
                 failed.append(str(error))
@@ -129,7 +129,7 @@ def test_device_frozen_mid_solve_is_reported_quickly(serve):
     assert board.timing.calibrated  # the ABORT/PING exchange measured the link
     start = time.monotonic()
     with pytest.raises(B.NoAnswer, match="SOLVE"):
-        board.solve(puzzle)
+        board.solve(puzzle, mode="paper")
     lengths = L.frame_lengths(puzzle.rows, puzzle.cols)
     waits = board.timing.search_wait(lengths["solve"], lengths["result"],
                                      board.version.clock_hz)
@@ -227,8 +227,8 @@ def test_verbose_logs_every_frame_in_hex(serve):
     port = serve(FakeDevice())
     out, err = io.StringIO(), io.StringIO()
     puzzle = REPO / "examples" / "loopy_7x7.txt"
-    code = main(["-e", "board", "--port", port, "-v", str(puzzle)], stdin=io.StringIO(),
-                stdout=out, stderr=err)
+    code = main(["-e", "board", "--mode", "paper", "--port", port, "-v", str(puzzle)],
+                stdin=io.StringIO(), stdout=out, stderr=err)
     assert code == 0, err.getvalue()
     lines = err.getvalue().splitlines()
     sent = [line for line in lines if f"{port} <- " in line]
@@ -252,6 +252,31 @@ def test_verbose_logs_every_frame_in_hex(serve):
     main(["-e", "board", "--port", port, "-vv", str(puzzle)], stdin=io.StringIO(), stdout=out,
          stderr=err3)
     assert re.search(r"-> \d+ bytes: a5( |$)", err3.getvalue(), re.M)
+
+
+def test_verbose_names_the_deduce_frames(serve):
+    """Deduce mode: the SOLVE with its DEDUCE flag, VERSION's DEDUCE_OK and the
+    DEDUCE_RESULT, decoded in the log."""
+    port = serve(FakeDevice())
+    err = io.StringIO()
+    puzzle = REPO / "examples" / "loopy_7x7.txt"
+    code = main(["-e", "board", "--port", port, "-u", "-v", str(puzzle)], stdin=io.StringIO(),
+                stdout=io.StringIO(), stderr=err)
+    assert code == 0, err.getvalue()
+    lines = err.getvalue().splitlines()
+    received = [line.split(" -> ")[1] for line in lines if f"{port} -> " in line]
+    sent = [line.split(" <- ")[1] for line in lines if f"{port} <- " in line]
+    assert [line.split()[0] for line in received] == ["ERROR", "VERSION", "DEDUCE_RESULT"]
+    assert sent[2].startswith("SOLVE 7x7 unique deduce (SOLVE): ")
+    assert " baud deduce: " in received[1]
+    assert re.match(r"DEDUCE_RESULT SOLVED_UNIQUE 7x7 decisions 0 cycles \d+: a5 ", received[2])
+
+
+def test_frame_lengths_of_both_replies():
+    lengths = L.frame_lengths(10, 10)
+    assert lengths["result"] == 71 and lengths["solve"] == 63  # as docs/host.md says
+    assert lengths["deduce_result"] == len(P.encode_deduce_result(
+        P.Status.SOLVED, 10, 10, solution=((False,) * 10,) * 10)) > lengths["result"]
 
 
 def test_verbose_shows_retries(serve):

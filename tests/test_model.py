@@ -265,6 +265,6 @@ def test_model_engine_time_limit_ends_in_limit_status():
     from slitherlink.host.engines.model import solve
     from slitherlink.host.result import Status
     puzzle, _ = load("loopy_20x20_hard_01")
-    result = solve(puzzle, unique=True, time_limit=0.2)
+    result = solve(puzzle, unique=True, time_limit=0.2, mode="paper")
     assert result.status is Status.LIMIT and result.solution is None
-    assert "stopped after" in result.message
+    assert "stopped after" in result.message and result.mode == "paper"

@@ -212,3 +212,132 @@ def test_stats_round_trip():
         P.encode_stats_reply(bytes_in=1)
     with pytest.raises(P.ProtocolError):
         P.decode_stats(P.Frame(P.MsgType.STATS_REPLY, b"\x00" * 5))
+
+
+# -- deduce mode: SOLVE's DEDUCE flag, DEDUCE_RESULT, VERSION's DEDUCE_OK ------------------
+
+def test_solve_carries_the_mode():
+    puzzle = Puzzle([[3, None, 0], [None, 2, 1]])
+    paper = P.encode_solve(puzzle, unique=True, max_checks=7)
+    # paper mode is the default and keeps its bytes
+    assert P.encode_solve(puzzle, unique=True, max_checks=7, mode=P.Mode.PAPER) == paper
+    assert P.encode_solve(puzzle, unique=True, max_checks=7, mode="paper") == paper
+    at = SP.Solve.offset("flags")
+    paper_payload = P.FrameDecoder().feed(paper)[0].payload
+    for mode in (P.Mode.DEDUCE, "deduce", "DEDUCE", 1):
+        frame, = P.FrameDecoder().feed(P.encode_solve(puzzle, unique=True, max_checks=7,
+                                                      mode=mode))
+        assert frame.payload[at] == P.FLAG_UNIQUE | P.FLAG_DEDUCE == 0x03
+        # the flag is the only difference
+        assert frame.payload[:at] + frame.payload[at + 1:] == \
+            paper_payload[:at] + paper_payload[at + 1:]
+        req = P.decode_solve(frame)
+        assert (req.mode, req.unique, req.max_checks, req.clues) == (P.Mode.DEDUCE, True, 7,
+                                                                     puzzle.clues)
+    assert P.decode_solve(P.FrameDecoder().feed(paper)[0]).mode is P.Mode.PAPER
+    frame, = P.FrameDecoder().feed(P.encode_solve(puzzle, mode="deduce"))
+    assert frame.payload[at] == P.FLAG_DEDUCE
+    for bad in ("fast", 2, None, True):
+        with pytest.raises(ValueError, match="mode"):
+            P.encode_solve(puzzle, mode=bad)
+
+
+def _deduce_counters(seed):
+    return {name: (i + 1) * 1_000_003 + seed for i, name in enumerate(P.DEDUCE_RESULT_COUNTERS)}
+
+
+@pytest.mark.parametrize("status", [s for s in Status if s is not Status.ERROR])
+@pytest.mark.parametrize("aborted, unique, trail_full", [(False, False, False),
+                                                         (True, True, False),
+                                                         (False, True, True)])
+def test_deduce_result_round_trip(status, aborted, unique, trail_full):
+    sol = ((True, False, True), (False, True, True)) if status.solved else None
+    counters = _deduce_counters(int(status))
+    assert set(P.DEDUCE_COUNTERS) <= set(counters)
+    data = P.encode_deduce_result(status, 2, 3, solution=sol, counters=counters,
+                                  cycles=2**40 + 3, aborted=aborted, unique=unique,
+                                  trail_full=trail_full)
+    frame, = P.FrameDecoder().feed(data)
+    assert frame.type == P.MsgType.DEDUCE_RESULT == 0x85
+    assert len(frame.payload) == P.result_length(2, 3, status.solved, mode=P.Mode.DEDUCE)
+    assert int.from_bytes(frame.payload[SP.DeduceResult.offset("cycles"):][:8], "little") \
+        == 2**40 + 3
+    flags = frame.payload[SP.DeduceResult.offset("flags")]
+    assert flags == (aborted * P.RESULT_ABORTED | unique * P.RESULT_UNIQUE
+                     | trail_full * P.RESULT_TRAIL_FULL)
+    reply = P.decode_reply(frame)
+    assert reply == P.DeduceResultReply(status, 2, 3, sol, counters, 2**40 + 3, aborted,
+                                        unique, trail_full)
+    assert reply.mode is P.Mode.DEDUCE and not isinstance(reply, P.ResultReply)
+
+
+def test_deduce_result_counters_default_to_zero_and_are_checked():
+    frame, = P.FrameDecoder().feed(P.encode_deduce_result(Status.LIMIT, 1, 1,
+                                                          counters={"decisions": 9}))
+    reply = P.decode_deduce_result(frame)
+    assert reply.counters == dict(dict.fromkeys(P.DEDUCE_RESULT_COUNTERS, 0), decisions=9)
+    with pytest.raises(ValueError, match="unknown DEDUCE_RESULT counters"):
+        P.encode_deduce_result(Status.LIMIT, 1, 1, counters={"checks": 1})
+    with pytest.raises(ValueError, match="sweeps"):
+        P.encode_deduce_result(Status.LIMIT, 1, 1, counters={"sweeps": 2**32})
+    with pytest.raises(ValueError, match="ERROR"):
+        P.encode_deduce_result(Status.ERROR, 1, 1)
+    with pytest.raises(ValueError, match="needs a solution"):
+        P.encode_deduce_result(Status.SOLVED, 1, 1)
+
+
+def test_deduce_result_rejects_garbled_payloads():
+    solved = P.FrameDecoder().feed(P.encode_deduce_result(
+        Status.SOLVED, 3, 3, solution=((True,) * 3,) * 3, counters=_deduce_counters(0)))[0]
+    limit = P.FrameDecoder().feed(P.encode_deduce_result(Status.LIMIT, 3, 3))[0]
+    status = SP.DeduceResult.offset("status")
+    assert len(solved.payload) == P.DEDUCE_RESULT_HEADER + 2  # 9 cells: 2 bytes
+    garbled = {
+        "one byte short": solved.payload[:-1],
+        "one byte more": solved.payload + b"\x00",
+        "a colouring with a status that has none": limit.payload + b"\x00\x00",
+        "a solved status without its colouring": solved.payload[:P.DEDUCE_RESULT_HEADER],
+        "shorter than the header": solved.payload[:P.DEDUCE_RESULT_HEADER - 1],
+        "empty": b"",
+        "a RESULT's payload": P.FrameDecoder().feed(P.encode_result(Status.LIMIT, 3, 3))[0]
+        .payload,
+        "unknown status": solved.payload[:status] + b"\x09" + solved.payload[status + 1:],
+        "status ERROR": limit.payload[:status] + bytes([Status.ERROR])
+        + limit.payload[status + 1:],
+    }
+    for what, payload in garbled.items():
+        with pytest.raises(P.ProtocolError) as info:
+            P.decode_reply(P.Frame(P.MsgType.DEDUCE_RESULT, payload))
+        assert info.value.code == P.ErrorCode.BAD_LENGTH, what
+    # the type decides the layout: one never reads as the other
+    with pytest.raises(P.ProtocolError, match="expected a DEDUCE_RESULT"):
+        P.decode_deduce_result(P.Frame(P.MsgType.RESULT, limit.payload))
+    with pytest.raises(P.ProtocolError, match="expected a RESULT"):
+        P.decode_result(limit)
+    with pytest.raises(P.ProtocolError):
+        P.decode_reply(P.Frame(P.MsgType.RESULT, limit.payload))
+
+
+def test_version_deduce_flag():
+    plain = P.encode_version(max_rows=10, max_cols=10, clock_hz=50_000_000, baud=115200)
+    frame, = P.FrameDecoder().feed(plain)
+    assert frame.payload[SP.Version.offset("flags")] == P.VERSION_ACCEL_OK  # today's bytes
+    assert P.decode_version(frame).deduce_ok is False
+    frame, = P.FrameDecoder().feed(P.encode_version(max_rows=10, max_cols=10, clock_hz=1,
+                                                    baud=1, deduce_ok=True))
+    assert frame.payload[SP.Version.offset("flags")] == \
+        P.VERSION_ACCEL_OK | P.VERSION_DEDUCE_OK == 0x03
+    v = P.decode_reply(frame)
+    assert v.deduce_ok and v.accelerator_ok
+    frame, = P.FrameDecoder().feed(P.encode_version(max_rows=1, max_cols=1, clock_hz=1, baud=1,
+                                                    accelerator_ok=False, deduce_ok=True))
+    v = P.decode_version(frame)
+    assert (v.accelerator_ok, v.deduce_ok) == (False, True)
+
+
+def test_no_deduce_error_round_trip():
+    frame, = P.FrameDecoder().feed(P.encode_error(P.ErrorCode.NO_DEDUCE, P.MsgType.SOLVE,
+                                                  0xBEEF))
+    e = P.decode_reply(frame)
+    assert e == P.ErrorReply(P.ErrorCode.NO_DEDUCE, P.MsgType.SOLVE, 0xBEEF)
+    assert e.code == 13 and "NO_DEDUCE" in str(e)

@@ -83,7 +83,8 @@ def test_soc_header_has_the_memory_map_and_peripheral_registers():
     h = defines(regmap.soc_header())
     for block in MEMORY_MAP:
         assert h[f"{block.prefix}_BASE"] == block.base
-        for register in block.registers if block is not regmap.ACCEL else ():
+        # the accelerators' registers are in slk_regs.h, as offsets within their windows
+        for register in block.registers if block not in (regmap.ACCEL, regmap.DEDUCE) else ():
             name = f"{block.prefix}_{regmap.c_name(register)}"
             assert h[name] == block.base + register.address
             for f in register.fields:
@@ -93,6 +94,26 @@ def test_soc_header_has_the_memory_map_and_peripheral_registers():
     # blocks do not overlap
     spans = sorted((b.base, b.base + (b.size or 1 << regmap.REGION_SHIFT)) for b in MEMORY_MAP)
     assert all(end <= start for (_, end), (start, _) in zip(spans, spans[1:]))
+
+
+def test_regs_header_has_the_deduction_engine():
+    h = defines(regmap.c_header())
+    assert h["SLK_DEDUCE_BASE"] == regmap.DEDUCE.base
+    for register in regmap.DEDUCE_REGISTERS:
+        name = f"SLK_{regmap.c_name(register)}"
+        assert h[name] == register.address
+        for f in register.fields:
+            assert h[f"{name}_{f.name.upper()}_MASK"] == f.mask
+    # the counters, one word each in DEDUCE_HW_COUNTERS order, by index
+    for k, name in enumerate(regmap.DEDUCE_HW_COUNTERS):
+        assert h[f"SLK_DEDUCE_COUNTER_{name.upper()}"] == k
+        assert regmap.DEDUCE_COUNTER_REGISTERS[k].address == h["SLK_DEDUCE_COUNTER_BASE"] + 4 * k
+    addresses = [r.address for r in regmap.DEDUCE_REGISTERS]
+    assert len(set(addresses)) == len(addresses)
+    assert max(addresses[:-2]) < regmap.DEDUCE_ROW_BASE
+    assert regmap.deduce_row_address(63, 1) + 4 <= regmap.DEDUCE_CLUE_BASE
+    with pytest.raises(ValueError):
+        regmap.deduce_row_address(0, 2)
 
 
 def test_pack_unpack_round_trip():

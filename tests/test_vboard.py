@@ -3,7 +3,8 @@
 Part 1 runs the harness on its self-test design (sim/vboard/echo.py: answers
 each byte b with b + 1 at 16 clock cycles per bit): pty bridge, byte-level
 UART timing, exact cycle counts, the idle pause, tracing, the build cache.
-Part 2 runs host/board.py and host/solve.py against the SoC's virtual board.
+Part 2 runs host/board.py and host/solve.py against the SoC's virtual board, in
+paper mode (its counters are the paper search's; `mode="paper"` / `--mode paper`).
 
 Builds go to build/vboard/ under a file lock (sim/vboard/builder.py), so the
 two pytest-xdist workers never compile the same board twice.
@@ -184,7 +185,7 @@ def test_solves_like_the_model(soc_board, connection, name, unique, status):
     assert (version.max_rows, version.max_cols) == (10, 10)
     assert (version.clock_hz, version.baud) == (soc_board.clock_hz, soc_board.baud)
     assert version.accelerator_ok
-    result = connection.solve(puzzle, unique=unique)
+    result = connection.solve(puzzle, unique=unique, mode="paper")
     model = search(puzzle, max_solutions=2 if unique else 1)
     assert result.status is status, result.message
     for key, value in model.counters.as_dict().items():
@@ -205,7 +206,7 @@ def test_board_cycles_cover_the_solve(soc_build):
     with VirtualBoard("soc", build=soc_build) as vboard:
         with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
             board.connect()
-            result = board.solve(puzzle, unique=True)
+            result = board.solve(puzzle, unique=True, mode="paper")
     assert vboard.cycles > result.counters["cycles"] > 0
     # the transfers alone (ABORT, PING, SOLVE and their replies) take 10 bits of
     # clock_hz / baud cycles per byte
@@ -232,7 +233,7 @@ def test_too_large_for_the_build(connection):
 def test_engine_starts_and_stops_its_own_virtual_board(soc_build):
     """solve() without a port: the virtual board is started, used, and stopped."""
     puzzle, solution = load("janko_0002")
-    result = B.solve(puzzle, unique=True)
+    result = B.solve(puzzle, unique=True, mode="paper")
     try:
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
         assert "virtual board" in result.message
@@ -254,8 +255,8 @@ def test_solve_cli_against_a_board_started_by_hand(soc_build):
         assert first.startswith("PTY /dev/pts/"), board.stderr.read()
         port = first.split()[1]
         run = subprocess.run([sys.executable, str(REPO / "host" / "solve.py"), "--port", port,
-                              "--unique", str(REPO.parent / "shared" / "puzzles"
-                                              / "janko_0002.txt")],
+                              "--mode", "paper", "--unique",
+                              str(REPO.parent / "shared" / "puzzles" / "janko_0002.txt")],
                              capture_output=True, text=True, timeout=120)
         assert run.returncode == 0, run.stdout + run.stderr
         assert "solved, unique" in run.stdout

@@ -5,6 +5,11 @@ and looked up with :func:`get_engine`; an engine module is imported only when
 it is used, so a missing optional solver package gives one clear message
 instead of breaking the others.
 
+Two engines have two *modes* (``mode=``, ``--mode``; :data:`MODAL`): ``model``
+and ``board`` run either the deduction engine (``"deduce"``, the default,
+:data:`DEFAULT_MODE`) or the paper's search (``"paper"``).  ``deduce`` is an
+alias of ``model`` in deduce mode, kept from before the modes.
+
 Every answer is checked by the independent rules checker (:mod:`host.check`)
 exactly once, here: :func:`get_engine` returns the engine's ``solve`` wrapped
 by :func:`checked`, which turns a wrong, unreadable or missing solution into
@@ -14,27 +19,43 @@ modules therefore return their results unchecked.
 
 import functools
 import importlib
+import inspect
 import time
+
+from slitherlink.spec.protocol import Mode
 
 from ..check import check
 from ..result import Result, Status
 
-__all__ = ["ENGINES", "DEFAULT_ENGINE", "get_engine", "checked", "EngineUnavailable",
-           "verified", "Result", "Status"]
+__all__ = ["ENGINES", "DEFAULT_ENGINE", "DEFAULT_MODE", "MODAL", "MODES", "ALIASES", "Mode",
+           "get_engine", "takes_mode", "checked", "EngineUnavailable", "verified", "Result",
+           "Status"]
 
 #: engine name -> (module, one-line description); the module has ``solve(puzzle, ...)``
 ENGINES = {
-    "board": ("slitherlink.host.board", "the FPGA board (or the virtual board) over a UART"),
-    "model": ("slitherlink.host.engines.model", "the golden model of the paper's search (Python)"),
+    "board": ("slitherlink.host.board", "the FPGA board (or the virtual board) over a UART; "
+              "--mode deduce or paper"),
+    "model": ("slitherlink.host.engines.model", "the golden models (Python): --mode deduce the "
+              "deduction engine's, --mode paper the paper's search"),
     "sat": ("slitherlink.host.engines.sat", "SAT on edges with sub-loop negation (python-sat)"),
     "z3": ("slitherlink.host.engines.z3", "the paper's SMT formulation, section 4 (z3-solver)"),
     "ip": ("slitherlink.host.engines.ip", "integer program with subtour cuts (HiGHS)"),
     "cpsat": ("slitherlink.host.engines.cpsat", "OR-Tools CP-SAT with AddCircuit"),
-    "deduce": ("slitherlink.host.engines.deduce", "the golden model of the deduction engine (Python)"),
+    "deduce": ("slitherlink.host.engines.deduce", "alias of --engine model --mode deduce "
+               "(the deduction engine's golden model)"),
 }
 
 #: the engine of ``host/solve.py`` when none is named
 DEFAULT_ENGINE = "board"
+
+#: --mode name -> Mode: what the engines of :data:`MODAL` run
+MODES = {"deduce": Mode.DEDUCE, "paper": Mode.PAPER}
+#: the mode of ``model`` and ``board`` when none is named
+DEFAULT_MODE = Mode.DEDUCE
+#: the engines that take ``mode`` (their ``solve`` has the keyword)
+MODAL = ("model", "board")
+#: engine name -> (the engine it stands for, its mode)
+ALIASES = {"deduce": ("model", Mode.DEDUCE)}
 
 
 class EngineUnavailable(RuntimeError):
@@ -54,9 +75,22 @@ def engine_module(name):
                                 f"{error.name!r}: run 'make setup'") from None
 
 
-def get_engine(name):
-    """The checked ``solve`` function of engine ``name`` (see :func:`checked`)."""
-    return checked(engine_module(name).solve)
+def takes_mode(name):
+    """Whether engine ``name`` has modes: its ``solve`` takes ``mode``."""
+    return "mode" in inspect.signature(engine_module(name).solve).parameters
+
+
+def get_engine(name, mode=None):
+    """The checked ``solve`` function of engine ``name`` (see :func:`checked`); with
+    ``mode`` (a :class:`Mode` or its name), bound to that mode (a ValueError for an
+    engine without modes)."""
+    solve = engine_module(name).solve
+    if mode is not None:
+        if not takes_mode(name):
+            raise ValueError(f"engine {name!r} has no modes (--mode applies to "
+                             f"{' and '.join(MODAL)})")
+        solve = functools.partial(solve, mode=mode)
+    return checked(solve)
 
 
 def checked(solve):

@@ -1,4 +1,6 @@
-"""Engine ``deduce``: the golden model of the deduction engine (:mod:`model.deduce`, docs/deduce.md)."""
+"""Engine ``deduce``: the golden model of the deduction engine (:mod:`model.deduce`,
+docs/deduce.md).  The ``model`` engine's deduce mode (``--engine model``, the default
+mode) runs it; ``--engine deduce`` is kept as an alias of that."""
 
 import time
 
@@ -31,7 +33,7 @@ def solve(puzzle, *, unique=False, time_limit=None, max_decisions=None, max_solu
     counters = outcome.counters.as_dict()
     counters["cycles"] = outcome.cycles
     result = Result("deduce", status, outcome.solutions[0] if found else None,
-                    list(outcome.solutions), clock.seconds, counters)
+                    list(outcome.solutions), clock.seconds, counters, mode="deduce")
     if outcome.limit == "time":
         result.message = (f"time limit of {time_limit} s reached after "
                           f"{outcome.counters.decisions} decisions")

@@ -1,26 +1,65 @@
-"""Engine ``model``: the golden model of the paper's search (:mod:`model.paper`)."""
+"""Engine ``model``: the golden models in Python, in either mode (``mode=``, ``--mode``).
+
+* ``mode="deduce"`` (the default, :data:`host.engines.DEFAULT_MODE`): the
+  deduction engine's model (:mod:`model.deduce`, through :mod:`host.engines.deduce`),
+  bounded by ``max_decisions``; its counters and estimated ``cycles``;
+* ``mode="paper"``: the paper's search (:mod:`model.paper`), bounded by
+  ``max_checks``; its counters (checks, backtracks, candidates, floods,
+  flood_iterations).
+"""
 
 import time
 
 from slitherlink.model.paper import search
 
 from .. import protocol
-from ..errors import TooLargeForEngine
-from . import Result, Stopwatch
+from ..errors import OptionError, TooLargeForEngine
+from . import DEFAULT_MODE, Mode, Result, Stopwatch
+from . import deduce as deduce_engine
 
-#: Default step limit: about a minute of Python, far beyond any 10x10 we know.
+#: Default step limit of the paper's search: about a minute of Python, far beyond any
+#: 10x10 we know.
 DEFAULT_MAX_CHECKS = 200_000_000
 
 
-def solve(puzzle, *, unique=False, time_limit=None, max_checks=None, max_solutions=None):
-    """Solve with the paper-faithful search, bounded by ``max_checks`` (exact and
-    repeatable) and by ``time_limit`` seconds (looked at every 65,536 checks)."""
+def _mode(mode):
+    try:
+        return protocol.as_mode(mode)
+    except ValueError as error:
+        raise OptionError(str(error)) from None
+
+
+def check_options(*, mode=DEFAULT_MODE, max_checks=None, max_decisions=None, **_):
+    """Each mode takes its own bound: an :class:`host.errors.OptionError` (a usage error)
+    for the other mode's."""
+    mode = _mode(mode)
+    if mode is Mode.DEDUCE and max_checks is not None:
+        raise OptionError("--max-checks bounds the paper's search (--mode paper); in deduce "
+                          "mode give --max-decisions")
+    if mode is Mode.PAPER and max_decisions is not None:
+        raise OptionError("--max-decisions bounds the deduction engine (--mode deduce); in "
+                          "paper mode give --max-checks")
+
+
+def solve(puzzle, *, unique=False, time_limit=None, mode=DEFAULT_MODE, max_checks=None,
+          max_decisions=None, max_solutions=None):
+    """Solve with the golden model of ``mode``.  Paper mode: the paper-faithful search,
+    bounded by ``max_checks`` (exact and repeatable) and by ``time_limit`` seconds
+    (looked at every 65,536 checks).  Deduce mode: deduction, probing and depth-first
+    search, bounded by ``max_decisions`` and ``time_limit``."""
+    check_options(mode=mode, max_checks=max_checks, max_decisions=max_decisions)
+    if _mode(mode) is Mode.DEDUCE:
+        result = deduce_engine.solve(puzzle, unique=unique, time_limit=time_limit,
+                                     max_decisions=max_decisions, max_solutions=max_solutions)
+        result.engine = "model"
+        return result
     if max(puzzle.rows, puzzle.cols) > protocol.MAX_GRID:
         # the paper's search, as the hardware runs it, is for grids the protocol carries;
         # beyond, it only grows slow (about a minute for a blank 200x200)
-        raise TooLargeForEngine(f"the model engine takes grids up to {protocol.MAX_GRID}x"
-                                f"{protocol.MAX_GRID} (the hardware's largest), not "
-                                f"{puzzle.size}: use --engine sat")
+        raise TooLargeForEngine(f"the model engine in paper mode takes grids up to "
+                                f"{protocol.MAX_GRID}x{protocol.MAX_GRID} (the hardware's "
+                                f"largest), not {puzzle.size}: use --mode deduce or "
+                                f"--engine sat")
     wanted = max_solutions if max_solutions is not None else (2 if unique else 1)
     with Stopwatch() as clock:
         outcome = search(puzzle, max_solutions=wanted,
@@ -30,7 +69,8 @@ def solve(puzzle, *, unique=False, time_limit=None, max_checks=None, max_solutio
     status = Result.status_for(min(found, 2), wanted_unique=unique or wanted > 1,
                                exhausted=outcome.exhausted)
     result = Result("model", status, outcome.solutions[0] if found else None,
-                    list(outcome.solutions), clock.seconds, outcome.counters.as_dict())
+                    list(outcome.solutions), clock.seconds, outcome.counters.as_dict(),
+                    mode="paper")
     if outcome.limit_reached:
         result.message = f"stopped after {outcome.counters.checks} checks"
     return result  # checked by host.engines.checked
