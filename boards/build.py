@@ -37,7 +37,10 @@ from . import reports
 
 __all__ = ["main", "make_core", "build", "BuildError", "ToolsMissing"]
 
-CORES = ("soc", "accelerator", "loopback")
+CORES = ("soc", "soc-deduce", "soc-both", "accelerator", "loopback")
+
+#: the engines of each SoC core: (paper, deduce)
+SOC_ENGINES = {"soc": (True, False), "soc-deduce": (False, True), "soc-both": (True, True)}
 
 
 class BuildError(Exception):
@@ -58,8 +61,9 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_ki
     """``(core, files)``: the design to put on the board and the extra source files
     (``{name: text}``, e.g. the CPU's Verilog) its build needs.
 
-    ``soc`` is the solver (:mod:`hw.soc`); ``accelerator`` the accelerator alone
-    behind a probe; ``loopback`` a UART loopback to test the flow.
+    ``soc`` is the solver (:mod:`hw.soc`) with the paper's accelerator, ``soc-deduce``
+    with the deduction engine instead, ``soc-both`` with both; ``accelerator`` the
+    accelerator alone behind a probe; ``loopback`` a UART loopback to test the flow.
     """
     if kind == "loopback":
         from .fixture import UARTLoopback
@@ -67,13 +71,16 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_ki
     if kind == "accelerator":
         from .fixture import AcceleratorProbe
         return AcceleratorProbe(max_rows, max_cols), {}
-    if kind == "soc":
+    if kind in SOC_ENGINES:
+        paper, deduce = SOC_ENGINES[kind]
         return _make_soc(max_rows=max_rows, max_cols=max_cols, frequency=frequency,
-                         baud=baud, firmware=firmware, cc_kind=cc_kind)
+                         baud=baud, firmware=firmware, cc_kind=cc_kind, paper=paper,
+                         deduce=deduce)
     raise BuildError(f"unknown core {kind!r} (known: {', '.join(CORES)})")
 
 
-def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind):
+def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind, paper=True,
+              deduce=False):
     """The SoC with its firmware image: read from ``firmware`` or built first."""
     from slitherlink.firmware.build import FirmwareError, Image, build_firmware, default_ram_size
     from slitherlink.hw.soc import MissingPackage, SoC
@@ -88,7 +95,8 @@ def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind):
         else:
             image = build_firmware(max_rows, max_cols, cc_kind=cc_kind)
         # the SoC adds picorv32.v to the platform itself when it is elaborated
-        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image), {}
+        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image,
+                   paper=paper, deduce=deduce), {}
     except (FirmwareError, MissingPackage) as e:
         raise BuildError(str(e)) from None
 
@@ -454,7 +462,9 @@ def main(argv=None):
                         help=f"UART baud rate (default {DEFAULT_BAUD}; --fast-uart: {FAST_BAUD})")
     parser.add_argument("--fast-uart", action="store_true", help=f"UART at {FAST_BAUD} baud")
     parser.add_argument("--core", default="soc", choices=CORES,
-                        help="soc: the solver (default); accelerator: the accelerator alone, "
+                        help="soc: the solver (default); soc-deduce: the solver with the "
+                             "deduction engine instead of the paper's accelerator; soc-both: "
+                             "with both; accelerator: the accelerator alone, "
                              "for resource measurements; loopback: a UART loopback, to test "
                              "the flow")
     parser.add_argument("--firmware", help="firmware image for the SoC's BRAM "

@@ -162,6 +162,8 @@ class SoC(wiring.Component):
     ``baud`` must be reachable from ``clock_hz`` (:func:`spec.board.divisor_for`).
     ``deduce``: also the deduction engine (its window reads 0 without it, and the
     firmware then refuses deduce mode); ``trail_depth``: the decisions its trail holds.
+    ``paper=False`` leaves the paper's accelerator out (the firmware then refuses paper
+    mode): the CPU and the deduction engine alone.
     """
 
     uart_rx: In(1, init=1)
@@ -169,7 +171,8 @@ class SoC(wiring.Component):
     trap: Out(1)
 
     def __init__(self, max_rows=10, max_cols=10, *, firmware, ram_size=None,
-                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, trail_depth=64):
+                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, trail_depth=64,
+                 paper=True):
         from .accelerator import Accelerator
         from .deduce.engine import DeduceEngine
         self.max_rows, self.max_cols = max_rows, max_cols
@@ -182,7 +185,9 @@ class SoC(wiring.Component):
         if not self.ram_size:
             raise ValueError("give ram_size: the RAM the firmware image was built for")
         self.firmware = bytes(firmware)
-        self.accelerator = Accelerator(max_rows, max_cols)
+        if not (paper or deduce):
+            raise ValueError("a SoC needs an engine: paper, deduce or both")
+        self.accelerator = Accelerator(max_rows, max_cols) if paper else None
         self.deduce = DeduceEngine(max_rows, max_cols, trail_depth=trail_depth) if deduce else None
         super().__init__()
 
@@ -192,7 +197,8 @@ class SoC(wiring.Component):
         m.submodules.uart = uart = UART(self.divisor)
         m.submodules.sysctl = sysctl = SysCtl(clock_hz=self.clock_hz, baud=self.baud,
                                               divisor=self.divisor, ram_size=self.ram_size)
-        m.submodules.accelerator = accel = self.accelerator
+        if self.accelerator is not None:
+            m.submodules.accelerator = self.accelerator
         if self.deduce is not None:
             m.submodules.deduce = self.deduce
         m.submodules.none = none = _NoTarget()
@@ -227,9 +233,10 @@ class SoC(wiring.Component):
             "ram": (ram.bus, (region == RAM.region) & (mem_addr[:REGION_SHIFT] < self.ram_size)),
             "uart": (uart.bus, (region == UART_BLOCK.region) & (page == UART_BLOCK.page)),
             "sysctl": (sysctl.bus, (region == SYSCTL.region) & (page == SYSCTL.page)),
-            "accel": (accel.bus, (region == ACCEL.region)
-                      & (mem_addr[:REGION_SHIFT] < WINDOW_SIZE)),
         }
+        if self.accelerator is not None:
+            targets["accel"] = (self.accelerator.bus, (region == ACCEL.region)
+                                & (mem_addr[:REGION_SHIFT] < WINDOW_SIZE))
         if self.deduce is not None:
             targets["deduce"] = (self.deduce.bus, (region == DEDUCE.region)
                                  & (mem_addr[:REGION_SHIFT] < DEDUCE.size))

@@ -67,9 +67,9 @@ void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
     puzzle_cols = cols;
 }
 
-/* Run one command; serve the UART every 16 polls of STATUS while it runs (a poll is
-   about 30 cycles: the UART's 64-byte FIFO lasts far longer even at 1 Mbaud).  Returns
-   STATUS after the command. */
+/* Run one command; serve the UART every 128 polls of STATUS while it runs (a poll is
+   about 30 cycles, so about every 4k cycles: the UART's 64-byte receive FIFO holds 32k
+   cycles of bytes at 1 Mbaud and 50 MHz).  Returns STATUS after the command. */
 static uint32_t run(uint32_t command, int *abort)
 {
     DED(SLK_DEDUCE_CONTROL) = command;
@@ -77,12 +77,18 @@ static uint32_t run(uint32_t command, int *abort)
         uint32_t status = DED(SLK_DEDUCE_STATUS);
         if (!(status & SLK_DEDUCE_STATUS_BUSY_MASK))
             return status;
-        if ((i & 15u) == 0 && !*abort && search_poll())
+        if ((i & 127u) == 0 && !*abort && search_poll())
             *abort = 1;
     }
 }
 
-/* The answer: the engine's row words (packing them is left to the reply). */
+/* The first solution stays in the engine's state registers until a command would
+   change them: then (and only then) it is copied into RAM, as the engine's row words
+   (packing them into the reply's order is left to the reply).  A search that ends with
+   it still in the engine (every search without a branch) leaves the copy to
+   deduce_counters, with the statistics: the answer is ready, in hardware. */
+static int solution_in_engine;
+
 static void save_solution(deduce_result_t *result)
 {
     for (uint32_t r = 0; r < puzzle_rows; r++) {
@@ -115,6 +121,10 @@ uint32_t deduce_colouring(const deduce_result_t *result, uint8_t *out)
 
 void deduce_counters(deduce_result_t *result)
 {
+    if (solution_in_engine) {
+        save_solution(result);
+        solution_in_engine = 0;
+    }
     for (uint32_t k = 0; k < SLK_DEDUCE_COUNTERS; k++)
         result->counters[k] = DED(SLK_DEDUCE_COUNTER_BASE + 4u * k);
 }
@@ -125,12 +135,13 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     uint32_t found = 0, decisions = 0;
     result->exhausted = 0;
     result->trail_full = 0;
+    solution_in_engine = 0;
     uint32_t status = run(SLK_DEDUCE_CONTROL_DEDUCE_MASK, &abort);
     while (!abort) {
         int bad = (status & SLK_DEDUCE_STATUS_CONFLICT_MASK) != 0;
         if (!bad && (status & SLK_DEDUCE_STATUS_COMPLETE_MASK)) {
             if (found == 0)
-                save_solution(result);
+                solution_in_engine = 1;
             if (++found >= max_solutions)
                 break;
             bad = 1;  /* look for another */
@@ -139,6 +150,10 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
             if (status & SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK) {
                 result->exhausted = 1;
                 break;
+            }
+            if (solution_in_engine) {   /* BACKTRACK overwrites it */
+                save_solution(result);
+                solution_in_engine = 0;
             }
             status = run(SLK_DEDUCE_CONTROL_BACKTRACK_MASK, &abort);
             continue;
