@@ -497,11 +497,20 @@ class Board:
             raise self.no_deduce("reports no DEDUCE_OK in its VERSION")
 
     def solve(self, puzzle, *, unique=False, time_limit=None, max_checks=0, max_decisions=0,
-              mode=DEFAULT_MODE):
+              mode=None):
         """Solve ``puzzle`` on the device in ``mode`` (paper: the paper's search, bounded
         by ``max_checks``; deduce: the deduction engine, bounded by ``max_decisions``;
         0 = no bound); returns a :class:`Result` (unchecked: the engine registry checks
-        it)."""
+        it).  ``mode=None`` is the default mode when the build has its engine: deduce,
+        or paper on a build without the deduction engine (the result's message says so)."""
+        fallback = None
+        if mode is None:
+            mode = Mode.PAPER if max_checks and not max_decisions else DEFAULT_MODE
+            if self.version is None:
+                self.ping()
+            if mode is Mode.DEDUCE and not self.version.deduce_ok and not max_decisions:
+                mode = Mode.PAPER
+                fallback = "paper mode: this build has no deduction engine"
         mode = P.as_mode(mode)
         bound = _bound(mode, max_checks, max_decisions)
         self.check_size(puzzle)
@@ -588,9 +597,9 @@ class Board:
             except BoardError as error:
                 log.info("%s: the ABORT after a repeated SOLVE failed (%s); it is repeated "
                          "before the next puzzle", self.port, error)
-        return self._result(puzzle, reply, seconds)
+        return self._result(puzzle, reply, seconds, fallback)
 
-    def _result(self, puzzle, reply, seconds):
+    def _result(self, puzzle, reply, seconds, fallback=None):
         v = self.version
         counters = dict(reply.counters)
         counters["cycles"] = reply.cycles
@@ -607,9 +616,10 @@ class Board:
             result.message = f"stopped by the time limit after {steps}"
         elif getattr(reply, "trail_full", False):
             result.message = f"stopped: the hardware trail was full after {steps}"
-        if self.virtual:
-            result.message = (result.message + "; " if result.message else "") + \
-                "on the virtual board (Verilator; cycles are exact)"
+        for note in (fallback, "on the virtual board (Verilator; cycles are exact)"
+                     if self.virtual else None):
+            if note:
+                result.message = (result.message + "; " if result.message else "") + note
         return result
 
 
@@ -809,6 +819,8 @@ def check_options(*, max_checks=None, max_decisions=None, retries=None, time_lim
                   timeout=None, mode=DEFAULT_MODE, **_):
     """Raise :class:`host.errors.OptionError` (one line) for a value the board cannot take;
     ``host/solve.py`` calls it before solving."""
+    if mode is None:  # the default: deduce, or paper on a build without the engine
+        mode = Mode.PAPER if max_checks and not max_decisions else DEFAULT_MODE
     try:
         mode = P.as_mode(mode)
     except ValueError as error:
@@ -826,11 +838,12 @@ def check_options(*, max_checks=None, max_decisions=None, retries=None, time_lim
 
 
 def solve(puzzle, *, unique=False, time_limit=None, port=None, baud=None, timeout=None,
-          retries=None, max_checks=None, max_decisions=None, mode=DEFAULT_MODE):
+          retries=None, max_checks=None, max_decisions=None, mode=None):
     """Solve ``puzzle`` on the board at ``port`` (or on the virtual board).
 
     ``mode`` is ``"deduce"`` (the deduction engine, the default; reply DEDUCE_RESULT)
-    or ``"paper"`` (the paper's search; reply RESULT), a name or a :class:`Mode`.
+    or ``"paper"`` (the paper's search; reply RESULT), a name or a :class:`Mode`;
+    ``None``: deduce, or paper on a build without the deduction engine.
     ``time_limit`` (seconds) ends the search with an ABORT; ``max_checks`` (paper
     mode) or ``max_decisions`` (deduce mode) bounds it exactly (status LIMIT);
     ``timeout`` is how long the device may stay silent before a request is repeated

@@ -442,7 +442,10 @@ def _run(args, stdin, stdout, stderr, complain):
         complain(str(error))
         return ExitCode.ENGINE
     mode = args.mode
-    if mode is None and "mode" in inspect.signature(solve).parameters:
+    if mode is None and "mode" in inspect.signature(solve).parameters \
+            and args.engine != "board":
+        # (the board engine resolves its default itself: deduce, or paper on a build
+        # without the deduction engine)
         mode = engines.DEFAULT_MODE.name.lower()
     options = {"time_limit": args.time_limit, "max_checks": args.max_checks,
                "max_decisions": args.max_decisions, "mode": mode,

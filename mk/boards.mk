@@ -4,7 +4,7 @@
 #   make bitstream BOARD=ulx3s     ULX3S-85F (ECP5): a real bitstream with the open flow
 #   make program [BOARD=ulx3s]     load it with openFPGALoader (BITSTREAM=file.bit: another one)
 # Options: ROWS=, COLS= (maximum grid), CLOCK= (MHz), BAUD= (default 115200),
-#          CORE=soc|accelerator|loopback, CC_KIND=zig|gcc (firmware), BUILD_DIR=.
+#          CORE=soc|soc-deduce|soc-both|accelerator|loopback, CC_KIND=zig|gcc (firmware), BUILD_DIR=.
 
 BOARD ?= arty
 BITSTREAM_ARGS = --board $(BOARD) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS)) \

@@ -346,7 +346,7 @@ def test_a_build_without_the_deduction_engine(serve):
     port = serve(device)
     puzzle, solution = load("janko_0002")
     with pytest.raises(B.NoDeduceEngine) as error:
-        B.solve(puzzle, unique=True, port=port)
+        B.solve(puzzle, unique=True, port=port, mode="deduce")
     message = str(error.value)
     assert message.startswith("this build has no deduction engine: use --mode paper, or "
                               "rebuild the bitstream")
@@ -501,3 +501,15 @@ def test_port_discovery():
     two = arty + [port("/dev/ttyUSB4", "1-4:1.1")]
     with pytest.raises(LookupError, match="several"):
         find_board(two)
+
+
+def test_the_default_mode_falls_back_to_paper_on_a_build_without_the_engine(serve):
+    """No mode given: deduce when the build has the engine, else paper with a note (an
+    explicit deduce mode is refused instead: test above)."""
+    puzzle, solution = load("janko_0002")
+    for has_engine, want in ((True, "deduce"), (False, "paper")):
+        port = serve(FakeDevice(deduce=has_engine))
+        result = B.solve(puzzle, unique=True, port=port)
+        assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+        assert result.mode == want
+        assert ("no deduction engine" in result.message) == (not has_engine)

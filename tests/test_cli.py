@@ -423,8 +423,9 @@ def test_mode_usage_errors_are_one_line(args, message):
 
 def test_board_modes_on_fake_devices():
     """The board engine in both modes on the fake device: the JSON counters are the
-    models'; on a build without the deduction engine deduce mode is one line, exit 7,
-    paper mode works, and a puzzle too large for the build is still exit 11."""
+    models'; on a build without the deduction engine the default falls back to paper
+    mode with a note, an explicit --mode deduce is one line, exit 7, and a puzzle too
+    large for the build is still exit 11."""
     from slitherlink.host import board
     from slitherlink.host.fakedevice import FakeDevice
     from slitherlink.host.protocol import COUNTERS, DEDUCE_COUNTERS, DEDUCE_RESULT_COUNTERS
@@ -453,12 +454,19 @@ def test_board_modes_on_fake_devices():
         assert {k: record["counters"][k] for k in COUNTERS if k != "cycles"} == \
             search(puzzle, max_solutions=2).counters.as_dict()
 
-        code, out, err = run_main("-e", "board", "--port", bare, EXAMPLE)
+        # no --mode on a build without the engine: paper mode, with a note
+        code, out, err = run_main("-e", "board", "--port", bare, "-f", "json", EXAMPLE)
+        record = json.loads(out)
+        assert (code, record["status"], record["mode"]) == (0, "solved", "paper"), err
+        assert "paper mode: this build has no deduction engine" in record["message"]
+        # --mode deduce asked for explicitly: one line, exit 7
+        code, out, err = run_main("-e", "board", "--mode", "deduce", "--port", bare, EXAMPLE)
         assert code == ExitCode.ENGINE == 7
         assert err == (f"host/solve.py: loopy_7x7: this build has no deduction engine: use "
                        f"--mode paper, or rebuild the bitstream (make bitstream) with it; the "
                        f"board on {bare} reports no DEDUCE_OK in its VERSION\n")
-        code, out, err = run_main("-e", "board", "--port", bare, "-f", "json", EXAMPLE)
+        code, out, err = run_main("-e", "board", "--mode", "deduce", "--port", bare, "-f",
+                                  "json", EXAMPLE)
         record = json.loads(out)
         assert (code, record["status"], record["mode"], record["exit_code"]) == \
             (7, "error", "deduce", 7)
@@ -468,7 +476,7 @@ def test_board_modes_on_fake_devices():
         assert code == ExitCode.TOO_LARGE and err.count("\n") == 1
         board.close_all()
         # as a user runs it: no traceback
-        proc = run_script("--port", bare, EXAMPLE)
+        proc = run_script("--mode", "deduce", "--port", bare, EXAMPLE)
         assert proc.returncode == 7
         assert proc.stderr.count("\n") == 1 and "no deduction engine" in proc.stderr
     finally:
