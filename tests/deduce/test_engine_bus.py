@@ -144,3 +144,41 @@ def test_engine_backtracks_through_the_trail_as_the_model():
     dut = DeduceEngine(4, 4, trail_depth=16)
     seen = run(dut, jobs)
     assert sum(d for _, d, _ in seen) >= 5 and sum(b for _, _, b in seen) >= 5
+
+
+def test_a_full_trail_ignores_decide():
+    """trail_depth 1: the second nested DECIDE is ignored, STATUS.trail_full says why, and
+    BACKTRACK still pops the one entry."""
+    puzzle = Puzzle(((None,) * 4,) * 4)   # no clues: many solutions, nested decisions
+    dut = DeduceEngine(4, 4, trail_depth=1)
+    seen = []
+
+    async def bench(ctx):
+        b = dut.bus
+        for r in range(4):
+            for c in range(4):
+                await write(ctx, b, regmap.deduce_clue_address(r, c), regmap.CLUE_BLANK)
+        await write(ctx, b, regmap.DeduceSize.address,
+                    regmap.DeduceSize.pack(rows=4, cols=4, island=1))
+        await command(ctx, b, "load")
+        status = await command(ctx, b, "deduce")
+        assert status["trail_empty"] and not status["trail_full"] and not status["complete"]
+        status = await command(ctx, b, "decide")
+        seen.append(status)
+        assert status["trail_full"] and not status["trail_empty"]
+        decisions = await read(ctx, b, regmap.DEDUCE_COUNTER_REGISTERS[
+            regmap.DEDUCE_HW_COUNTERS.index("decisions")].address)
+        if not status["complete"] and not status["conflict"]:
+            again = await command(ctx, b, "decide")   # ignored: the trail is full
+            assert again == status
+            assert await read(ctx, b, regmap.DEDUCE_COUNTER_REGISTERS[
+                regmap.DEDUCE_HW_COUNTERS.index("decisions")].address) == decisions == 1
+        status = await command(ctx, b, "backtrack")
+        assert status["trail_empty"] and not status["trail_full"]
+        seen.append(status)
+
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+    sim.add_testbench(bench)
+    sim.run()
+    assert len(seen) == 2
