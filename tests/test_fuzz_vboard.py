@@ -3,8 +3,9 @@
 Rounds of noise -- random bytes with START bytes among them, valid frames with a
 byte flipped, truncated frames, a LEN beyond MAX_PAYLOAD, well-formed frames of
 unknown type or wrong length -- each followed by one valid request (PING, STATS,
-ABORT while idle, or a small SOLVE).  Every valid request must be answered
-correctly (a SOLVE like the golden model, counters included); every well-formed
+ABORT while idle, or a small SOLVE in paper or in deduce mode).  Every valid request
+must be answered correctly (a SOLVE like the golden model of its mode, counters
+included); every well-formed
 bad frame gets its ERROR, in order; the only other frames allowed are ERRORs of
 dropped candidates (request type 0; the firmware sends them only when its
 transmitter is idle, docs/protocol.md).  At the end STATS must show that no byte
@@ -24,6 +25,7 @@ import serial
 
 from slitherlink.host import protocol as P
 from slitherlink.host.result import Result
+from slitherlink.model import deduce
 from slitherlink.model.paper import search
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
@@ -90,11 +92,11 @@ def noise(rng, expected):
 
 def request(rng):
     """``(frame, check)``: a valid request and the function that checks its reply."""
-    kind = rng.randrange(5)
+    kind = rng.randrange(5)  # 3 and 4: a SOLVE, in paper and in deduce mode
     if kind == 0:
         def check(reply):
             return isinstance(reply, P.VersionReply) and reply.max_rows == 10 \
-                and reply.baud == BAUD and reply.accelerator_ok
+                and reply.baud == BAUD and reply.accelerator_ok and reply.deduce_ok
         return P.encode_ping(), check
     if kind == 1:
         return P.encode_stats(), lambda reply: isinstance(reply, P.StatsReply)
@@ -105,6 +107,19 @@ def request(rng):
         return P.encode_abort(), check
     puzzle = load(rng.choice(PUZZLES))[0]
     unique = rng.random() < 0.5
+    if kind == 4:  # deduce mode: the deduction engine, bounded by decisions
+        max_decisions = rng.choice([0, 0, 0, 1])
+        outcome = deduce.solve(puzzle, max_solutions=2 if unique else 1,
+                               max_decisions=max_decisions or None)
+        status = Result.status_for(len(outcome.solutions), wanted_unique=unique,
+                                   exhausted=outcome.exhausted)
+
+        def check(reply):
+            return isinstance(reply, P.DeduceResultReply) and reply.status is status \
+                and all(reply.counters[k] == v for k, v in outcome.counters.as_dict().items()) \
+                and (not status.solved or reply.solution == outcome.solutions[0])
+        return P.encode_solve(puzzle, unique=unique, max_checks=max_decisions,
+                              mode=P.Mode.DEDUCE), check
     max_checks = rng.choice([0, 0, 7, 100])
     model = search(puzzle, max_solutions=2 if unique else 1, max_checks=max_checks or None)
     status = Result.status_for(len(model.solutions), wanted_unique=unique,
