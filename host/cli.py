@@ -180,6 +180,9 @@ def solve_one(puzzle, solve, kwargs, *, unique, label="", engine=""):
 
 # --- output ---------------------------------------------------------------------------
 
+MODE_TEXT = {"deduce": "the deduction engine", "paper": "the paper's search"}
+
+
 def _counters_text(result):
     return ", ".join(f"{key} {value}" for key, value in result.counters.items()) or "none"
 
@@ -205,6 +208,8 @@ def text_report(outcome, fmt):
             lines.append(f"solution {k} of {more}{len(solutions)}:")
         lines.append(draw(puzzle, colouring).rstrip("\n"))
     if result is not None:
+        if getattr(result, "mode", None):
+            lines.append(f"mode: {result.mode} ({MODE_TEXT.get(result.mode, result.mode)})")
         lines.append(f"counters: {_counters_text(result)}")
         lines.append(f"time: {result.seconds:.4f} s engine, {outcome.wall:.4f} s wall")
     return "\n".join(lines) + "\n"

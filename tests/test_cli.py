@@ -59,6 +59,7 @@ def test_script_on_the_bundled_example():
     assert proc.returncode == 0, proc.stderr
     assert "loopy_7x7: 7x7, engine model: solved, unique" in proc.stdout
     assert "counters: checks " in proc.stdout and "time: " in proc.stdout
+    assert "\nmode: paper (the paper's search)\n" in proc.stdout
     puzzle = load_puzzle(EXAMPLE)
     assert check(puzzle, colouring_from_text(proc.stdout)).ok
     assert proc.stderr == ""
