@@ -89,3 +89,36 @@ def test_a_build_without_the_engine_refuses_deduce_mode():
             # and it keeps serving paper mode
             result = board.solve(puzzle, unique=True, mode="paper")
             assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+
+
+@pytest.mark.slow
+def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_property):
+    """Every corpus puzzle up to 10x10, unique mode, on the virtual board at 1 Mbaud:
+    the status agrees with the manifest's ``unique`` column, a unique solution is the
+    ``.sol``, and every counter equals the model's."""
+    from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
+    wanted = {"yes": Status.SOLVED_UNIQUE, "no": Status.MULTIPLE, "unsat": Status.NO_SOLUTION}
+    rows = [r for r in corpus if r["rows"] <= 10 and r["cols"] <= 10]
+    assert len(rows) > 300
+    build = build_design("soc", params={"clock_hz": PAPER_CLOCK_HZ, "baud": FAST_BAUD},
+                         quiet=True)
+    cycles = []
+    with VirtualBoard("soc", build=build) as vboard:
+        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+            board.connect()
+            for row in rows:
+                puzzle, solution = load(row["name"])
+                result = board.solve(puzzle, unique=True, mode="deduce")
+                model = solve(puzzle, max_solutions=2)
+                assert result.status is wanted[row["unique"]], row["name"]
+                if result.status is Status.SOLVED_UNIQUE:
+                    assert result.solution == solution, row["name"]
+                for key in DEDUCE_COUNTERS:
+                    assert result.counters[key] == getattr(model.counters, key), \
+                        (row["name"], key)
+                cycles.append(result.counters["cycles"])
+    cycles.sort()
+    record_property("deduce_cycles", {"puzzles": len(cycles), "median": cycles[len(cycles) // 2],
+                                      "max": cycles[-1]})
+    print(f"{len(cycles)} puzzles, solve cycles median {cycles[len(cycles) // 2]}, "
+          f"max {cycles[-1]}")
