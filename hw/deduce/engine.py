@@ -242,37 +242,34 @@ class DeduceEngine(wiring.Component):
         clue_row = clue_offset[stride_bits:stride_bits + (regmap.CELL_ROWS_MAX - 1).bit_length()]
         in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
 
-        reads = {
-            regmap.DeduceId: pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
-                                  magic=Const(regmap.DEDUCE_ID_MAGIC, 24)),
-            regmap.DeduceConfig: pack(regmap.DeduceConfig, max_rows=Const(R, 8),
-                                      max_cols=Const(C, 8),
-                                      trail_depth=Const(self.trail_depth, 16)),
-            regmap.DeduceSize: pack(regmap.DeduceSize, rows=rows, cols=cols, island=island),
-            regmap.DeduceStatus: pack(regmap.DeduceStatus, busy=busy, conflict=conflict,
-                                      complete=complete, trail_empty=trail_empty,
-                                      trail_full=trail_full),
-        }
-        for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS, regmap.DEDUCE_HW_COUNTERS):
-            reads[register] = pack(register, count=totals[name])
+        # every readable word: (byte address, value)
+        reads = [
+            (regmap.DeduceId.address,
+             pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
+                  magic=Const(regmap.DEDUCE_ID_MAGIC, 24))),
+            (regmap.DeduceConfig.address,
+             pack(regmap.DeduceConfig, max_rows=Const(R, 8), max_cols=Const(C, 8),
+                  trail_depth=Const(self.trail_depth, 16))),
+            (regmap.DeduceSize.address,
+             pack(regmap.DeduceSize, rows=rows, cols=cols, island=island)),
+            (regmap.DeduceStatus.address,
+             pack(regmap.DeduceStatus, busy=busy, conflict=conflict, complete=complete,
+                  trail_empty=trail_empty, trail_full=trail_full)),
+        ]
+        reads += [(register.address, pack(register, count=totals[name]))
+                  for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS,
+                                            regmap.DEDUCE_HW_COUNTERS)]
         # DEDUCE_ROW(r, half): the IN bits of grid row r, 32 columns a word
         for r in range(R):
             inside = s[C1][(r + 1) * w + 1:(r + 1) * w + 1 + C]
-            for half in range((C + 31) // 32):
-                reads[(regmap.deduce_row_address(r, half), half)] = \
-                    Cat(inside[32 * half:32 * half + 32])
+            reads += [(regmap.deduce_row_address(r, half), inside[32 * half:32 * half + 32])
+                      for half in range((C + 31) // 32)]
 
         with m.If(accept):
             m.d.sync += [ready.eq(1), rdata.eq(0)]
             with m.If(~is_write):
                 with m.Switch(addr_word):
-                    for key, value in reads.items():
-                        if isinstance(key, tuple):
-                            address = key[0]
-                        elif "r" in key.access:
-                            address = key.address
-                        else:
-                            continue
+                    for address, value in reads:
                         with m.Case(address >> 2):
                             m.d.sync += rdata.eq(value)
             with m.Else():
