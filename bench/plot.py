@@ -34,13 +34,19 @@ def draw(records, meta, path):
 
     fig, ax = plt.subplots(figsize=(11.5, 6), dpi=110)
     clock = meta["clock_hz"]
-    series = [("hardware", f"hardware at {clock / 1e6:g} MHz (exact cycles)",
+    hardware = meta.get("hardware_label", "hardware")  # e.g. "deduce mode"
+    series = [("hardware", f"{hardware} at {clock / 1e6:g} MHz (exact cycles)",
                lambda r: r["seconds_at_clock"], lambda r: r["verdict"], "tab:red", "o")]
     if clock != paper.CLOCK_HZ:
-        series.append(("hw50", "hardware at 50 MHz", lambda r: r["seconds_at_50mhz"],
+        series.append(("hw50", f"{hardware} at 50 MHz", lambda r: r["seconds_at_50mhz"],
                        lambda r: r["verdict"], "tab:orange", "o"))
+    if meta.get("fmax_mhz"):
+        fmax = meta["fmax_mhz"]
+        series.append(("fmax", f"{hardware} at {fmax:g} MHz (Fmax)",
+                       lambda r: r["cycles"] / (fmax * 1e6), lambda r: r["verdict"],
+                       "tab:cyan", "o"))
     baud = min(meta["bauds"])
-    series.append(("e2e", f"hardware + UART at {baud:,} baud",
+    series.append(("e2e", f"{hardware} + UART at {baud:,} baud",
                    lambda r: r[f"e2e_{baud}"], lambda r: r["verdict"], "tab:pink", "v"))
     for engine in meta["engines"]:
         series.append((engine, f"{engine} (wall time)",
@@ -88,7 +94,8 @@ def draw(records, meta, path):
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("cells of the puzzle (rows x columns)")
     ax.set_ylabel("time per puzzle (s)")
-    ax.set_title(f"Slitherlink: time per puzzle, unique mode ({meta['puzzles']} puzzles, "
+    label = f", {meta['hardware_label']}" if meta.get("hardware_label") else ""
+    ax.set_title(f"Slitherlink{label}: time per puzzle, unique mode ({meta['puzzles']} puzzles, "
                  f"{meta['date']})", fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)

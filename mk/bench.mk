@@ -3,6 +3,7 @@
 # Options go through BENCH_ARGS, e.g.
 #   make bench BENCH_ARGS="--sizes 10x10 --per-class all --per-source 0"
 #   make bench BENCH_ARGS="--no-peers --max-checks 50000 --jobs 1"
+#   make bench BENCH_ARGS="--mode deduce --sizes 10x10,15x15,20x20 --per-class 10"   # a build per class
 
 BENCH_ARGS ?=
 

@@ -185,3 +185,162 @@ def test_update_docs_fills_only_its_section(tmp_path):
     assert (tmp_path / "benchmark-larger.png").read_bytes() == png.read_bytes()
     with pytest.raises(B.UsageError, match="no section 'results'"):
         B.update_docs("x", None, lambda _: None, "results", doc=doc)
+
+
+# -- deduce mode (bench/board_deduce.py) -------------------------------------------------------
+
+from slitherlink.bench import board_deduce as D  # noqa: E402
+from slitherlink.model.deduce import solve as deduce_solve  # noqa: E402
+from slitherlink.spec.protocol import DEDUCE_COUNTERS  # noqa: E402
+
+DEDUCE_TINY = ("janko_0002", "janko_0011", "janko_1165")  # 4x4, 5x5, 10x10: no decision
+
+
+def test_deduce_classes_put_each_puzzle_on_the_smallest_build_that_holds_it():
+    classes = D.parse_classes("20x36,10x10,15x15,30x25,20x20")
+    assert classes == [(10, 10), (15, 15), (20, 20), (20, 36), (30, 25)]
+    place = lambda r, c: D.class_for({"rows": r, "cols": c}, classes)  # noqa: E731
+    assert place(4, 4) == place(10, 10) == (10, 10)
+    assert place(10, 14) == place(12, 12) == (15, 15)
+    assert place(10, 18) == place(16, 19) == (20, 20)
+    assert place(14, 24) == place(20, 36) == (20, 36)    # 14x24 is too wide for 20x20
+    assert place(30, 25) == place(22, 21) == (30, 25)
+    assert place(36, 20) is None and place(40, 40) is None
+    for bad in ("10by10", "0x5", "10x65", ""):
+        with pytest.raises(ValueError):
+            D.parse_classes(bad)
+
+
+def _deduce_record(name, size, cls, cycles, *, sat=None, verdict="ok", match=True):
+    r, c = map(int, size.split("x"))
+    rec = {"name": name, "size": size, "cells": r * c, "class": cls, "verdict": verdict,
+           "status": "SOLVED_UNIQUE" if verdict == "ok" else "LIMIT", "golden_match": match,
+           "cycles": cycles, "engine_clocks": cycles // 2, "model_cycles": cycles // 2,
+           "decisions": 0, "solve_frame_bytes": 60, "result_frame_bytes": 80,
+           "uart_115200": 140e-4 / 1.152, "e2e_115200": 140e-4 / 1.152 + cycles / 50e6,
+           "peers": {}}
+    if sat is not None:
+        rec["peers"]["sat"] = {"status": "SOLVED_UNIQUE", "verdict": "ok", "seconds": sat}
+    return rec
+
+
+def test_deduce_summary_speedups_and_goals():
+    records = [_deduce_record("a", "10x10", "10x10", 800, sat=0.004),
+               _deduce_record("b", "10x10", "10x10", 900, sat=0.002),
+               _deduce_record("c", "10x10", "10x10", 1_500, sat=0.003),
+               _deduce_record("d", "20x36", "20x36", 40_000, sat=0.01),
+               _deduce_record("e", "20x36", "20x36", 3_000_000, sat=0.03, verdict="timeout")]
+    summary = D.summarise(records, ["sat"], [115_200], fmax_mhz=25.0)
+    s10, s36 = summary["10x10"], summary["20x36"]
+    assert (s10["n"], s10["ok"], s10["limits"], s10["golden_match"]) == (3, 3, 0, 3)
+    assert s10["cycles"]["median"] == 900 and s10["cycles"]["max"] == 1_500
+    # sat's median over the hardware's median time: 3 ms / (900 / 50 MHz) = 166.7
+    assert s10["speedup_50mhz"] == pytest.approx(0.003 / (900 / 50e6))
+    assert s10["speedup_fmax"] == pytest.approx(0.003 / (900 / 25e6))
+    assert s36["cycles"]["median"] == 1_520_000 and s36["limits"] == 1
+    assert s36["speedup_50mhz"] == pytest.approx(0.02 / (1_520_000 / 50e6))   # < 10x
+    meta = {"bauds": [115_200], "engines": ["sat"], "fmax_mhz": 25.0,
+            "classes": {"10x10": {"n": 3, "build_seconds": None, "error": None},
+                        "30x30": {"n": 2, "build_seconds": 900.0,
+                                  "error": "the 30x30 virtual board could not be built"}}}
+    lines = D.goals(summary, records, meta)
+    assert lines[0].startswith("10x10 median ≤ 1,000 cycles: **reached** — 900 cycles over 3")
+    assert "20x36 median ≤ 30,000 cycles: **not reached** — ≥ 1,520,000" in lines[1]
+    assert "**not reached** — 3,000,000 cycles (e, 20x36)" in lines[2]
+    assert "at 50 MHz: **not reached**" in lines[3] and "below 10x: 20x36" in lines[3]
+    assert "at 25 MHz (Fmax): **not reached**" in lines[4]
+    assert lines[-1].startswith("class 30x30: **not reached**")
+    # the same with only the 10x10s: every goal it can judge is reached
+    small = records[:3]
+    lines = D.goals(D.summarise(small, ["sat"], [115_200]), small, {"classes": {}})
+    assert "**reached**" in lines[0] and "not measured" in lines[1]
+    assert "**reached on this sample**" in lines[2] and "at 50 MHz: **reached**" in lines[3]
+    assert "not given" in lines[4]
+
+
+def test_deduce_mode_usage_errors(capsys):
+    for argv, words in ((["--mode", "deduce", "--grid", "14x24"], "--classes"),
+                        (["--mode", "deduce", "--classes", "10by10"], "bad class"),
+                        (["--mode", "deduce", "--max-decisions", "0"], "--max-decisions"),
+                        (["--mode", "both", "--fmax", "0"], "--fmax"),
+                        (["--mode", "deduce", "--names", "loopy_60x60_hard_02",
+                          "--classes", "10x10"], "fit no build")):
+        assert B.main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert words in err and err.count("\n") == 1, (argv, err)
+
+
+def test_deduce_mode_reports_a_class_it_cannot_build(tmp_path, monkeypatch, capsys):
+    from slitherlink.sim import vboard
+
+    def fail(*args, **kwargs):
+        raise vboard.BuildError("out of memory (planted)")
+    monkeypatch.setattr(vboard, "build_design", fail)
+    assert B.main(["--mode", "deduce", "--names", "janko_0002", "--no-peers",
+                   "--out", str(tmp_path), "--quiet"]) == 1
+    assert "could not be built" in capsys.readouterr().err
+
+
+def test_deduce_smoke_on_the_virtual_board(tmp_path, capsys):
+    """Three tiny puzzles in deduce mode on the default (shared, cached) 10x10 build and
+    the sat peer: every counter is the golden model's, the files agree with each other,
+    and a counter changed in the results is caught when they are read again."""
+    out = tmp_path / "bench"
+    status = B.main(["--mode", "deduce", "--names", ",".join(DEDUCE_TINY), "--classes",
+                     "10x10", "--sim-baud", "115200", "--engines", "sat", "--jobs", "1",
+                     "--max-decisions", "50", "--bauds", "115200,3000000", "--out", str(out),
+                     "--quiet", "--no-plot"])
+    printed = capsys.readouterr().out
+    assert status == 0, printed
+    with open(out / "board-deduce-latest.csv", newline="") as f:
+        rows = {row["name"]: row for row in csv.DictReader(f)}
+    data = json.loads((out / "board-deduce-latest.json").read_text())
+    assert set(rows) == set(DEDUCE_TINY) and data["mode"] == "deduce"
+    for name in DEDUCE_TINY:
+        row = rows[name]
+        puzzle, _ = load(name)
+        model = deduce_solve(puzzle, max_solutions=2, max_decisions=50)
+        for key in DEDUCE_COUNTERS:   # the board's counters are the golden model's, exactly
+            assert int(row[key]) == getattr(model.counters, key), (name, key)
+        assert (row["status"], row["verdict"], row["golden_match"]) == \
+            ("SOLVED_UNIQUE", "ok", "True")
+        assert row["class"] == "10x10" and int(row["model_cycles"]) == model.cycles
+        cycles, clocks = int(row["cycles"]), int(row["engine_clocks"])
+        assert 0 < clocks < cycles
+        assert float(row["seconds_at_50mhz"]) == pytest.approx(cycles / 50e6)
+        solve = len(P.encode_solve(puzzle, unique=True, max_checks=50, mode="deduce"))
+        result = P.OVERHEAD + P.DEDUCE_RESULT_HEADER + (puzzle.rows * puzzle.cols + 7) // 8
+        assert (int(row["solve_frame_bytes"]), int(row["result_frame_bytes"])) == (solve, result)
+        assert float(row["uart_3000000"]) == pytest.approx(10 * (solve + result) / 3e6)
+        assert float(row["e2e_115200"]) == pytest.approx(
+            10 * (solve + result) / 115_200 + cycles / 50e6)
+        assert row["sat_verdict"] == "ok"
+    # the summary says what the rows say
+    (entry,) = data["summary"].values()
+    cycles = sorted(int(r["cycles"]) for r in rows.values())
+    sat = statistics.median(float(r["sat_seconds"]) for r in rows.values())
+    assert entry["n"] == 3 and entry["golden_match"] == 3 and entry["wrong"] == 0
+    assert entry["cycles"]["median"] == cycles[1] and entry["cycles"]["max"] == cycles[2]
+    assert entry["speedup_50mhz"] == pytest.approx(sat / (cycles[1] / 50e6))
+    markdown = (out / "board-deduce-latest.md").read_text()
+    assert f"| 10x10 | 4x4 (1), 5x5 (1), 10x10 (1) | 3 | 0 | 0 | 3/3 | {cycles[1]:,} |" \
+        in markdown
+    assert "10x10 median ≤ 1,000 cycles" in markdown and "wrong answers: 0" in printed
+
+    # read again with an Fmax: the same rows, times at that clock too
+    again = tmp_path / "again"
+    assert B.main(["--from-json", str(out / "board-deduce-latest.json"), "--fmax", "25",
+                   "--out", str(again), "--no-plot"]) == 0
+    text = (again / "board-deduce-latest.md").read_text()
+    assert "median at 25 MHz" in text and "at 25 MHz (Fmax)" in text
+    assert text.split("### The hardware")[1].split("### The UART")[0].count("|") > \
+        markdown.split("### The hardware")[1].split("### The UART")[0].count("|")
+    # a counter that differs from the golden model's is caught (exit status 1)
+    data["records"][0]["sweeps"] += 1
+    bad = tmp_path / "bad.json"
+    bad.write_text(json.dumps(data))
+    assert B.main(["--from-json", str(bad), "--out", str(tmp_path / "bad"), "--no-plot"]) == 1
+    with open(tmp_path / "bad" / "board-deduce-latest.csv", newline="") as f:
+        flagged = [r for r in csv.DictReader(f) if r["golden_match"] == "False"]
+    assert [r["name"] for r in flagged] == [data["records"][0]["name"]]
+    assert "counters differ from the golden model's: sweeps" in flagged[0]["note"]
