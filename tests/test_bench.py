@@ -1,10 +1,11 @@
-"""The benchmark (bench/board.py, bench/paper.py, bench/plot.py).
+"""The benchmark (bench/board.py, bench/board_deduce.py, bench/paper.py, bench/plot.py).
 
 The smoke test runs the whole benchmark -- virtual board (the shared, cached
 build of sim/vboard), golden model, one software peer, summary, plot -- on
 two tiny puzzles and checks that its files agree with each other and with
-the golden model.  The other tests check the paper's figures as typed and
-the end-to-end formula.
+the golden model; its deduce-mode twin does the same with three puzzles on the
+same build.  The other tests check the paper's figures as typed, the
+end-to-end formula, and deduce mode's classes, summary and goals.
 """
 
 import csv
@@ -14,10 +15,13 @@ import statistics
 import pytest
 
 from slitherlink.bench import board as B
+from slitherlink.bench import board_deduce as D
 from slitherlink.bench import paper
 from slitherlink.host import protocol as P
 from slitherlink.host.puzzle import Puzzle
+from slitherlink.model.deduce import solve as deduce_solve
 from slitherlink.model.paper import search
+from slitherlink.spec.protocol import DEDUCE_COUNTERS
 from tests.conftest import PUZZLES, load
 
 TINY = ("janko_0002", "janko_0011")  # a 4x4 and a 5x5, a few hundred checks each
@@ -189,11 +193,10 @@ def test_update_docs_fills_only_its_section(tmp_path):
 
 # -- deduce mode (bench/board_deduce.py) -------------------------------------------------------
 
-from slitherlink.bench import board_deduce as D  # noqa: E402
-from slitherlink.model.deduce import solve as deduce_solve  # noqa: E402
-from slitherlink.spec.protocol import DEDUCE_COUNTERS  # noqa: E402
-
-DEDUCE_TINY = ("janko_0002", "janko_0011", "janko_1165")  # 4x4, 5x5, 10x10: no decision
+#: 4x4, 5x5 and 10x10 solved without a decision; a blank 5x5 (several solutions: 25
+#: decisions and a backtrack before the second solution)
+DEDUCE_TINY = {"janko_0002": "SOLVED_UNIQUE", "janko_0011": "SOLVED_UNIQUE",
+               "janko_1165": "SOLVED_UNIQUE", "edge_5x5_noclues": "MULTIPLE"}
 
 
 def test_deduce_classes_put_each_puzzle_on_the_smallest_build_that_holds_it():
@@ -282,9 +285,10 @@ def test_deduce_mode_reports_a_class_it_cannot_build(tmp_path, monkeypatch, caps
 
 
 def test_deduce_smoke_on_the_virtual_board(tmp_path, capsys):
-    """Three tiny puzzles in deduce mode on the default (shared, cached) 10x10 build and
-    the sat peer: every counter is the golden model's, the files agree with each other,
-    and a counter changed in the results is caught when they are read again."""
+    """Four tiny puzzles in deduce mode on the default (shared, cached) 10x10 build and
+    the sat peer: every counter is the golden model's (decisions and backtracks too), the
+    files agree with each other, and a counter changed in the results is caught when
+    they are read again."""
     out = tmp_path / "bench"
     status = B.main(["--mode", "deduce", "--names", ",".join(DEDUCE_TINY), "--classes",
                      "10x10", "--sim-baud", "115200", "--engines", "sat", "--jobs", "1",
@@ -303,13 +307,14 @@ def test_deduce_smoke_on_the_virtual_board(tmp_path, capsys):
         for key in DEDUCE_COUNTERS:   # the board's counters are the golden model's, exactly
             assert int(row[key]) == getattr(model.counters, key), (name, key)
         assert (row["status"], row["verdict"], row["golden_match"]) == \
-            ("SOLVED_UNIQUE", "ok", "True")
+            (DEDUCE_TINY[name], "ok", "True")
         assert row["class"] == "10x10" and int(row["model_cycles"]) == model.cycles
         cycles, clocks = int(row["cycles"]), int(row["engine_clocks"])
         assert 0 < clocks < cycles
         assert float(row["seconds_at_50mhz"]) == pytest.approx(cycles / 50e6)
         solve = len(P.encode_solve(puzzle, unique=True, max_checks=50, mode="deduce"))
         result = P.OVERHEAD + P.DEDUCE_RESULT_HEADER + (puzzle.rows * puzzle.cols + 7) // 8
+        assert model.counters.decisions == (25 if name == "edge_5x5_noclues" else 0)
         assert (int(row["solve_frame_bytes"]), int(row["result_frame_bytes"])) == (solve, result)
         assert float(row["uart_3000000"]) == pytest.approx(10 * (solve + result) / 3e6)
         assert float(row["e2e_115200"]) == pytest.approx(
@@ -317,14 +322,16 @@ def test_deduce_smoke_on_the_virtual_board(tmp_path, capsys):
         assert row["sat_verdict"] == "ok"
     # the summary says what the rows say
     (entry,) = data["summary"].values()
-    cycles = sorted(int(r["cycles"]) for r in rows.values())
+    cycles = [int(r["cycles"]) for r in rows.values()]
+    median = statistics.median(cycles)
     sat = statistics.median(float(r["sat_seconds"]) for r in rows.values())
-    assert entry["n"] == 3 and entry["golden_match"] == 3 and entry["wrong"] == 0
-    assert entry["cycles"]["median"] == cycles[1] and entry["cycles"]["max"] == cycles[2]
-    assert entry["speedup_50mhz"] == pytest.approx(sat / (cycles[1] / 50e6))
+    assert entry["n"] == 4 and entry["golden_match"] == 4 and entry["wrong"] == 0
+    assert entry["cycles"]["median"] == median and entry["cycles"]["max"] == max(cycles)
+    assert entry["decisions_max"] == 25
+    assert entry["speedup_50mhz"] == pytest.approx(sat / (median / 50e6))
     markdown = (out / "board-deduce-latest.md").read_text()
-    assert f"| 10x10 | 4x4 (1), 5x5 (1), 10x10 (1) | 3 | 0 | 0 | 3/3 | {cycles[1]:,} |" \
-        in markdown
+    assert f"| 10x10 | 4x4 (1), 5x5 (2), 10x10 (1) | 4 | 0 | 0 | 4/4 | {D._n(median)} | " \
+           f"{max(cycles):,} |" in markdown
     assert "10x10 median ≤ 1,000 cycles" in markdown and "wrong answers: 0" in printed
 
     # read again with an Fmax: the same rows, times at that clock too
