@@ -69,12 +69,12 @@ import time
 
 from . import protocol as P
 from slitherlink.spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
-from slitherlink.spec.protocol import Mode, Solve
+from slitherlink.spec.protocol import FrameHeader, Mode, Solve
 
 from .engines import DEFAULT_MODE
 from .errors import ExitCode, HostError, OptionError
-from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, LinkTiming, frame_lengths,
-                   log_event, log_sent)
+from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, InFlight, LinkTiming,
+                   frame_lengths, log_event, log_sent)
 from .result import Result
 
 __all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardError",
@@ -281,8 +281,12 @@ class Board:
         self.timing = LinkTiming(self.baud, slowdown=slowdown, timeout=timeout)
         self._link_key = _link_key(port, self.baud)
         if self._link_key in _measured_slowdown:  # measured by an earlier connection
-            self.timing.slowdown = _measured_slowdown[self._link_key]
-            self.timing.calibrated = True
+            self.timing.slowdown, self.timing.calibrated = _measured_slowdown[self._link_key]
+        # the requests of this link still unanswered, also those of an earlier connection
+        # (whose late replies this one may see: host.link.InFlight)
+        self._in_flight = InFlight() if self._link_key is None else \
+            _in_flight.setdefault(self._link_key, InFlight())
+        self._answered = None  # the token of the request the last reply answered
         self.resends = 0      # requests sent again, over the whole connection
         self.serial = None
         self.serial = open_port(port, self.baud)
@@ -334,13 +338,17 @@ class Board:
             self.health(wait)
 
     def _write(self, data, what=""):
+        """Send a frame; returns its token in :attr:`_in_flight` (None: not tracked)."""
         log_sent(self.port, data, what)
+        type_at = FrameHeader.offset("type")
+        token = self._in_flight.sent(data[type_at]) if len(data) > type_at else None
         try:
             self.serial.write(data)
             self.serial.flush()
         except _port_errors() as error:
             self._check_health(wait=1.0)
             raise PortError(f"cannot write to {self.port}: {error}") from None
+        return token
 
     def _next_event(self, clock):
         """The next frame or bad frame, or None when ``clock`` says time is up;
@@ -394,6 +402,7 @@ class Board:
                 clock.activity(short=True)
                 continue
             seen = max(0, seen - len(event.payload) - P.OVERHEAD)  # count only garbage
+            self._answered = self._in_flight.received(reply)
             value = accept(reply)
             if value is not None:
                 return value, seen, bad
@@ -417,7 +426,7 @@ class Board:
         attempts = _Attempts(self, name, len(frame), reply_len)
         while True:
             sent_at = time.monotonic()
-            self._write(frame, name)
+            token = self._write(frame, name)
             wait = attempts.wait()
             value, seen, bad = self._wait(take, wait)
             if value is _DAMAGED:
@@ -425,11 +434,34 @@ class Board:
                 continue
             if value is not None:
                 if attempts.failures == 0:
-                    self.timing.measured(len(frame) + reply_len, time.monotonic() - sent_at)
-                    if self._link_key is not None:
-                        _measured_slowdown[self._link_key] = self.timing.slowdown
+                    self._learn(frame, token, len(frame) + reply_len,
+                                time.monotonic() - sent_at)
                 return value
             attempts.failed(wait, seen, bad)
+
+    def _learn(self, frame, token, nbytes, seconds):
+        """Time the link on a request answered at its first attempt.
+
+        Only a reply that is certainly this request's own may make the link faster: a
+        late reply to an earlier request (one this connection or an earlier one on the
+        same port sent again, or gave up on) comes back sooner than any answer to this
+        one could, and a link learned from it is far too fast (the reply to an ABORT of
+        a connection that gave up on a slowly booting device, arriving just after the
+        next connection's ABORT went out, taught it a slowdown of 1 where the device
+        needed hundreds: its PING then ran out of time, "no answer").  So an exchange
+        is matched only if its reply went to this very request in
+        :class:`host.link.InFlight` (no earlier request of its type was outstanding;
+        other requests still outstanding only delay the answer: the link looks slower,
+        never faster) and the request is a PING, whose VERSION answers nothing else.
+        An ABORT is never matched: NOT_BUSY answers any ABORT, also one that another
+        program sent before this one, which no ledger here saw.  An unmatched exchange
+        may only make the link slower (:meth:`host.link.LinkTiming.measured`);
+        :meth:`connect` always times a PING after its ABORT, so nothing is lost."""
+        matched = (token is not None and self._answered == token
+                   and frame[FrameHeader.offset("type")] == P.MsgType.PING)
+        self.timing.measured(nbytes, seconds, matched=matched)
+        if self._link_key is not None:
+            _measured_slowdown[self._link_key] = (self.timing.slowdown, self.timing.calibrated)
 
     # -- requests --
 
@@ -624,9 +656,13 @@ class Board:
 
 
 _LENGTHS = {}
-#: link key -> the slowdown last measured there: a connection opened again after a
-#: failure starts from it, not from the prior (cleared by :func:`close_all`)
+#: link key -> (the slowdown last measured there, whether it was calibrated): a
+#: connection opened again after a failure starts from it, not from the prior (cleared
+#: by :func:`close_all`)
 _measured_slowdown = {}
+#: link key -> the :class:`host.link.InFlight` of that link: a connection opened again
+#: after a failure knows which requests of the last one may still be answered
+_in_flight = {}
 
 
 def _link_key(port, baud):
@@ -695,6 +731,7 @@ _sessions = {}
 def close_all():
     """Close every connection and stop every virtual board this program started."""
     _measured_slowdown.clear()
+    _in_flight.clear()
     while _sessions:
         _, session = _sessions.popitem()
         try:

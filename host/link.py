@@ -7,8 +7,9 @@ seconds: every wait is computed from
 * the **byte time** ``10 / baud`` (8N1), multiplied by the link's *slowdown*:
   1 for a real board; the virtual board simulates about 100 times slower than
   the 50 MHz board (docs/host.md), so a pseudo-terminal starts with the prior
-  :data:`VIRTUAL_SLOWDOWN` and every answered request then measures the real
-  slowdown (:meth:`LinkTiming.measured`);
+  :data:`VIRTUAL_SLOWDOWN` and answered requests then measure the real
+  slowdown (:meth:`LinkTiming.measured`) -- but only a reply that is certainly
+  the timed request's own may make the link faster (:class:`InFlight`);
 * the **frame lengths** of the request and of its expected reply (computed
   with :mod:`host.protocol`'s encoders, so they follow the protocol);
 * the device's **inter-byte timeout** (``TIMEOUT_BYTE_TIMES`` byte times): a
@@ -28,14 +29,16 @@ After :data:`SILENT_ATTEMPTS` attempts in a row with not a single byte back
 the device is declared silent.
 """
 
+import collections
+import itertools
 import logging
 import struct
 
 from . import protocol as P
 
-__all__ = ["LinkTiming", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY", "VIRTUAL_SLOWDOWN",
-           "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE", "frame_lengths", "describe_frame", "log_sent",
-           "log_event", "log"]
+__all__ = ["LinkTiming", "InFlight", "answers", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY",
+           "VIRTUAL_SLOWDOWN", "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE",
+           "frame_lengths", "describe_frame", "log_sent", "log_event", "log"]
 
 log = logging.getLogger(__name__)
 
@@ -140,11 +143,23 @@ class LinkTiming:
         garbage is over): the latency plus 32 byte times."""
         return self.latency + 32 * self.byte_time
 
-    def measured(self, nbytes, seconds):
-        """Learn the slowdown from an exchange of ``nbytes`` that took ``seconds``."""
+    def measured(self, nbytes, seconds, *, matched=True):
+        """Learn the slowdown from an exchange of ``nbytes`` that took ``seconds``.
+
+        ``matched=False``: the reply may not be the timed request's own (it may be a
+        late reply to an earlier request, which comes back sooner than any answer to
+        this one could: see :class:`InFlight`).  Such an exchange only says that the
+        link is *at least* this slow: it may raise the slowdown, never lower it, and it
+        is no calibration (the first matched exchange still replaces the prior)."""
         nominal = nbytes * BITS_PER_BYTE / self.baud
         observed = max(1.0, (seconds - 0.002) / nominal) if nominal > 0 else 1.0
         before = self.slowdown
+        if not matched:
+            if observed > self.slowdown:
+                self.slowdown = observed
+                log.debug("link: %d bytes in %.4f s (unmatched reply): slowdown at least "
+                          "%.1f", nbytes, seconds, self.slowdown)
+            return
         if not self.calibrated:
             self.slowdown = observed
         else:  # rise at once, fall slowly (a loaded machine slows a virtual board down)
@@ -153,6 +168,72 @@ class LinkTiming:
         if abs(self.slowdown - before) > 0.1 * before:
             log.debug("link: %d bytes in %.4f s: slowdown %.1f (byte time %.3f ms)",
                       nbytes, seconds, self.slowdown, 1000 * self.byte_time)
+
+
+def answers(reply):
+    """The request type (ABORT or PING) whose answer ``reply`` (a decoded reply) can be,
+    or None: VERSION answers only PING, NOT_BUSY and an ABORTED result only ABORT, an
+    ERROR names the type of the frame it refuses."""
+    if isinstance(reply, P.VersionReply):
+        return P.MsgType.PING
+    if isinstance(reply, (P.ResultReply, P.DeduceResultReply)):
+        return P.MsgType.ABORT if reply.aborted else None
+    if isinstance(reply, P.ErrorReply) and reply.request_type in (P.MsgType.PING,
+                                                                  P.MsgType.ABORT):
+        return P.MsgType(reply.request_type)
+    return None
+
+
+class InFlight:
+    """The ABORTs and PINGs sent on one link whose replies have not come back, in the
+    order they were sent: which request a reply answers, so that a link is timed only
+    on a reply that is certainly the timed request's own.
+
+    The protocol has no sequence number, and a request that went unanswered for a
+    while may still be answered later: a very slow device (a 20x36 virtual board
+    simulates some 20,000 times slower than a 50 MHz board) answers the ABORTs a
+    connection sent before it gave up, one after the other, long after they were sent.
+    When the next connection's first ABORT is "answered" at once by the reply to one
+    of those, timing that exchange would teach the host a link hundreds of times too
+    fast, and every later wait would be far too short.
+
+    The device answers in order, one reply per request.  So a reply is given to the
+    *oldest* outstanding request it can answer (:func:`answers`), and every request
+    sent before that one is over (answered or lost).  Given to the oldest, a reply is
+    never credited to a request later than its own: an exchange whose reply is
+    credited to the timed request itself is that request's (unless the reply answers
+    a request this host never saw, e.g. one of another program before it).  A lost
+    reply leaves its request outstanding until a reply to a later request clears it:
+    meanwhile the link is simply not timed.  SOLVE is left out: its replies (RESULT,
+    BUSY) answer neither ABORT nor PING."""
+
+    def __init__(self, size=256):
+        self._sent = collections.deque(maxlen=size)  # (token, request type)
+        self._tokens = itertools.count(1)
+
+    def sent(self, request_type):
+        """A request of ``request_type`` was written: its token (None if not tracked)."""
+        if request_type not in (P.MsgType.PING, P.MsgType.ABORT):
+            return None
+        token = next(self._tokens)
+        self._sent.append((token, request_type))
+        return token
+
+    def received(self, reply):
+        """A reply came back: the token of the request it answers (the oldest that it can
+        answer; the requests before that one are over), or None."""
+        kind = answers(reply)
+        if kind is None:
+            return None
+        for index, (token, request_type) in enumerate(self._sent):
+            if request_type == kind:
+                for _ in range(index + 1):
+                    self._sent.popleft()
+                return token
+        return None
+
+    def __len__(self):
+        return len(self._sent)
 
 
 # -- the frame log (--verbose) -----------------------------------------------------------

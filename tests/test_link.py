@@ -7,6 +7,7 @@ for the virtual board a small stand-in process that prints ``PTY /dev/pts/N`` li
 the real one and then dies.
 """
 
+import collections
 import io
 import os
 import re
@@ -126,7 +127,7 @@ def test_device_frozen_mid_solve_is_reported_quickly(serve):
     port = serve(FreezesOnSolve())
     puzzle, _ = load("janko_0002")
     board = B.open_board(port)
-    assert board.timing.calibrated  # the ABORT/PING exchange measured the link
+    assert board.timing.calibrated  # the PING after the ABORT measured the link
     start = time.monotonic()
     with pytest.raises(B.NoAnswer, match="SOLVE"):
         board.solve(puzzle, mode="paper")
@@ -136,6 +137,98 @@ def test_device_frozen_mid_solve_is_reported_quickly(serve):
     waits += sum(board.timing.attempt_wait(lengths["solve"], lengths["result"], k)
                  for k in (1, 2))
     assert time.monotonic() - start < waits + 1.0 < 4.0
+
+
+class SlowDevice(FakeDevice):
+    """A device far slower than its baud rate, as a large virtual board is (a 20x36 one
+    simulates some 20,000 times slower than 50 MHz): it answers its requests in order,
+    each ``per_request`` seconds after the later of its arrival and the answer before it.
+    It is silent until it has booted, which happens when frame number ``booted_by``
+    arrives (a stand-in, exact to the frame, for a boot that ends just after a new
+    connection's first ABORT went out); the first request's answer goes out at once then
+    (it was worked out while booting)."""
+
+    def __init__(self, per_request, booted_by=1, **kwargs):
+        super().__init__(**kwargs)
+        self.per_request, self.booted_by = per_request, booted_by
+        self._frames = P.FrameDecoder()
+        self._inbox = collections.deque()  # (arrival, frame)
+        self._booted = self._last = None
+
+    def write(self, data):
+        with self._lock:
+            now = time.monotonic()
+            for event in self._frames.feed_events(bytes(data)):
+                if isinstance(event, P.Frame):
+                    self._inbox.append((now, event))
+                    self.booted_by -= 1
+            if self._booted is None and self.booted_by <= 0:
+                self._booted = now
+            return len(data)
+
+    def _tick(self, now):
+        while self._booted is not None and self._inbox:
+            arrived, frame = self._inbox[0]
+            due = self._booted if self._last is None else \
+                max(arrived, self._last) + self.per_request
+            if now < due:
+                break
+            self._inbox.popleft()
+            self._last = due
+            self._handle([frame])
+        super()._tick(now)
+
+
+def test_late_replies_of_a_connection_that_gave_up_teach_no_fast_link(serve):
+    """A connection gives up on a slowly booting device after three ABORTs; the next one
+    (as ``solve`` opens after a failure) sends its ABORT, and the reply to the *first*
+    ABORT comes back at once.  Timed, that exchange made the link's slowdown 1 where the
+    device needs some 350 (the PING then ran out of time: "no answer").  The host
+    learns the link only from a reply that is certainly its request's own: the PING's
+    VERSION, after the late replies to the three ABORTs; the SOLVE that follows is
+    answered at the first attempt."""
+    per_request = 0.8
+    device = SlowDevice(per_request, booted_by=4)
+    port = serve(device)
+    with B.Board(port, timeout=0.2) as first:  # gives up before the device has booted
+        with pytest.raises(B.NoAnswer, match="ABORT"):
+            first.connect()
+    board = B.open_board(port)  # its ABORT is "answered" by the reply to the first
+    lengths = L.frame_lengths()
+    ping_exchange = (lengths["ping"] + lengths["version"]) * L.BITS_PER_BYTE / board.baud
+    assert board.timing.calibrated
+    assert board.timing.slowdown >= per_request / ping_exchange  # never faster than it is
+    puzzle, solution = load("janko_0002")
+    result = board.solve(puzzle, mode="paper")
+    assert result.status is Status.SOLVED and result.solution == solution
+    assert board.resends == 0
+    kinds = collections.Counter(P.MsgType(f.type).name for f in device.requests)
+    assert kinds == {"ABORT": 4, "PING": 1, "SOLVE": 1}
+
+
+def test_in_flight_gives_a_reply_to_the_oldest_request_it_answers():
+    ledger = L.InFlight()
+    abort = P.ErrorReply(P.ErrorCode.NOT_BUSY, P.MsgType.ABORT, 0)
+    version = P.decode_reply(P.FrameDecoder().feed(P.encode_version(
+        max_rows=4, max_cols=4, clock_hz=1, baud=1))[0])
+    a1, a2, p1 = (ledger.sent(t) for t in (P.MsgType.ABORT, P.MsgType.ABORT, P.MsgType.PING))
+    assert ledger.sent(P.MsgType.SOLVE) is None  # SOLVE is not tracked
+    assert ledger.received(abort) == a1          # the oldest ABORT, not the last one sent
+    assert ledger.received(version) == p1        # ... and the ABORT before it is over
+    assert len(ledger) == 0 and ledger.received(abort) is None
+    p2, a3, p3 = (ledger.sent(t) for t in (P.MsgType.PING, P.MsgType.ABORT, P.MsgType.PING))
+    assert ledger.received(version) == p2 and ledger.received(version) == p3
+    assert a2 not in (a1, p1) and len(ledger) == 0
+
+
+def test_an_unmatched_exchange_only_slows_the_link_down():
+    timing = L.LinkTiming(115200, slowdown=L.VIRTUAL_SLOWDOWN)
+    timing.measured(16, 0.003, matched=False)  # maybe a late reply: says nothing
+    assert timing.slowdown == L.VIRTUAL_SLOWDOWN and not timing.calibrated
+    timing.measured(16, 3.0, matched=False)    # but the link is at least this slow
+    assert timing.slowdown > 2000 and not timing.calibrated
+    timing.measured(16, 0.3)                   # the first matched exchange replaces it
+    assert timing.calibrated and 100 < timing.slowdown < 300
 
 
 def test_retries_option_bounds_the_resends(serve):
