@@ -351,3 +351,51 @@ def test_deduce_smoke_on_the_virtual_board(tmp_path, capsys):
         flagged = [r for r in csv.DictReader(f) if r["golden_match"] == "False"]
     assert [r["name"] for r in flagged] == [data["records"][0]["name"]]
     assert "counters differ from the golden model's: sweeps" in flagged[0]["note"]
+
+
+def test_the_board_pool_starts_afresh_after_a_failed_board_and_keeps_every_failure():
+    """bench.board.run_pool, the worker pool of both runners, with stand-in boards: a CRASH
+    record closes its board and the next solve gets a new one; a board that cannot be
+    made ends its thread with the error among the failures (what it had not solved is
+    missing, which both runners report)."""
+    from slitherlink.host.board import NoAnswer
+
+    made, closed = [], []
+
+    class Worker:
+        def __init__(self):
+            self.number = len(made)
+            made.append(self)
+
+        def close(self):
+            closed.append(self.number)
+
+    def solve(worker, task):  # one or two solves per task, like deduce and paper
+        for kind in ("deduce", "paper") if task % 2 else ("deduce",):
+            yield kind, {"task": task, "kind": kind, "board": worker().number,
+                         "status": "CRASH" if (task, kind) == (3, "deduce") else "SOLVED"}
+
+    taken = []
+    failures = B.run_pool([1, 2, 3, 4], 1, Worker, solve,
+                          lambda kind, record: taken.append((kind, record)))
+    assert failures == []
+    assert [(r["task"], kind, r["board"]) for kind, r in taken] == [
+        (1, "deduce", 0), (1, "paper", 0), (2, "deduce", 0), (3, "deduce", 0),
+        (3, "paper", 1), (4, "deduce", 1)]  # the failed board 0 is replaced by board 1
+    assert sorted(closed) == [0, 1]         # every board is closed, once
+
+    made.clear(), closed.clear()
+
+    def flaky():  # the board that replaces the failed one cannot be made
+        if made:
+            raise NoAnswer("no answer from the virtual board (planted)")
+        return Worker()
+
+    taken.clear()
+    failures = B.run_pool([1, 2, 3, 4], 1, flaky, solve,
+                          lambda kind, record: taken.append((kind, record)))
+    assert failures == ["no answer from the virtual board (planted)"]
+    assert [(r["task"], kind, r["status"]) for kind, r in taken] == [
+        (1, "deduce", "SOLVED"), (1, "paper", "SOLVED"), (2, "deduce", "SOLVED"),
+        (3, "deduce", "CRASH")]  # the rest is missing: the runners report it
+    assert closed == [0]
