@@ -39,6 +39,11 @@ PAPER_TABLE7 = {"size": "10x10 (fixed, with CPU)", "luts": (3941, 4308), "ffs": 
 
 DEFAULT_SIZES = ("10x10", "20x20", "20x36")
 
+#: distributed-RAM cells and the LUTs (of SLICEMs) each occupies
+LUTRAM_CELLS = {"RAM32X1S": 1, "RAM64X1S": 1, "RAM32X1D": 2, "RAM64X1D": 2, "RAM128X1S": 2,
+                "RAM128X1D": 4, "RAM256X1S": 4, "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8,
+                "RAM64M8": 8}
+
 __all__ = ["Result", "synthesise", "markdown_table", "main"]
 
 
@@ -52,10 +57,18 @@ def _blocks():
     from .deduce.labels import LabelArray
     from .deduce.prober import Prober
     from .deduce.sweep import SweepArray
+    from .deduce.band import BandSweep
     return {"accelerator": Accelerator, "cells": CellArray, "checker": Checker,
             "flood": Flood, "holes": Holes, "deduce_sweep": SweepArray,
             "deduce_floods": FloodPair, "deduce_labels": LabelArray,
-            "deduce_prober": Prober}
+            "deduce_prober": Prober,
+            # the band sweep processor, band = 1 and 2 rows a clock: its memories as yosys
+            # maps them (LUT RAM at these depths) or forced into block RAM
+            "deduce_band": BandSweep,
+            "deduce_band2": lambda rows, cols: BandSweep(rows, cols, band=2),
+            "deduce_band_bram": lambda rows, cols: BandSweep(rows, cols, ram_style="block"),
+            "deduce_band2_bram": lambda rows, cols: BandSweep(rows, cols, band=2,
+                                                              ram_style="block")}
 
 
 @dataclass
@@ -66,6 +79,7 @@ class Result:
     luts: int = 0
     ffs: int = 0
     bram: float = 0
+    lutram: int = 0     # LUTs used as distributed RAM (RAM32M etc.), not in ``luts``
     carry: int = 0
     muxf: int = 0
     dsp: int = 0
@@ -94,6 +108,7 @@ def _parse_stat(text, result):
     result.luts = sum(v for k, v in cells.items() if re.fullmatch(r"LUT[1-6]", k))
     result.ffs = sum(v for k, v in cells.items() if re.fullmatch(r"FD[RSCP]E(_1)?", k))
     result.bram = cells.get("RAMB36E1", 0) + cells.get("RAMB18E1", 0) / 2
+    result.lutram = sum(count * cells.get(name, 0) for name, count in LUTRAM_CELLS.items())
     result.carry = cells.get("CARRY4", 0)
     result.muxf = cells.get("MUXF7", 0) + cells.get("MUXF8", 0)
     result.dsp = cells.get("DSP48E1", 0)
@@ -152,8 +167,9 @@ def markdown_table(results):
             lines.append(f"| {r.block} | {r.size} | failed: {r.error} | | | | | | | | | |")
             continue
         settle = "" if r.settle is None else f"{r.settle} cycles"
+        lutram = f" + {r.lutram:,} LUT RAM" if r.lutram else ""
         lines.append(f"| {r.block} | {r.size} | {r.luts:,} | {100 * r.luts / DEVICE_LUTS:.1f} % "
-                     f"| {r.ffs:,} | {r.bram:g} | {r.carry} | {r.muxf} | {r.levels} "
+                     f"| {r.ffs:,} | {r.bram:g}{lutram} | {r.carry} | {r.muxf} | {r.levels} "
                      f"| {r.delay_ns:.2f} ns | {settle} | {r.seconds:.0f} s |")
     lo, hi = PAPER_TABLE7["luts"]
     flo, fhi = PAPER_TABLE7["ffs"]

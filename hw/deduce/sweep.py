@@ -19,6 +19,13 @@ same sweep); the clue windows at the clue cells (``clue[d]``, bitboards); the 3-
 windows at pairs of 3s, with the ``island`` flag (:func:`spec.deduce.island_free`,
 computed when the puzzle is loaded) choosing the island variants.
 
+The rule generation (:func:`sweep_next`), the anchors (:func:`anchor_boards`,
+generated from :data:`spec.deduce.WINDOWS`) and the run-time masks
+(:func:`runtime_valid`) are functions of bit vectors of any length, shared with
+the band processor (:mod:`hw.deduce.band`, DESIGN.md section 6), which applies
+them to a window of rows; :func:`rule_reach`, :func:`anchor_reach` and
+:func:`valid_reach` give how many rows each reaches.
+
 Ports: ``load`` copies ``state_in`` into the registers (a snapshot restore);
 ``step`` replaces them by ``next`` (one sweep).  ``next`` (combinational:
 the sweep of the registered state), ``changed`` (``next != state``) and
@@ -31,11 +38,19 @@ from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import Geometry
-from slitherlink.spec.deduce import VARS, rule_table
+from slitherlink.spec.deduce import VARS, WINDOWS, rule_table
 
-__all__ = ["SweepArray", "shift", "runtime_valid"]
+__all__ = ["SweepArray", "shift", "runtime_valid", "anchor_boards", "sweep_next",
+           "rule_reach", "anchor_reach", "valid_reach"]
 
 BOARDS = 10
+
+#: the run-time framed box is the grid dilated by this many cells in every direction
+BOX_DILATION = 1
+#: a variable exists for the run-time puzzle when these cells (offsets from its
+#: position) all lie in the box: C its cell, H/V its two cells, A/B their 2x2 block
+VALID_BLOCKS = {"C": ((0, 0),), "H": ((0, 0), (0, 1)), "V": ((0, 0), (1, 0)),
+                "A": ((0, 0), (0, 1), (1, 0), (1, 1)), "B": ((0, 0), (0, 1), (1, 0), (1, 1))}
 
 
 def shift(value, k, n):
@@ -51,14 +66,136 @@ def shift(value, k, n):
 def runtime_valid(grid, width, n):
     """Per variable, the positions that exist for the run-time puzzle (``grid``)."""
     dil = grid
-    for k in (1, -1):
-        dil = dil | shift(dil, k, n)
-    for k in (width, -width):
-        dil = dil | shift(dil, k, n)
+    for _ in range(BOX_DILATION):
+        for k in (1, -1):
+            dil = dil | shift(dil, k, n)
+        for k in (width, -width):
+            dil = dil | shift(dil, k, n)
     box = dil  # grid and its eight neighbours: the run-time framed array
-    right, down = shift(box, 1, n), shift(box, width, n)
-    block = box & right & down & shift(box, width + 1, n)
-    return {"C": box, "H": box & right, "V": box & down, "A": block, "B": block}
+    out = {}
+    for var, cells in VALID_BLOCKS.items():
+        value = box
+        for dr, dc in cells:
+            if (dr, dc) != (0, 0):
+                value = value & shift(box, dr * width + dc, n)
+        out[var] = value
+    return out
+
+
+def _clue_digit(name):
+    return int(name[len("clue"):])
+
+
+def anchor_boards(clue, grid, island, lattice, width, n):
+    """``{window name: anchor bits}``, generated from :data:`spec.deduce.WINDOWS`.
+
+    ``lattice`` is the lattice windows' anchor (the build's lattice points);
+    ``clue[d]`` (masked by ``grid``) anchors window ``clue<d>``; a pair window
+    is anchored where all its clue cells (``Window.clues``) hold their digits,
+    its island variant (name + ``i``) only when ``island`` is set, the plain
+    one then only when it is not.
+    """
+    clue = [clue[d] & grid for d in range(4)]
+    out = {}
+    for name, win in WINDOWS.items():
+        if name == "lattice":
+            value = lattice
+        elif not win.clues:
+            value = clue[_clue_digit(name)]
+        else:
+            value = None
+            for sub, (dr, dc) in win.clues:
+                term = shift(clue[_clue_digit(sub)], dr * width + dc, n)
+                value = term if value is None else value & term
+            if name.endswith("i") and name[:-1] in WINDOWS:
+                value = value & island.replicate(n)
+            elif name + "i" in WINDOWS:
+                value = value & ~island.replicate(n)
+        out[name] = value
+    return out
+
+
+def sweep_next(state, anchors, valid, exists, width, n):
+    """One sweep over ``n``-bit boards of row width ``width``: the 10 new boards.
+
+    The rule generation both the fully parallel :class:`SweepArray` and the band
+    processor (:mod:`hw.deduce.band`) use.  ``state``: the 10 boards;
+    ``anchors``: :func:`anchor_boards`; ``valid[var]``: the positions that exist
+    for the run-time puzzle (within the build); ``exists[var]``: the positions
+    that exist in the build.  A variable that exists in the build but not for
+    the puzzle is held at S; positions outside the build are 0.
+    """
+    s = state
+    aligned = {}
+
+    def lit(var, off, value):
+        k = off[0] * width + off[1]
+        key = (var, value, k)
+        if key not in aligned:
+            aligned[key] = shift(s[VARS.index(var) * 2 + value], k, n)
+        return aligned[key]
+
+    concl = [[] for _ in range(BOARDS)]
+    for wname, rules in rule_table().items():
+        groups = {}
+        for rule in rules:
+            var, off, value = rule.conclusion
+            k = off[0] * width + off[1]
+            groups.setdefault((VARS.index(var) * 2 + value, k), []).append(rule.premises)
+        for (board, k), premise_sets in sorted(groups.items()):
+            terms = []
+            for premises in premise_sets:
+                term = anchors[wname]
+                for p in premises:
+                    term = term & lit(*p)
+                terms.append(term)
+            acc = terms[0]
+            for t in terms[1:]:
+                acc = acc | t
+            concl[board].append(shift(acc, -k, n))
+
+    out = []
+    for i in range(BOARDS):
+        var = VARS[i // 2]
+        total = s[i]
+        for c in concl[i]:
+            total = total | c
+        if i % 2 == 0:  # value S: held set where the variable does not exist
+            out.append((total | ~valid[var]) & exists[var])
+        else:
+            out.append(total & valid[var])
+    return out
+
+
+def rule_reach():
+    """``(up, down)``: how many rows above and below a rule's conclusion its
+    premises and its anchor lie (over every rule of :func:`spec.deduce.rule_table`)."""
+    up = down = 0
+    for rules in rule_table().values():
+        for rule in rules:
+            row = rule.conclusion[1][0]
+            for other in [0] + [p[1][0] for p in rule.premises]:
+                up, down = max(up, row - other), max(down, other - row)
+    return up, down
+
+
+def anchor_reach():
+    """``(up, down)``: rows above and below a rule's conclusion of the clue cells its
+    anchor depends on (the anchor cell itself, and a pair window's clue cells)."""
+    up = down = 0
+    for name, rules in rule_table().items():
+        rows = {0} | {dr for _, (dr, _dc) in WINDOWS[name].clues}
+        for rule in rules:
+            row = rule.conclusion[1][0]
+            for other in rows:
+                up, down = max(up, row - other), max(down, other - row)
+    return up, down
+
+
+def valid_reach():
+    """``(up, down)``: rows of ``grid`` that :func:`runtime_valid` reads around a position."""
+    rows = [dr for cells in VALID_BLOCKS.values() for dr, _ in cells]
+    return BOX_DILATION - min(rows), BOX_DILATION + max(rows)
 
 
 class SweepArray(wiring.Component):
@@ -83,18 +220,10 @@ class SweepArray(wiring.Component):
 
     def anchors(self, m, valid):
         geo, n, w = self.geometry, self.geometry.cells, self.geometry.width
-        clue = [self.clue[d] & self.grid for d in range(4)]
-        three = clue[3]
-        h = three & shift(three, 1, n)
-        v = three & shift(three, w, n)
-        island = self.island.replicate(n)
         # every lattice point of the build: beyond the run-time size the cells are held
         # OUT and the other variables S, so those windows only derive what the
         # puzzle's own frame windows derive in the same sweep (docs/deduce.md section 8)
-        out = {"lattice": Const(geo.points, n), "clue0": clue[0], "clue1": clue[1], "clue2": clue[2],
-               "clue3": three, "h33": h & ~island, "h33i": h & island,
-               "v33": v & ~island, "v33i": v & island,
-               "d33": three & shift(three, w + 1, n), "a33": three & shift(three, w - 1, n)}
+        out = anchor_boards(self.clue, self.grid, self.island, Const(geo.points, n), w, n)
         signals = {"lattice": out.pop("lattice")}
         for name, value in out.items():
             signals[name] = Signal(n, name=f"anchor_{name}")
@@ -110,44 +239,8 @@ class SweepArray(wiring.Component):
             valid[var] = Signal(n, name=f"valid_{var}")
             m.d.comb += valid[var].eq(value & Const(geo.valid[var], n))
         anchors = self.anchors(m, valid)
-
-        aligned = {}
-
-        def lit(var, off, value):
-            k = off[0] * w + off[1]
-            key = (var, value, k)
-            if key not in aligned:
-                aligned[key] = shift(s[VARS.index(var) * 2 + value], k, n)
-            return aligned[key]
-
-        concl = [[] for _ in range(BOARDS)]
-        for wname, rules in rule_table().items():
-            groups = {}
-            for rule in rules:
-                var, off, value = rule.conclusion
-                k = off[0] * w + off[1]
-                groups.setdefault((VARS.index(var) * 2 + value, k), []).append(rule.premises)
-            for (board, k), premise_sets in sorted(groups.items()):
-                terms = []
-                for premises in premise_sets:
-                    term = anchors[wname]
-                    for p in premises:
-                        term = term & lit(*p)
-                    terms.append(term)
-                acc = terms[0]
-                for t in terms[1:]:
-                    acc = acc | t
-                concl[board].append(shift(acc, -k, n))
-
-        for i in range(BOARDS):
-            var = VARS[i // 2]
-            total = s[i]
-            for c in concl[i]:
-                total = total | c
-            if i % 2 == 0:  # value S: held set where the variable does not exist
-                value = (total | ~valid[var]) & Const(geo.valid[var], n)
-            else:
-                value = total & valid[var]
+        exists = {var: Const(geo.valid[var], n) for var in VARS}
+        for i, value in enumerate(sweep_next(s, anchors, valid, exists, w, n)):
             m.d.comb += self.next[i].eq(value)
 
         m.d.comb += [

@@ -1,0 +1,239 @@
+"""The band sweep processor (hw/deduce/band.py) against the golden model's sweep
+(model.deduce.sweep), in Amaranth's simulator: one pass = one sweep, on states
+recorded from real searches of corpus puzzles, corruptions of them and random
+states, on builds larger than the puzzle, for several band heights; and
+repeated passes to the model's sweep fixpoint."""
+
+import pytest
+from amaranth.hdl import Fragment
+from amaranth.sim import Simulator
+
+from slitherlink.hw.deduce.band import BandSweep, halo_rows
+from slitherlink.hw.deduce.sweep import rule_reach
+from slitherlink.model.deduce import sweep
+from tests.deduce.gateware_cases import puzzle_inputs, puzzle_of, to_build
+from tests.deduce.test_gateware import random_states, recorded_states
+
+SMALL = ["edge_2x2_33", "edge_1x2_3", "3.3\n.3.\n33.\n", "edge_3x3_noclues", "edge_2x2_3_corner"]
+PAIRS = ["3.3..\n.3...\n33..3\n....3\n.3.33\n", "3.3.1\n23..0\n33.23\n1...3\n.3033\n"]
+
+CASES = [
+    # (build rows, build cols, band, puzzles)
+    (3, 3, 1, SMALL),
+    (3, 3, 2, SMALL),
+    (3, 3, 5, SMALL),                # the whole framed grid in one word: the parallel case
+    (4, 5, 1, ["janko_0002", "edge_2x4_global_unsat", "edge_1x5_ends"]),
+    (4, 5, 4, ["janko_0002", "edge_2x4_global_unsat", "edge_1x5_ends"]),  # padding rows
+    (6, 6, 1, PAIRS + ["loopy_5x5_easy_02", "janko_0022"]),
+    (6, 6, 3, PAIRS + ["loopy_5x5_easy_02"]),
+]
+
+
+def words(dut, boards):
+    """The memory words of the build bitboards ``boards`` (one per group of ``band`` rows)."""
+    bits = dut.band * dut.geometry.width
+    mask = (1 << bits) - 1
+    return [sum((b >> (g * bits) & mask) << (i * bits) for i, b in enumerate(boards))
+            for g in range(dut.groups)]
+
+
+def unwords(dut, values, count):
+    bits = dut.band * dut.geometry.width
+    mask = (1 << bits) - 1
+    return [sum((v >> (i * bits) & mask) << (g * bits) for g, v in enumerate(values))
+            & ((1 << dut.geometry.cells) - 1) for i in range(count)]
+
+
+class Driver:
+    """Loads, runs and reads back a BandSweep from an async testbench."""
+
+    def __init__(self, dut, ctx):
+        self.dut, self.ctx = dut, ctx
+
+    async def load_puzzle(self, puzzle):
+        dut, ctx = self.dut, self.ctx
+        grid, clue, island = puzzle_inputs(puzzle, dut.geometry)
+        ctx.set(dut.island, island)
+        for g, word in enumerate(words(dut, [grid] + clue)):
+            ctx.set(dut.addr, g)
+            ctx.set(dut.clue_in.as_value(), word)
+            ctx.set(dut.clue_we, 1)
+            await ctx.tick()
+        ctx.set(dut.clue_we, 0)
+
+    async def load_state(self, build):
+        dut, ctx = self.dut, self.ctx
+        for g, word in enumerate(words(dut, build)):
+            ctx.set(dut.addr, g)
+            ctx.set(dut.state_in.as_value(), word)
+            ctx.set(dut.state_we, 1)
+            await ctx.tick()
+        ctx.set(dut.state_we, 0)
+
+    async def read_state(self):
+        dut, ctx = self.dut, self.ctx
+        values = []
+        for g in range(dut.groups):
+            ctx.set(dut.addr, g)
+            await ctx.tick()
+            values.append(ctx.get(dut.state_out.as_value()))
+        return unwords(dut, values, 10)
+
+    async def run_pass(self):
+        """One pass; returns (changed, conflict) and checks the clock count."""
+        dut, ctx = self.dut, self.ctx
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        busy = 0
+        while not ctx.get(dut.done):
+            assert ctx.get(dut.busy)
+            await ctx.tick()
+            busy += 1
+            assert busy <= dut.pass_clocks
+        assert busy == dut.pass_clocks == ctx.get(dut.clocks)
+        return ctx.get(dut.changed), ctx.get(dut.conflict)
+
+
+def simulate(dut, bench):
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+
+    async def testbench(ctx):
+        await bench(Driver(dut, ctx))
+    sim.add_testbench(testbench)
+    sim.run()
+
+
+def check_passes(max_rows, max_cols, band, jobs):
+    """One pass per state: the state read back, ``changed`` and ``conflict`` equal the model's."""
+    dut = BandSweep(max_rows, max_cols, band=band)
+    geo_b = dut.geometry
+    failures = []
+    outcomes = set()
+
+    async def bench(drv):
+        for puzzle, engine, states in jobs:
+            await drv.load_puzzle(puzzle)
+            for state in states:
+                await drv.load_state(to_build(engine.geo, geo_b, state))
+                changed, conflict = await drv.run_pass()
+                want = sweep(engine.geo, engine.anchors, state)
+                bad = any(want[i] & want[i + 1] for i in range(0, 10, 2))
+                got = await drv.read_state()
+                if (got != to_build(engine.geo, geo_b, want) or changed != (want != state)
+                        or conflict != bad):
+                    failures.append((puzzle.name, state))
+                outcomes.add((bad, want != state))
+
+    simulate(dut, bench)
+    assert not failures, (len(failures), failures[:1])
+    return outcomes
+
+
+def sweep_fixpoint(engine, state):
+    """The model's sweep loop (``Engine.propagate``'s inner loop): ``(state, sweeps, conflict)``."""
+    sweeps = 0
+    while True:
+        sweeps += 1
+        new = sweep(engine.geo, engine.anchors, state)
+        bad = any(new[i] & new[i + 1] for i in range(0, 10, 2))
+        if bad or new == state:
+            return new, sweeps, bad
+        state = new
+
+
+def jobs_for(names, recorded=8, random=6):
+    """Per puzzle: recorded states and corruptions, random states, and the sweep
+    fixpoint of the initial state (a pass that changes nothing)."""
+    jobs = []
+    for i, name in enumerate(names):
+        puzzle = puzzle_of(name)
+        engine, states = recorded_states(puzzle, recorded, i)
+        fixed, _, _ = sweep_fixpoint(engine, engine.initial_state())
+        jobs.append((puzzle, engine, states + random_states(engine, random, 100 + i) + [fixed]))
+    return jobs
+
+
+def test_halo_is_computed_from_the_rule_table():
+    halo = halo_rows()
+    assert halo["state"] == rule_reach()
+    up, down = halo["clues"]
+    assert up >= halo["state"][0] and down >= halo["state"][1]
+    dut = BandSweep(6, 6, band=1)
+    assert dut.state_halo == halo["state"] and dut.clue_halo == halo["clues"]
+    assert dut.pass_clocks == dut.groups + halo["clues"][1] + 1
+    whole = BandSweep(6, 6, band=8)  # one group: no halo, two clocks
+    assert whole.groups == 1 and whole.state_halo == whole.clue_halo == (0, 0)
+    assert whole.pass_clocks == 2
+    for block in (dut, whole):  # and both elaborate
+        Fragment.get(block, None)
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names", CASES)
+def test_one_pass_is_one_sweep(max_rows, max_cols, band, names):
+    outcomes = check_passes(max_rows, max_cols, band, jobs_for(names))
+    # conflicts, deductions and fixpoints all met
+    assert {bad for bad, _ in outcomes} == {False, True}
+    assert {found for _, found in outcomes} == {False, True}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("max_rows,max_cols,band", [(7, 7, 1), (7, 7, 2), (8, 9, 1), (8, 9, 4)])
+def test_one_pass_is_one_sweep_more(max_rows, max_cols, band):
+    names = ["loopy_7x7_normal_01", "janko_0022", "janko_0014"] + PAIRS
+    check_passes(max_rows, max_cols, band, jobs_for(names, 12, 8))
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names", [
+    (4, 5, 1, ["janko_0002", "edge_2x4_global_unsat", "edge_1x5_ends"]),
+    (6, 6, 1, ["loopy_5x5_easy_02", "janko_0022"] + PAIRS),
+    (6, 6, 2, ["loopy_5x5_easy_02", "janko_0014"]),
+    (6, 6, 8, ["janko_0022", PAIRS[1]]),
+])
+def test_passes_reach_the_model_fixpoint(max_rows, max_cols, band, names):
+    """Repeated passes stop (no change, or a conflict) after as many sweeps as the
+    model's sweep loop (``Engine.propagate``) and leave the same state."""
+    dut = BandSweep(max_rows, max_cols, band=band)
+    geo_b = dut.geometry
+    jobs = [(puzzle, engine, states[:5]) for puzzle, engine, states in jobs_for(names, 4, 3)]
+    counts = []
+
+    async def bench(drv):
+        for puzzle, engine, states in jobs:
+            await drv.load_puzzle(puzzle)
+            for state in states:
+                await drv.load_state(to_build(engine.geo, geo_b, state))
+                want, sweeps, bad = sweep_fixpoint(engine, state)
+                passes = 0
+                while True:
+                    passes += 1
+                    changed, conflict = await drv.run_pass()
+                    if conflict or not changed:
+                        break
+                    assert passes < 100
+                assert (passes, conflict) == (sweeps, bad), puzzle.name
+                assert await drv.read_state() == to_build(engine.geo, geo_b, want)
+                counts.append(sweeps)
+
+    simulate(dut, bench)
+    assert max(counts) > 2
+
+
+def test_the_fixpoint_loop_is_the_engines():
+    """sweep_fixpoint counts the sweeps of Engine.propagate's first sweep loop."""
+    import slitherlink.model.deduce as D
+    for name in ("janko_0002", "loopy_5x5_easy_02"):
+        engine = D.Engine(puzzle_of(name))
+        saved = D.floods
+
+        def stop(*args):
+            raise StopIteration
+        D.floods = stop  # propagate calls the floods right after its first sweep loop
+        try:
+            with pytest.raises(StopIteration):
+                engine.propagate(engine.initial_state())
+        finally:
+            D.floods = saved
+        _, sweeps, bad = sweep_fixpoint(engine, engine.initial_state())
+        assert not bad and sweeps == engine.counters.sweeps > 1
