@@ -1,0 +1,176 @@
+"""Benchmark of the band-of-rows engine (model/band.py) against the fully parallel one.
+
+Runs the deduction engine's golden model on the puzzle corpus exactly as
+``bench/deduce.py`` (unique mode, every answer checked; its ``run``), on a
+:class:`model.band.BandEngine` that also counts the band passes (the search is
+the same), and prints per size class (the smallest build of 10x10, 15x15,
+20x20, 20x36, 30x25 that holds the puzzle, else "larger"; and the exact 10x10
+and 20x36 sizes of issue 12's goals) the median and max cycles of the fully
+parallel engine (:class:`model.deduce.CycleModel`) and of the band engine
+(:class:`model.band.BandCycleModel`) for each band height.  A pass streams the
+puzzle's own framed rows (R+2).  Puzzles that hit a limit are left out of the
+medians and maxima (counted in "limit").
+
+    .venv/bin/python -m slitherlink.bench.band --max-cells 720 --time-limit 30
+    .venv/bin/python -m slitherlink.bench.band --bands 1,2,4 --latency 2 --csv out.csv
+"""
+
+import argparse
+import csv
+import statistics
+import sys
+
+from slitherlink.bench.board_deduce import GOALS, class_for, grid_name, parse_classes
+from slitherlink.bench.deduce import run
+from slitherlink.model.band import BandCycleModel, band_engines
+from tests.conftest import PUZZLES, manifest
+
+BUILDS = "10x10,15x15,20x20,20x36,30x25"
+EXACT = ("10x10", "20x36")
+
+
+def size_label(row, builds):
+    grid = class_for(row, builds)
+    return grid_name(grid) if grid else "larger"
+
+
+def run_band(row, *, bands, latency, max_decisions, time_limit, check):
+    with band_engines(check=check, skip_bands=bands) as made:
+        result = run(row, max_decisions=max_decisions, time_limit=time_limit)
+    engine = made[0]
+    b, c = engine.band_counters, engine.counters
+    result.update(b.as_dict())
+    result.update(floods=c.floods, label_runs=c.label_runs, saves=c.saves,
+                  restores=c.restores, backtracks=c.backtracks)
+    rows = engine.geo.rows
+    for band in bands:
+        result[f"band{band}"] = BandCycleModel(band, latency).cycles(c, b, rows)
+        if band in b.sweep_words:
+            result[f"skip{band}"] = BandCycleModel(band, latency, skip=True).cycles(c, b, rows)
+    result["snapshot_cycles"] = rows * (c.saves + c.restores)
+    result["branch_cycles"] = BandCycleModel().branch * (c.decisions + c.backtracks)
+    return result
+
+
+def _med_max(values):
+    if not values:
+        return "-"
+    return f"{statistics.median(values):,.0f} / {max(values):,}"
+
+
+def table(results, bands, builds, latency, skip=False):
+    cols = ["parallel"] + [f"band {b}" for b in bands]
+    keys = ["cycles"] + [f"band{b}" for b in bands]
+    if skip:
+        cols = [f"band {b} skip" for b in bands]
+        keys = [f"skip{b}" for b in bands]
+    lines = ["| size class | puzzles | wrong | limit | " + " | ".join(
+        f"{c} med / max" for c in cols) + " |", "|" + "---|" * (4 + len(cols))]
+    labels = [grid_name(g) for g in builds] + ["larger"]
+    groups = [(f"{label} build", [r for r in results if r["class"] == label]) for label in labels]
+    groups += [(f"exactly {size}", [r for r in results if r["size"] == size]) for size in EXACT]
+    groups += [("all", results)]
+    for label, rows in groups:
+        if not rows:
+            continue
+        done = [r for r in rows if r["verdict"] != "limit"]
+        lines.append(f"| {label} | {len(rows)} | {sum(not r['right'] for r in rows)} | "
+                     f"{len(rows) - len(done)} | "
+                     + " | ".join(_med_max([r[k] for r in done]) for k in keys) + " |")
+    return "\n".join(lines)
+
+
+def shares(results, bands, latency):
+    """Where the band engine's cycles go (all finished puzzles), per band height."""
+    done = [r for r in results if r["verdict"] != "limit"]
+    lines = ["| band | sweep passes | flood passes | label passes | snapshots | branches |",
+             "|---|---|---|---|---|---|"]
+    for band in bands:
+        model = BandCycleModel(band, latency)
+        parts = [0, 0, 0, 0, 0]
+        for r in done:
+            per = model.pass_clocks(int(r["size"].split("x")[0]))
+            parts[0] += r["sweep_passes"] * per
+            parts[1] += r["flood_passes"] * per
+            parts[2] += r["label_passes"] * per
+            parts[3] += r["snapshot_cycles"]
+            parts[4] += r["branch_cycles"]
+        total = sum(parts) or 1
+        lines.append(f"| {band} | " + " | ".join(f"{100 * p / total:.0f} %" for p in parts) + " |")
+    runs = sum(r["floods"] for r in done) or 1
+    label_runs = sum(r["label_runs"] for r in done) or 1
+    lines.append("")
+    lines.append(f"flood passes per flood run: {sum(r['flood_passes'] for r in done) / runs:.2f} "
+                 f"(parallel flood clocks per run: "
+                 f"{sum(r['flood_iterations'] for r in done) / runs:.2f}); "
+                 f"label passes per label run: "
+                 f"{sum(r['label_passes'] for r in done) / label_runs:.2f} "
+                 f"(parallel label clocks per run: "
+                 f"{sum(r['label_iterations'] for r in done) / label_runs:.2f})")
+    return "\n".join(lines)
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--max-cells", type=int, default=None, help="skip larger puzzles")
+    parser.add_argument("--names", default="", help="only puzzles whose name contains this")
+    parser.add_argument("--skip", default="", help="comma-separated puzzle names to leave out")
+    parser.add_argument("--max-decisions", type=int, default=20_000)
+    parser.add_argument("--time-limit", type=float, default=600.0, help="seconds per puzzle")
+    parser.add_argument("--bands", default="1,2,4", help="band heights (rows per word)")
+    parser.add_argument("--latency", type=int, default=2, help="pipeline clocks per pass")
+    parser.add_argument("--check", action="store_true",
+                        help="also check the label registers against the model's (slower)")
+    parser.add_argument("--csv", help="write one row per puzzle to this file")
+    parser.add_argument("--quiet", action="store_true", help="no line per puzzle")
+    args = parser.parse_args(argv)
+    bands = [int(b) for b in args.bands.split(",") if b]
+    builds = parse_classes(BUILDS)
+    rows = manifest()
+    if not rows:
+        print(f"error: the puzzle corpus is missing ({PUZZLES}/manifest.csv)", file=sys.stderr)
+        return 2
+    skip = {s for s in args.skip.split(",") if s}
+    rows = [r for r in rows if (args.max_cells is None or r["cells"] <= args.max_cells)
+            and args.names in r["name"] and r["name"] not in skip]
+    if not rows:
+        print("error: no puzzle matches", file=sys.stderr)
+        return 2
+    results = []
+    for row in sorted(rows, key=lambda r: (r["cells"], r["name"])):
+        result = run_band(row, bands=bands, latency=args.latency,
+                          max_decisions=args.max_decisions, time_limit=args.time_limit,
+                          check=args.check)
+        result["class"] = size_label(row, builds)
+        results.append(result)
+        if not args.quiet:
+            print(f"{result['name']:36} {result['size']:>6} {result['verdict']:5} "
+                  f"{'ok' if result['right'] else 'WRONG'} dec={result['decisions']} "
+                  f"parallel={result['cycles']} "
+                  + " ".join(f"band{b}={result[f'band{b}']}" for b in bands)
+                  + f" {result['seconds']:.2f} s", flush=True)
+    if args.csv:
+        with open(args.csv, "w", newline="") as f:
+            writer = csv.DictWriter(f, fieldnames=list(results[0]))
+            writer.writeheader()
+            writer.writerows(results)
+    print(f"\ncycles, latency L = {args.latency} (a pass: ceil((R+2)/band) + L clocks); "
+          f"issue 12's goals: 10x10 median <= {GOALS['median_10x10']:,}, "
+          f"20x36 median <= {GOALS['median_20x36']:,}, max <= {GOALS['max_cycles']:,}\n")
+    print(table(results, bands, builds, args.latency))
+    print("\nthe variant with dirty-word skipping in the sweep passes "
+          "(BandCycleModel(skip=True)):\n")
+    print(table(results, bands, builds, args.latency, skip=True))
+    print()
+    print(shares(results, bands, args.latency))
+    limited = [r["name"] for r in results if r["verdict"] == "limit"]
+    if limited:
+        print(f"\nlimit reached (left out of the medians): {', '.join(limited)}")
+    if skip:
+        print(f"skipped: {', '.join(sorted(skip))}")
+    print(f"model time: {sum(r['seconds'] for r in results):.0f} s for {len(results)} puzzles")
+    return 0 if all(r["right"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,551 @@
+"""Band-of-rows model of the deduction engine (DESIGN.md section 6; docs/deduce.md).
+
+The fully parallel engine (:mod:`model.deduce`) does not fit the XC7A35T beyond
+6x6.  The band engine keeps the state in block RAM, one word per ``band``
+framed rows (word ``k`` holds framed rows ``k*band .. k*band+band-1``; the
+last word is padded), and every stage *streams* over the words: one word read
+and one word written per clock, ``ceil((R+2)/band)`` clocks per pass plus a
+pipeline latency ``L``.  This module pins the passes down exactly and checks
+them against the model: every stage computes the same deductions, conflict
+and label registers as :mod:`model.deduce`; only the clock counts differ.
+
+Rows are the framed rows ``0..R+1`` of :class:`model.deduce.Geometry`; cell
+row ``i`` holds the cells ``i*W .. i*W+W-1``, its H edges (``H@q``: between
+``q`` and ``q+1``), its V edges (``V@q``: between ``q`` and ``q+W``) and its
+lattice points (``q`` = the point at the bottom-right of cell ``q``; point row
+``i`` is stored with cell row ``i``, rows ``0..R``).
+
+**Sweep pass** (:func:`band_sweep`).  The words are read in order into a
+window that holds the *old* rows ``r0-1 .. r0+band`` (every rule of
+``rule_table()`` concludes at most one row away from its premises: a halo of
+one row each side, :func:`sweep_halo`); the new rows ``r0 .. r0+band-1`` are
+written back.  One pass is exactly one Jacobi sweep (:func:`model.deduce.sweep`).
+
+**Flood pass** (:func:`band_floods`).  Both floods of :func:`model.deduce.floods`
+run in the same passes.  Each flood keeps one *reach* bit per cell beside the
+state.  Pass 1 runs top-down, pass 2 bottom-up, and so on alternately.  In a
+top-down pass the rows are updated one after the other in place (Gauss-Seidel
+by rows); row ``i`` becomes::
+
+    seeds = reach[i]                                   (old: from the previous pass)
+          | reach[i-1] & ~V1[i-1]                      (new: row i-1 came earlier in this pass)
+          | reach[i+1] & ~V1[i]                        (old: row i+1 comes later)
+    reach[i] = run_closure(seeds & region[i])
+
+``run_closure`` is the row-wide spread: every cell of a run of cells of the
+region joined by non-LINE H edges (``H@q``, q and q+1 both in the region)
+that contains a seed (a segmented prefix-OR in both directions).  Bottom-up
+passes swap the roles of rows ``i-1`` (old) and ``i+1`` (new).  *In place at
+the band boundaries*: within a word the rows are chained in that order (the
+second row of the word sees the first row's new reach, combinationally), and
+across words the same holds (the first row of word ``k`` sees the last row of
+word ``k-1`` as written, held in a register; the row ahead of the word, the
+first row of word ``k+1``, is read ahead, old).  So a pass computes the same
+reach for every band height: the band only sets how many rows a clock does
+(the combinational path is ``band`` row closures deep).  Pass 1 starts from
+the seeds instead of the stored reach bits (which are stale from the last
+run): OUT: ``frame & region`` in every row (ahead too); IN: nothing, and the
+first row of the pass with an IN cell injects its lowest IN cell (the first
+IN cell in scan order, :func:`model.deduce.floods`' seed) before its closure.
+A pass *changes* when some row's reach differs from what it was before the
+pass (pass 1: from the seeds).  The passes end with the first pass that
+changes nothing (it is counted); in that pass every row's reach is final as it
+is computed, so the conflicts (an IN cell out of the IN reach, an OUT grid
+cell out of the OUT reach) and "a deduction exists" are accumulated in it.
+The deductions themselves (unreached unknown cell: OUT, resp. IN) are not
+written by the flood: the sweep pass that always follows a flood that deduced
+something applies them as it reads each row (state | deductions from the reach
+bits of the word), so they cost no extra pass.
+
+**Label pass** (:func:`band_labels`).  The label registers (one label per
+lattice point, kept between runs, saved and restored with the state) are
+updated in place in the same streaming order, pass 1 top-down, then
+alternating.  Point row ``i``: every horizontal run of points joined by LINE
+``V`` edges takes the minimum of its points' labels, of the labels of the
+points above joined by a LINE ``H@p`` (row ``i-1``: new in a top-down pass)
+and of the points below joined by a LINE ``H@(p+W)`` (row ``i+1``: old) - a
+row-wide segmented prefix-min in both directions.  Points with no line keep
+their label.  The warm start is the register contents: the labels settled at
+the last run (:func:`model.deduce.labels`' ``warm``), which are, component by
+component of the lines they settled on, the component's minimum point index
+(:func:`register_labels`); a point on no line holds its own index.  The
+passes end with the first pass that changes no label (counted); in it the
+labels are final, so the roots (points on a line whose label is their own
+index: one per component) and the ends (points with exactly one line) are
+counted in it, and the end pairs (an end whose neighbour across a non-LINE
+edge is an end with the same label).  A cycle exists when ``2 x roots >
+ends``; with other lines (``roots > 1``) that is a conflict, alone it settles
+the puzzle (every unknown edge NOLINE); with no cycle and ``roots > 1`` each
+end pair's edge is NOLINE.  As with the floods, the deductions are applied by
+the following sweep pass (the window holds the labels of both ends), gated by
+the two flags.  With no line at all the stage is one pass.
+
+**Snapshots and trail**: one row per clock (``rows`` clocks per save or
+restore, as :class:`model.deduce.CycleModel`).
+
+Cycle model (:class:`BandCycleModel`)::
+
+    cycles = (sweeps + flood_passes + label_passes) x (ceil((R+2)/band) + L)
+             + R x (saves + restores) + 40 x (decisions + backtracks)
+
+:class:`BandEngine` runs the same search as :func:`model.deduce.solve` (it is
+an :class:`model.deduce.Engine` whose propagation also counts the passes) and
+:func:`band_solve` returns the model's outcome with those counters.
+"""
+
+import math
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+from slitherlink.model import deduce as D
+from slitherlink.model.deduce import (C0, C1, H0, H1, V0, V1, EMPTY_BASE, conflict_of,
+                                      floods, labels, sweep)
+from slitherlink.spec.deduce import rule_table
+
+__all__ = ["band_sweep", "sweep_halo", "band_floods", "band_labels", "register_labels",
+           "BandCounters", "BandCycleModel", "BandEngine", "BandOutcome", "band_solve", "band_engines",
+           "DEFAULT_LATENCY"]
+
+#: pipeline latency of one pass (read, compute, write; the window's read-ahead)
+DEFAULT_LATENCY = 2
+
+
+def _words(nrows, band):
+    return math.ceil(nrows / band)
+
+
+def _order(nrows, band, down):
+    """The rows of one pass in processing order: word by word, and within a word
+    the rows in the pass direction (the chained combinational order)."""
+    words = [list(range(k * band, min(nrows, (k + 1) * band))) for k in range(_words(nrows, band))]
+    if not down:
+        words = [list(reversed(w)) for w in reversed(words)]
+    return [r for w in words for r in w]
+
+
+# -- sweep pass --------------------------------------------------------------------------
+
+def sweep_halo():
+    """Rows between a rule's conclusion and its farthest premise (up, down)."""
+    up = down = 0
+    for rules in rule_table().values():
+        for rule in rules:
+            row = rule.conclusion[1][0]
+            for _, off, _ in rule.premises:
+                up, down = max(up, row - off[0]), max(down, off[0] - row)
+    return up, down
+
+
+def band_sweep(geo, anchors, state, band):
+    """One sweep pass: ``(new_state, conflict)``.  Each word's new rows are
+    computed from the window of old rows (the word and ``sweep_halo()`` rows
+    either side) only; equals :func:`model.deduce.sweep`."""
+    w, nrows = geo.width, geo.rows + 2
+    up, down = sweep_halo()
+    row_bits = (1 << w) - 1
+    new = [0] * 10
+    for k in range(_words(nrows, band)):
+        r0, r1 = k * band, min(nrows, (k + 1) * band)
+        lo, hi = max(0, r0 - up), min(nrows, r1 + down)
+        window = (((1 << ((hi - lo) * w)) - 1) << (lo * w))
+        out = sweep(geo, anchors, [b & window for b in state])
+        keep = ((1 << ((r1 - r0) * w)) - 1) << (r0 * w)
+        for i in range(10):
+            new[i] |= out[i] & keep
+    return new, conflict_of(new)
+
+
+# -- flood pass --------------------------------------------------------------------------
+
+def _closure(seeds, link, steps):
+    """Every cell of a run (cells joined by ``link``: bit c joins c and c+1)
+    that holds a seed: a segmented prefix-OR both ways (Kogge-Stone)."""
+    right = left = seeds
+    span = link
+    for k in steps:
+        right |= (right & span) << k
+        left |= (left >> k) & span
+        span &= span >> k
+    return right | left
+
+
+def _rows(board, nrows, w):
+    m = (1 << w) - 1
+    return [(board >> (i * w)) & m for i in range(nrows)]
+
+
+def band_floods(geo, state, band):
+    """Both floods as band passes.  Returns ``(new_state, conflict, passes)``,
+    the first two equal to :func:`model.deduce.floods`'."""
+    s = state
+    w, nrows = geo.width, geo.rows + 2
+    m = (1 << w) - 1
+    steps = [1 << j for j in range((w - 1).bit_length())]
+    grid = geo.grid
+    ins = s[C1] & grid
+    in_active = bool(ins)
+    not_h = _rows(~s[H1] & geo.all, nrows, w)
+    not_v = _rows(~s[V1] & geo.all, nrows, w)
+    region_in = _rows(grid & ~s[C0], nrows, w)
+    region_out = _rows(geo.all & ~s[C1], nrows, w)
+    ins_rows = _rows(ins, nrows, w)
+    frame = _rows(geo.frame, nrows, w)
+    last = m >> 1  # no link from the last column to the next row's first
+    link_in = [not_h[i] & region_in[i] & (region_in[i] >> 1) & last for i in range(nrows)]
+    link_out = [not_h[i] & region_out[i] & (region_out[i] >> 1) & last for i in range(nrows)]
+    reach_in = [0] * nrows
+    reach_out = [frame[i] & region_out[i] for i in range(nrows)]
+    passes = 0
+    seeded = False
+    while True:
+        passes += 1
+        down = passes % 2 == 1
+        changed = False
+        for i in _order(nrows, band, down):
+            above = reach_out[i - 1] & not_v[i - 1] if i > 0 else 0
+            below = reach_out[i + 1] & not_v[i] if i + 1 < nrows else 0
+            new = _closure((reach_out[i] | above | below) & region_out[i], link_out[i], steps)
+            if new != reach_out[i]:
+                reach_out[i], changed = new, True
+            if in_active:
+                seeds = reach_in[i]
+                if not seeded and ins_rows[i]:
+                    seeds |= ins_rows[i] & -ins_rows[i]
+                    seeded = True
+                if i > 0:
+                    seeds |= reach_in[i - 1] & not_v[i - 1]
+                if i + 1 < nrows:
+                    seeds |= reach_in[i + 1] & not_v[i]
+                new = _closure(seeds & region_in[i], link_in[i], steps)
+                if new != reach_in[i]:
+                    reach_in[i], changed = new, True
+        if not changed:
+            break
+    # the last pass: conflicts and deductions from the final reach
+    reach = sum(r << (i * w) for i, r in enumerate(reach_in))
+    escape = sum(r << (i * w) for i, r in enumerate(reach_out))
+    unknown = grid & ~(s[C0] | s[C1])
+    new = list(s)
+    conflict = False
+    if in_active:
+        conflict |= bool(ins & ~reach)
+        new[C0] |= unknown & ~reach
+    conflict |= bool(s[C0] & grid & ~escape)
+    new[C1] |= unknown & ~escape
+    return new, conflict, passes
+
+
+# -- label pass ---------------------------------------------------------------------------
+
+def _line_adjacency(geo, h1, v1):
+    w = geo.width
+    adj = {}
+    for p in D._positions(h1):
+        adj.setdefault(p, []).append(p - w)
+        adj.setdefault(p - w, []).append(p)
+    for p in D._positions(v1):
+        adj.setdefault(p, []).append(p - 1)
+        adj.setdefault(p - 1, []).append(p)
+    return adj
+
+
+def register_labels(geo, registers):
+    """The label registers' contents as an array (index = point bit) for the
+    model's ``registers`` (a :func:`model.deduce.segment_base`, as
+    ``labels`` returns it): every point on a line of the component holds the
+    component's minimum point index (the warm start's labels; by induction
+    the minimum of a merged segment is its minimum point), every other point
+    its own index."""
+    out = list(range(geo.cells))
+    if registers is None:
+        raise ValueError("no label registers after a closed loop")
+    adj = _line_adjacency(geo, registers[0], registers[1])
+    seen = set()
+    for start in sorted(adj):
+        if start in seen:
+            continue
+        comp, todo = [], [start]
+        seen.add(start)
+        while todo:
+            p = todo.pop()
+            comp.append(p)
+            for q in adj[p]:
+                if q not in seen:
+                    seen.add(q)
+                    todo.append(q)
+        low = min(comp)
+        for p in comp:
+            out[p] = low
+    return out
+
+
+def band_labels(geo, state, band, warm=EMPTY_BASE, start=None):
+    """The label stage as band passes.
+
+    ``start`` is the label register array (as :func:`register_labels` gives
+    it; default: that of ``warm``, the model's registers).  Returns
+    ``(new_state, conflict, passes, registers, closed)``: the state and
+    conflict equal :func:`model.deduce.labels`'; ``registers`` is the final
+    label array (for the model's registers ``r`` returned by ``labels``,
+    ``registers == register_labels(geo, r)`` on every point on a line unless
+    a cycle was found, when the model's registers are None: ``closed``)."""
+    w, nrows = geo.width, geo.rows + 2
+    h1, v1 = state[H1], state[V1]
+    lab = list(register_labels(geo, warm) if start is None else start)
+    if not h1 and not v1:
+        return state, False, 1, lab, False
+    # per point row: the runs of points joined by LINE V edges, each with its
+    # vertical links (up: H@p, down: H@(p+W))
+    adj = _line_adjacency(geo, h1, v1)
+    runs = [[] for _ in range(nrows)]
+    for p in sorted(adj):
+        if p - 1 in adj and v1 >> p & 1:
+            continue  # not the first point of its run
+        run, q = [], p
+        while True:
+            run.append(q)
+            if q + 1 in adj and v1 >> (q + 1) & 1:
+                q += 1
+            else:
+                break
+        ups = [q - w for q in run if h1 >> q & 1]
+        downs = [q + w for q in run if h1 >> (q + w) & 1]
+        runs[p // w].append((run, run + ups + downs))
+    passes = 0
+    while True:
+        passes += 1
+        changed = False
+        for i in _order(nrows, band, passes % 2 == 1):
+            for run, sources in runs[i]:
+                low = min(lab[q] for q in sources)
+                for q in run:
+                    if lab[q] != low:
+                        lab[q], changed = low, True
+        if not changed:
+            break
+    # the last pass: roots, ends, end pairs
+    roots = sum(lab[p] == p for p in adj)
+    ends = [p for p, nb in adj.items() if len(nb) == 1]
+    if any(len(nb) > 2 for nb in adj.values()):
+        raise AssertionError("labels run only at a sweep fixpoint (at most 2 lines a point)")
+    closed = 2 * roots > len(ends)
+    multi = roots > 1
+    if closed and multi:
+        return state, True, passes, lab, closed
+    new = list(state)
+    if closed:
+        new[H0] |= geo.valid["H"] & ~h1
+        new[V0] |= geo.valid["V"] & ~v1
+    elif multi:
+        end_set = set(ends)
+        for p in ends:
+            if p - 1 in end_set and lab[p - 1] == lab[p]:
+                new[V0] |= (1 << p) & ~v1
+            if p - w in end_set and lab[p - w] == lab[p]:
+                new[H0] |= (1 << p) & ~h1
+    return new, False, passes, lab, closed
+
+
+# -- the band engine and its cycle model ---------------------------------------------------
+
+@dataclass
+class BandCounters:
+    sweep_passes: int = 0  # = Counters.sweeps: one pass per sweep
+    flood_passes: int = 0
+    label_passes: int = 0
+    #: the variant with dirty-word skipping (see :class:`BandCycleModel`):
+    #: band height -> words the sweep passes visit, in total
+    sweep_words: dict = field(default_factory=dict)
+
+    def as_dict(self):
+        return {k: v for k, v in vars(self).items() if k != "sweep_words"}
+
+
+@dataclass(frozen=True)
+class BandCycleModel:
+    """Cycles of the band engine::
+
+        (sweeps + flood passes + label passes) x (ceil((R+2)/band) + latency)
+        + R x (saves + restores) + branch x (decisions + backtracks)
+
+    A pass streams the ``ceil((R+2)/band)`` words of the framed rows and
+    drains a ``latency``-clock pipeline before the next pass (the next pass,
+    in the other direction, starts with the word the last one wrote last).
+
+    ``skip``: a variant (not the specified design) in which a sweep pass
+    visits only the *dirty* words - those holding a row within one row of a
+    row that changed since the last sweep pass (by that pass, a flood or a
+    label deduction; the first sweep pass of a propagation visits every word).
+    A Jacobi sweep cannot change a row whose rows -1..+1 did not change
+    since it last computed it, so this is exact; a sweep pass then costs its
+    dirty words + ``latency`` (``BandCounters.sweep_words``).
+    Flood and label deductions are applied by the next sweep pass and the
+    end flags are counted in the last pass, so there is no extra pass.
+    Snapshots and the trail move one row per clock (as
+    :class:`model.deduce.CycleModel`); ``branch`` firmware clocks per
+    decision and per backtrack."""
+    band: int = 1
+    latency: int = DEFAULT_LATENCY
+    branch: int = D.FIRMWARE_CYCLES_PER_BRANCH
+    skip: bool = False
+
+    def pass_clocks(self, rows):
+        return _words(rows + 2, self.band) + self.latency
+
+    def cycles(self, counters, band_counters, rows):
+        c, b = counters, band_counters
+        if self.skip:
+            sweeps = b.sweep_words[self.band] + self.latency * b.sweep_passes
+        else:
+            sweeps = b.sweep_passes * self.pass_clocks(rows)
+        return ((b.flood_passes + b.label_passes) * self.pass_clocks(rows) + sweeps
+                + rows * (c.saves + c.restores) + self.branch * (c.decisions + c.backtracks))
+
+
+class BandEngine(D.Engine):
+    """:class:`model.deduce.Engine` that also runs every flood and label stage
+    as band passes (``band`` rows a word; the passes do not depend on it) and
+    counts them; it checks that the band stages agree with the model's (the
+    state and conflict always, the label registers too with ``check``; an
+    AssertionError if not) and propagates with the model's results, so the
+    search is the model's.  The label passes start from the label array of
+    the model's registers (what the hardware's registers hold)."""
+
+    def __init__(self, puzzle, *, band=1, check=True, skip_bands=(1, 2, 4), **kwargs):
+        super().__init__(puzzle, **kwargs)
+        self.band = band
+        self.check = check
+        self.band_counters = BandCounters(sweep_words={k: 0 for k in skip_bands})
+        #: label arrays by the lines they settled on (the registers' contents
+        #: for the model's ``registers``; a cache of :func:`register_labels`)
+        self._arrays = {}
+
+    def _start_labels(self, warm):
+        key = (warm[0], warm[1])
+        if key not in self._arrays:
+            if len(self._arrays) > 4096:
+                self._arrays.clear()
+            self._arrays[key] = register_labels(self.geo, warm)
+        return self._arrays[key]
+
+    def propagate(self, state):
+        # model.deduce.Engine.propagate, with the band passes counted beside it
+        geo, c, anc, b = self.geo, self.counters, self.anchors, self.band_counters
+        grid = geo.grid
+        dirty = None  # rows a sweep pass must visit (None: all)
+        while True:
+            while True:
+                c.sweeps += 1
+                b.sweep_passes += 1
+                new = self._sweep(state, anc)
+                self._visit(dirty)
+                if self.check and dirty is not None:
+                    changed = self._changed_rows(state, new)
+                    if not changed <= dirty:
+                        raise AssertionError("a sweep changed a row that was not dirty")
+                if conflict_of(new):
+                    return new, True
+                if new == state:
+                    break
+                dirty = self._near(self._changed_rows(state, new))
+                state = new
+            if not (state[C1] & grid) and not (grid & ~state[C0]):
+                return state, True
+            c.floods += 1
+            new, bad, cycles = floods(geo, state)
+            c.flood_iterations += cycles
+            bnew, bbad, passes = band_floods(geo, state, self.band)
+            b.flood_passes += passes
+            if bbad != bad or (not bad and bnew != new):
+                raise AssertionError("band floods disagree with model.deduce.floods")
+            if bad:
+                return new, True
+            if new != state:
+                dirty = self._near(self._changed_rows(state, new))
+                state = new
+                continue
+            if self.early_loop and (state[H1], state[V1]) != self.registers[1]:
+                c.label_runs += 1
+                warm = self.registers[0]
+                new, bad, iterations, settled = labels(geo, state, warm)
+                bnew, bbad, passes, lab, closed = band_labels(geo, state, self.band, warm,
+                                                              self._start_labels(warm))
+                b.label_passes += passes
+                if bbad != bad or (not bad and bnew != new) or closed != (settled is None):
+                    raise AssertionError("band labels disagree with model.deduce.labels")
+                if settled is not None:
+                    if self.check and (_on_lines(geo, state, lab) != _on_lines(
+                            geo, state, register_labels(geo, settled))):
+                        raise AssertionError("band label registers disagree with the model's")
+                    self._arrays[(settled[0], settled[1])] = lab
+                self.registers = (settled, (state[H1], state[V1]))
+                c.label_iterations += iterations
+                if bad:
+                    return new, True
+                if new != state:
+                    dirty = self._near(self._changed_rows(state, new))
+                    state = new
+                    continue
+            return state, False
+
+    def _changed_rows(self, old, new):
+        w = self.geo.width
+        diff = 0
+        for a, z in zip(old, new):
+            diff |= a ^ z
+        m = (1 << w) - 1
+        return {i for i in range(self.geo.rows + 2) if diff >> (i * w) & m}
+
+    def _near(self, rows):
+        last = self.geo.rows + 1
+        return {j for i in rows for j in (i - 1, i, i + 1) if 0 <= j <= last}
+
+    def _visit(self, dirty):
+        words = self.band_counters.sweep_words
+        for band in words:
+            words[band] += (_words(self.geo.rows + 2, band) if dirty is None
+                            else len({r // band for r in dirty}))
+
+
+def _on_lines(geo, state, lab):
+    adj = _line_adjacency(geo, state[H1], state[V1])
+    return {p: lab[p] for p in adj}
+
+
+@dataclass
+class BandOutcome:
+    outcome: D.Outcome        # model.deduce.solve's outcome (its cycles: the parallel model)
+    band: BandCounters
+    rows: int
+
+    def cycles(self, band, latency=DEFAULT_LATENCY):
+        """Band engine cycles (:class:`BandCycleModel`)."""
+        return BandCycleModel(band, latency).cycles(self.outcome.counters, self.band, self.rows)
+
+
+@contextmanager
+def band_engines(*, band=1, check=True, skip_bands=(1, 2, 4)):
+    """Within the block, :func:`model.deduce.solve` (and whatever calls it)
+    runs on :class:`BandEngine` s; yields the list of the engines made.  Not
+    thread-safe: it swaps ``model.deduce.Engine`` for the block."""
+    made = []
+
+    class _Engine(BandEngine):
+        def __init__(self, *args, **kw):
+            super().__init__(*args, band=band, check=check, skip_bands=skip_bands, **kw)
+            made.append(self)
+
+    saved = D.Engine
+    D.Engine = _Engine
+    try:
+        yield made
+    finally:
+        D.Engine = saved
+
+
+def band_solve(puzzle, *, band=1, check=True, **kwargs):
+    """:func:`model.deduce.solve` with a :class:`BandEngine` (the same search:
+    same solutions, decisions, probes, sweeps); returns a :class:`BandOutcome`."""
+    with band_engines(band=band, check=check) as made:
+        outcome = D.solve(puzzle, **kwargs)
+    return BandOutcome(outcome, made[0].band_counters, made[0].geo.rows)

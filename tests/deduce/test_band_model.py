@@ -1,0 +1,331 @@
+"""The band-of-rows model (model/band.py) against the deduction engine's golden
+model (model/deduce.py): the sweep pass is one sweep, the flood and label passes
+find what ``floods`` and ``labels`` find (random states and states met in real
+corpus searches, several band heights up to R+2), and the band engine runs the
+same search as ``solve``."""
+
+import random
+
+import pytest
+
+import slitherlink.model.band as band_model
+from slitherlink.model.band import (BandCounters, BandCycleModel, band_floods, band_labels,
+                                    band_solve, band_sweep, register_labels, sweep_halo)
+from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Counters, Engine,
+                                      floods, labels, segment_base, solve, sweep)
+from slitherlink.spec.deduce import VARS
+from tests.conftest import load
+
+
+def bands_of(geo):
+    return sorted({1, 2, 3, 4, geo.rows + 1, geo.rows + 2})
+
+
+def random_states(seed, names, count):
+    """Consistent random states (each variable unknown, 0 or 1) with the frame
+    OUT, and the states ``propagate`` makes of them."""
+    rng = random.Random(seed)
+    for name in names:
+        puzzle, _ = load(name)
+        engine = Engine(puzzle, probing=False)
+        geo = engine.geo
+        for _ in range(count):
+            s = [0] * 10
+            s[C0] = geo.frame
+            density = rng.choice((0.05, 0.2, 0.5))
+            for b in range(0, 10, 2):
+                valid = geo.valid[VARS[b // 2]] & (geo.grid if b == C0 else geo.all)
+                for q in range(geo.cells):
+                    if valid >> q & 1 and rng.random() < density:
+                        s[b + (rng.random() < 0.5)] |= 1 << q
+            s[C1] &= ~geo.frame
+            yield engine, s
+            engine.clear_labels()
+            state, bad = engine.propagate(s)
+            if not bad:
+                yield engine, state
+
+
+NAMES = ("loopy_7x7_normal_01", "janko_0625", "edge_2x2_3_corner", "loopy_5x5_easy_02",
+         "loopy_10x10_tricky_04")
+
+
+# -- the sweep pass --------------------------------------------------------------------------
+
+def test_rules_reach_one_row():
+    assert sweep_halo() == (1, 1)
+
+
+def test_sweep_pass_is_one_sweep():
+    for engine, state in random_states(1, NAMES, 6):
+        want = sweep(engine.geo, engine.anchors, state)
+        for band in bands_of(engine.geo):
+            new, _ = band_sweep(engine.geo, engine.anchors, state, band)
+            assert new == want
+
+
+# -- the flood pass --------------------------------------------------------------------------
+
+def check_floods(geo, state):
+    want_new, want_bad, iterations = floods(geo, state)
+    passes = set()
+    for band in bands_of(geo):
+        new, bad, n = band_floods(geo, state, band)
+        assert bad == want_bad
+        if not want_bad:
+            assert new == want_new
+        passes.add(n)
+    # the rows of a word are chained in the pass direction: the band height
+    # sets the clocks of a pass, not what a pass computes
+    assert len(passes) == 1
+    n = passes.pop()
+    assert 1 <= n <= iterations + 1
+    return n
+
+
+def test_floods_random_states():
+    for engine, state in random_states(2, NAMES, 12):
+        check_floods(engine.geo, state)
+
+
+def test_flood_conflicts_and_deductions_both_ways():
+    """A random state's floods hit every outcome: conflicts, deductions, none."""
+    seen = set()
+    for engine, state in random_states(3, NAMES, 12):
+        new, bad, _ = floods(engine.geo, state)
+        seen.add("conflict" if bad else "deduced" if new != state else "none")
+        check_floods(engine.geo, state)
+    assert seen == {"conflict", "deduced", "none"}
+
+
+def test_flood_passes_hand_example():
+    """A serpentine corridor: the OUT flood from the frame needs one pass per
+    turn back up; the IN flood's seed is the first IN cell in scan order."""
+    from slitherlink.model.deduce import Geometry
+    geo = Geometry(3, 3)
+    s = [0] * 10
+    s[C0] = geo.frame
+    s[C1] = geo.grid          # every grid cell IN: the IN flood reaches all at once
+    new, bad, passes = band_floods(geo, s, 1)
+    assert not bad and new == s
+    # pass 1 down: row 1 from the seed (1,1) spreads to its row and, chained,
+    # to rows 2 and 3; pass 2 changes nothing
+    assert passes == 2
+    # a wall (LINE V edges) under row 1 except at column 3, under row 2 except
+    # at column 1, and the cells below reach up: IN seed at the bottom row
+    t = [0] * 10
+    t[C0] = geo.frame
+    t[C1] = geo.bit(2, 0)
+    for c in (0, 1):
+        t[V1] |= geo.bit(0, c)
+    for c in (1, 2):
+        t[V1] |= geo.bit(1, c)
+    # region: cells not OUT; reach from (2,0) -> row 2 -> up at column 0 -> row 1
+    # -> up at column 2 -> row 0: two turns up, each a bottom-up pass
+    new, bad, passes = band_floods(geo, t, 1)
+    want = floods(geo, t)
+    assert (new, bad) == want[:2] and not bad
+    assert passes == 3  # down (seed, row 2), up (rows 1 and 0 chained), down (no change)
+
+
+# -- the label pass ---------------------------------------------------------------------------
+
+def line_states(seed, count):
+    """Lines of at most two a point: random growth, and parts of corpus solutions
+    (paths) or all of one (a closed loop), with other edges unknown or NOLINE."""
+    rng = random.Random(seed)
+    for name in ("loopy_7x7_normal_01", "janko_0625", "loopy_10x10_tricky_04"):
+        puzzle, solution = load(name)
+        engine = Engine(puzzle)
+        geo = engine.geo
+        s = [0] * 10
+        s[C0] = geo.frame
+        for r, row in enumerate(solution):
+            for c, v in enumerate(row):
+                s[C1 if v else C0] |= geo.bit(r, c)
+        full, bad = engine.propagate(s)
+        assert not bad
+        yield geo, full
+        for _ in range(count):
+            t = [0] * 10
+            t[C0] = geo.frame
+            keep = rng.choice((0.3, 0.8, 0.95))
+            for b in (H1, V1):
+                for q in range(geo.cells):
+                    if full[b] >> q & 1 and rng.random() < keep:
+                        t[b] |= 1 << q
+            yield geo, t
+            # random lines, at most two a point (paths and cycles, several)
+            u = [0] * 10
+            u[C0] = geo.frame
+            degree = {}
+            w = geo.width
+            edges = [(H1, q, q - w, q) for q in range(geo.cells)
+                     if geo.valid["H"] >> q & 1 and q >= w and geo.points >> q & 1]
+            edges += [(V1, q, q - 1, q) for q in range(geo.cells)
+                      if q >= 1 and geo.valid["V"] >> q & 1 and geo.points >> q & 1
+                      and geo.points >> (q - 1) & 1]
+            rng.shuffle(edges)
+            for b, q, a, z in edges[:rng.randrange(len(edges))]:
+                if degree.get(a, 0) < 2 and degree.get(z, 0) < 2:
+                    u[b] |= 1 << q
+                    degree[a] = degree.get(a, 0) + 1
+                    degree[z] = degree.get(z, 0) + 1
+            for b in (H0, V0):  # some other edges NOLINE
+                for q in range(geo.cells):
+                    if not u[b + 1] >> q & 1 and rng.random() < 0.2:
+                        u[b] |= 1 << q
+            yield geo, u
+
+
+def check_labels(geo, state, warm=EMPTY_BASE):
+    want_new, want_bad, _, want_reg = labels(geo, state, warm)
+    passes = set()
+    for band in bands_of(geo):
+        new, bad, n, lab, closed = band_labels(geo, state, band, warm)
+        assert bad == want_bad
+        assert closed == (want_reg is None)
+        if not want_bad:
+            assert new == want_new
+        if want_reg is not None:
+            want_lab = register_labels(geo, want_reg)
+            on = [q for q in range(geo.cells)
+                  if geo.points >> q & 1 and (want_lab[q] != q or lab[q] != q)]
+            assert [lab[q] for q in on] == [want_lab[q] for q in on]
+        passes.add(n)
+    assert len(passes) == 1
+    return passes.pop(), want_new != state, want_bad
+
+
+def test_labels_cold():
+    outcomes = set()
+    for geo, state in line_states(4, 15):
+        _, deduced, bad = check_labels(geo, state)
+        outcomes.add((deduced, bad))
+    assert outcomes == {(False, False), (True, False), (False, True)}
+
+
+def test_labels_warm_registers():
+    """From registers settled on fewer lines (a segment_base), the same findings and
+    registers, and never more passes than from cleared registers."""
+    rng = random.Random(5)
+    runs = 0
+    for geo, state in line_states(6, 12):
+        fewer = list(state)
+        for b in (H1, V1):
+            for q in range(geo.cells):
+                if fewer[b] >> q & 1 and rng.random() < 0.3:
+                    fewer[b] &= ~(1 << q)
+        base = segment_base(geo, fewer)
+        if base is None:
+            continue
+        warm_passes, *_ = check_labels(geo, state, base)
+        cold_passes, *_ = check_labels(geo, state)
+        # a warm start can only lower every label's start value
+        assert warm_passes <= cold_passes
+        runs += 1
+    assert runs > 20
+
+
+def test_register_labels_are_component_minimums():
+    for geo, state in line_states(7, 5):
+        reg = segment_base(geo, state)
+        if reg is None:
+            continue
+        lab = register_labels(geo, reg)
+        # the model's settled labels (naive propagation) agree
+        from tests.deduce.test_engine import naive_labels
+        settled, _ = naive_labels(geo, state)
+        assert all(lab[q] == v for q, v in settled.items())
+
+
+# -- states met in real searches ---------------------------------------------------------------
+
+SEARCHED = ("loopy_10x10_hard_01", "janko_0047", "janko_0872", "edge_5x5_noclues",
+            "loopy_15x15_hard_01")
+
+
+def recorded(names, monkeypatch, limit=60):
+    """The inputs of every floods and labels call of whole searches, sampled."""
+    flood_calls, label_calls = [], []
+    real_floods, real_labels = band_model.floods, band_model.labels
+
+    def spy_floods(geo, state):
+        flood_calls.append((geo, list(state)))
+        return real_floods(geo, state)
+
+    def spy_labels(geo, state, warm=EMPTY_BASE):
+        label_calls.append((geo, list(state), warm))
+        return real_labels(geo, state, warm)
+    monkeypatch.setattr(band_model, "floods", spy_floods)
+    monkeypatch.setattr(band_model, "labels", spy_labels)
+    for name in names:
+        puzzle, _ = load(name)
+        band_solve(puzzle, max_solutions=2, max_decisions=40, check=True)
+    monkeypatch.undo()
+    rng = random.Random(8)
+    return (rng.sample(flood_calls, min(limit, len(flood_calls))),
+            rng.sample(label_calls, min(limit, len(label_calls))))
+
+
+def test_recorded_states(monkeypatch):
+    floods_in, labels_in = recorded(SEARCHED, monkeypatch)
+    assert len(floods_in) >= 50 and len(labels_in) >= 50
+    outcomes = set()
+    for geo, state in floods_in:
+        check_floods(geo, state)
+    for geo, state, warm in labels_in:
+        _, deduced, bad = check_labels(geo, state, warm)
+        outcomes.add((deduced, bad))
+    assert len(outcomes) >= 2
+
+
+# -- the band engine: the same search ------------------------------------------------------
+
+@pytest.mark.parametrize("name", ["loopy_10x10_hard_01", "janko_0047", "janko_0872",
+                                  "edge_10x10_two_solutions", "edge_5x5_noclues",
+                                  "edge_10x10_global_unsat", "loopy_15x15_hard_01",
+                                  "loopy_20x36_hard_01"])
+def test_same_search_as_solve(name):
+    puzzle, _ = load(name)
+    want = solve(puzzle, max_solutions=2)
+    got = band_solve(puzzle, max_solutions=2, check=True)
+    assert got.outcome.solutions == want.solutions
+    assert got.outcome.counters == want.counters
+    assert (got.outcome.exhausted, got.outcome.limit_reached, got.outcome.cycles) == \
+        (want.exhausted, want.limit_reached, want.cycles)
+    b, c = got.band, want.counters
+    assert b.sweep_passes == c.sweeps
+    assert c.floods <= b.flood_passes <= c.flood_iterations + c.floods
+    assert c.label_runs <= b.label_passes <= c.label_iterations + c.label_runs
+    # the passes do not depend on the band height
+    assert band_solve(puzzle, max_solutions=2, band=puzzle.rows + 2, check=False).band == b
+    # the dirty-word variant (check=True checked that no clean row changed)
+    for band in (1, 2, 4):
+        skip = BandCycleModel(band, skip=True).cycles(c, b, puzzle.rows)
+        full = BandCycleModel(band).cycles(c, b, puzzle.rows)
+        assert skip <= full == got.cycles(band)
+
+
+def test_band_solve_keeps_limits():
+    puzzle, _ = load("edge_5x5_noclues")
+    got = band_solve(puzzle, max_solutions=None, max_decisions=3)
+    want = solve(puzzle, max_solutions=None, max_decisions=3)
+    assert got.outcome.limit_reached and got.outcome.counters == want.counters
+    from slitherlink.model import deduce
+    assert deduce.Engine is Engine  # the engine class is put back
+
+
+def test_cycle_model():
+    c = Counters(sweeps=10, saves=3, restores=2, decisions=1, backtracks=1)
+    b = BandCounters(sweep_passes=10, flood_passes=7, label_passes=5)
+    # 10x10: 12 framed rows
+    assert BandCycleModel(1).cycles(c, b, 10) == 22 * (12 + 2) + 10 * 5 + 40 * 2
+    assert BandCycleModel(2).cycles(c, b, 10) == 22 * (6 + 2) + 10 * 5 + 40 * 2
+    assert BandCycleModel(5, latency=3).cycles(c, b, 10) == 22 * (3 + 3) + 10 * 5 + 40 * 2
+    assert BandCycleModel(12, latency=0).pass_clocks(10) == 1
+    b.sweep_words = {1: 40, 2: 25}
+    assert BandCycleModel(1, skip=True).cycles(c, b, 10) == \
+        (40 + 2 * 10) + 12 * (12 + 2) + 10 * 5 + 40 * 2
+    assert BandCycleModel(2, latency=1, skip=True).cycles(c, b, 10) == \
+        (25 + 10) + 12 * (6 + 1) + 10 * 5 + 40 * 2
