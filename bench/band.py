@@ -22,7 +22,7 @@ import sys
 
 from slitherlink.bench.board_deduce import GOALS, class_for, grid_name, parse_classes
 from slitherlink.bench.deduce import run
-from slitherlink.model.band import BandCycleModel, band_engines
+from slitherlink.model.band import BandCycleModel, band_engine
 from tests.conftest import PUZZLES, manifest
 
 BUILDS = "10x10,15x15,20x20,20x36,30x25"
@@ -35,8 +35,14 @@ def size_label(row, builds):
 
 
 def run_band(row, *, bands, latency, max_decisions, time_limit, check):
-    with band_engines(check=check, skip_bands=bands) as made:
-        result = run(row, max_decisions=max_decisions, time_limit=time_limit)
+    made = []
+
+    def make_engine(puzzle, **options):
+        made.append(band_engine(puzzle, check=check, skip_bands=bands, **options))
+        return made[-1]
+
+    result = run(row, max_decisions=max_decisions, time_limit=time_limit,
+                 make_engine=make_engine)
     engine = made[0]
     b, c = engine.band_counters, engine.counters
     result.update(b.as_dict())

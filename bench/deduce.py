@@ -33,12 +33,16 @@ def size_class(cells):
     return next(label for label, most in CLASSES if cells <= most)
 
 
-def run(row, *, max_decisions, time_limit, probing=True, early_loop=True):
+def run(row, *, max_decisions, time_limit, probing=True, early_loop=True, make_engine=None):
+    """One puzzle in unique mode; ``make_engine(puzzle, probing=, early_loop=, deadline=)``
+    makes the engine to search on (default: :class:`model.deduce.Engine`)."""
     puzzle, solution = load(row["name"])
     start = time.perf_counter()
-    outcome = solve(puzzle, max_solutions=2, max_decisions=max_decisions,
-                    deadline=None if time_limit is None else time.monotonic() + time_limit,
-                    probing=probing, early_loop=early_loop)
+    deadline = None if time_limit is None else time.monotonic() + time_limit
+    engine = None if make_engine is None else make_engine(
+        puzzle, probing=probing, early_loop=early_loop, deadline=deadline)
+    outcome = solve(puzzle, max_solutions=2, max_decisions=max_decisions, deadline=deadline,
+                    probing=probing, early_loop=early_loop, engine=engine)
     seconds = time.perf_counter() - start
     if outcome.limit_reached:
         verdict = "limit"

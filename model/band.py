@@ -94,7 +94,6 @@ an :class:`model.deduce.Engine` whose propagation also counts the passes) and
 """
 
 import math
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from slitherlink.model import deduce as D
@@ -103,7 +102,7 @@ from slitherlink.model.deduce import (C0, C1, H0, H1, V0, V1, EMPTY_BASE, confli
 from slitherlink.spec.deduce import rule_table
 
 __all__ = ["band_sweep", "sweep_halo", "band_floods", "band_labels", "register_labels",
-           "BandCounters", "BandCycleModel", "BandEngine", "BandOutcome", "band_solve", "band_engines",
+           "BandCounters", "BandCycleModel", "BandEngine", "BandOutcome", "band_solve", "band_engine",
            "DEFAULT_LATENCY"]
 
 #: pipeline latency of one pass (read, compute, write; the window's read-ahead)
@@ -429,64 +428,47 @@ class BandEngine(D.Engine):
         return self._arrays[key]
 
     def propagate(self, state):
-        # model.deduce.Engine.propagate, with the band passes counted beside it
-        geo, c, anc, b = self.geo, self.counters, self.anchors, self.band_counters
-        grid = geo.grid
-        dirty = None  # rows a sweep pass must visit (None: all)
-        while True:
-            while True:
-                c.sweeps += 1
-                b.sweep_passes += 1
-                new = self._sweep(state, anc)
-                self._visit(dirty)
-                if self.check and dirty is not None:
-                    changed = self._changed_rows(state, new)
-                    if not changed <= dirty:
-                        raise AssertionError("a sweep changed a row that was not dirty")
-                if conflict_of(new):
-                    return new, True
-                if new == state:
-                    break
-                dirty = self._near(self._changed_rows(state, new))
-                state = new
-            if not (state[C1] & grid) and not (grid & ~state[C0]):
-                return state, True
-            c.floods += 1
-            new, bad, cycles = floods(geo, state)
-            c.flood_iterations += cycles
-            bnew, bbad, passes = band_floods(geo, state, self.band)
-            b.flood_passes += passes
-            if bbad != bad or (not bad and bnew != new):
-                raise AssertionError("band floods disagree with model.deduce.floods")
-            if bad:
-                return new, True
-            if new != state:
-                dirty = self._near(self._changed_rows(state, new))
-                state = new
-                continue
-            if self.early_loop and (state[H1], state[V1]) != self.registers[1]:
-                c.label_runs += 1
-                warm = self.registers[0]
-                new, bad, iterations, settled = labels(geo, state, warm)
-                bnew, bbad, passes, lab, closed = band_labels(geo, state, self.band, warm,
-                                                              self._start_labels(warm))
-                b.label_passes += passes
-                if bbad != bad or (not bad and bnew != new) or closed != (settled is None):
-                    raise AssertionError("band labels disagree with model.deduce.labels")
-                if settled is not None:
-                    if self.check and (_on_lines(geo, state, lab) != _on_lines(
-                            geo, state, register_labels(geo, settled))):
-                        raise AssertionError("band label registers disagree with the model's")
-                    self._arrays[(settled[0], settled[1])] = lab
-                self.registers = (settled, (state[H1], state[V1]))
-                c.label_iterations += iterations
-                if bad:
-                    return new, True
-                if new != state:
-                    dirty = self._near(self._changed_rows(state, new))
-                    state = new
-                    continue
-            return state, False
+        self._dirty = None  # rows the next sweep pass must visit (None: all)
+        return super().propagate(state)
+
+    def _sweep_stage(self, state):
+        self.band_counters.sweep_passes += 1
+        new = super()._sweep_stage(state)
+        dirty = self._dirty
+        self._visit(dirty)
+        changed = self._changed_rows(state, new)
+        if self.check and dirty is not None and not changed <= dirty:
+            raise AssertionError("a sweep changed a row that was not dirty")
+        if changed:
+            self._dirty = self._near(changed)
+        return new
+
+    def _flood_stage(self, state):
+        new, bad = super()._flood_stage(state)
+        bnew, bbad, passes = band_floods(self.geo, state, self.band)
+        self.band_counters.flood_passes += passes
+        if bbad != bad or (not bad and bnew != new):
+            raise AssertionError("band floods disagree with model.deduce.floods")
+        return new, bad
+
+    def _label_stage(self, state):
+        geo, warm = self.geo, self.registers[0]
+        new, bad = super()._label_stage(state)
+        settled = self.registers[0]
+        bnew, bbad, passes, lab, closed = band_labels(geo, state, self.band, warm,
+                                                      self._start_labels(warm))
+        self.band_counters.label_passes += passes
+        if bbad != bad or (not bad and bnew != new) or closed != (settled is None):
+            raise AssertionError("band labels disagree with model.deduce.labels")
+        if settled is not None:
+            if self.check and (_on_lines(geo, state, lab) != _on_lines(
+                    geo, state, register_labels(geo, settled))):
+                raise AssertionError("band label registers disagree with the model's")
+            self._arrays[(settled[0], settled[1])] = lab
+        return new, bad
+
+    def _deduced(self, old, new):
+        self._dirty = self._near(self._changed_rows(old, new))
 
     def _changed_rows(self, old, new):
         w = self.geo.width
@@ -523,29 +505,18 @@ class BandOutcome:
         return BandCycleModel(band, latency).cycles(self.outcome.counters, self.band, self.rows)
 
 
-@contextmanager
-def band_engines(*, band=1, check=True, skip_bands=(1, 2, 4)):
-    """Within the block, :func:`model.deduce.solve` (and whatever calls it)
-    runs on :class:`BandEngine` s; yields the list of the engines made.  Not
-    thread-safe: it swaps ``model.deduce.Engine`` for the block."""
-    made = []
-
-    class _Engine(BandEngine):
-        def __init__(self, *args, **kw):
-            super().__init__(*args, band=band, check=check, skip_bands=skip_bands, **kw)
-            made.append(self)
-
-    saved = D.Engine
-    D.Engine = _Engine
-    try:
-        yield made
-    finally:
-        D.Engine = saved
+def band_engine(puzzle, *, band=1, check=True, skip_bands=(1, 2, 4), **kwargs):
+    """A :class:`BandEngine` for ``puzzle``, to pass to :func:`model.deduce.solve`
+    (``engine=``); ``kwargs`` are :class:`model.deduce.Engine`'s options."""
+    return BandEngine(puzzle, band=band, check=check, skip_bands=skip_bands, **kwargs)
 
 
-def band_solve(puzzle, *, band=1, check=True, **kwargs):
+def band_solve(puzzle, *, band=1, check=True, probing=True, early_loop=True, deadline=None,
+               **kwargs):
     """:func:`model.deduce.solve` with a :class:`BandEngine` (the same search:
     same solutions, decisions, probes, sweeps); returns a :class:`BandOutcome`."""
-    with band_engines(band=band, check=check) as made:
-        outcome = D.solve(puzzle, **kwargs)
-    return BandOutcome(outcome, made[0].band_counters, made[0].geo.rows)
+    engine = band_engine(puzzle, band=band, check=check, probing=probing,
+                         early_loop=early_loop, deadline=deadline)
+    outcome = D.solve(puzzle, probing=probing, early_loop=early_loop, deadline=deadline,
+                      engine=engine, **kwargs)
+    return BandOutcome(outcome, engine.band_counters, engine.geo.rows)

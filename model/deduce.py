@@ -437,13 +437,16 @@ class Engine:
         return s
 
     def propagate(self, state):
-        """Sweeps, floods and labels to a fixpoint.  Returns ``(state, conflict)``."""
-        geo, c, anc = self.geo, self.counters, self.anchors
-        grid = geo.grid
+        """Sweeps, floods and labels to a fixpoint.  Returns ``(state, conflict)``.
+
+        The stages are methods (:meth:`_sweep_stage`, :meth:`_flood_stage`,
+        :meth:`_label_stage`, and :meth:`_deduced` for what a flood or label stage
+        added) so that a model of another build (:mod:`model.band`) can count
+        its own clocks beside the same propagation."""
+        grid = self.geo.grid
         while True:
             while True:
-                c.sweeps += 1
-                new = self._sweep(state, anc)
+                new = self._sweep_stage(state)
                 if conflict_of(new):
                     return new, True
                 if new == state:
@@ -451,27 +454,49 @@ class Engine:
                 state = new
             if not (state[C1] & grid) and not (grid & ~state[C0]):
                 return state, True  # every cell OUT: no loop
-            c.floods += 1
-            new, bad, cycles = floods(geo, state)
-            c.flood_iterations += cycles
+            new, bad = self._flood_stage(state)
             if bad:
                 return new, True
             if new != state:
+                self._deduced(state, new)
                 state = new
                 continue
             if self.early_loop and (state[H1], state[V1]) != self.registers[1]:
                 # the label stage runs only when a LINE was added since the label
                 # registers last settled (its findings depend on the lines alone)
-                c.label_runs += 1
-                new, bad, iterations, settled = labels(geo, state, self.registers[0])
-                self.registers = (settled, (state[H1], state[V1]))
-                c.label_iterations += iterations
+                new, bad = self._label_stage(state)
                 if bad:
                     return new, True
                 if new != state:
+                    self._deduced(state, new)
                     state = new
                     continue
             return state, False
+
+    def _sweep_stage(self, state):
+        """One sweep (counted)."""
+        self.counters.sweeps += 1
+        return self._sweep(state, self.anchors)
+
+    def _flood_stage(self, state):
+        """Both floods (counted): ``(new_state, conflict)``."""
+        c = self.counters
+        c.floods += 1
+        new, bad, cycles = floods(self.geo, state)
+        c.flood_iterations += cycles
+        return new, bad
+
+    def _label_stage(self, state):
+        """The label stage (counted; the label registers settle): ``(new_state, conflict)``."""
+        c = self.counters
+        c.label_runs += 1
+        new, bad, iterations, settled = labels(self.geo, state, self.registers[0])
+        self.registers = (settled, (state[H1], state[V1]))
+        c.label_iterations += iterations
+        return new, bad
+
+    def _deduced(self, old, new):
+        """A flood or label stage turned ``old`` into ``new`` (a hook; nothing here)."""
 
     def _assume(self, state, bit, colour):
         s = list(state)
@@ -545,7 +570,7 @@ class Outcome:
 
 
 def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_loop=True,
-          deadline=None, cycle_model=CycleModel()):
+          deadline=None, cycle_model=CycleModel(), engine=None):
     """Depth-first search over :meth:`Engine.deduce` (the firmware's part).
 
     Branch picker: the first probe candidate in scan order (an unknown cell
@@ -554,9 +579,11 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
     asserted (a backtrack).  A fully known, conflict-free state after
     propagation is a solution; with ``max_solutions`` > 1 the search goes on
     (unique mode).  ``max_decisions`` and ``deadline`` (``time.monotonic()``)
-    stop it with ``limit_reached``.
+    stop it with ``limit_reached``.  ``engine``: an :class:`Engine` (or subclass)
+    made for ``puzzle`` with the same options, to search on (default: a new one).
     """
-    engine = Engine(puzzle, probing=probing, early_loop=early_loop, deadline=deadline)
+    if engine is None:
+        engine = Engine(puzzle, probing=probing, early_loop=early_loop, deadline=deadline)
     c, geo = engine.counters, engine.geo
     out = Outcome([], c, exhausted=False)
     trail = []  # (saved state, its label registers, cell bit, colour still to try)

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-import slitherlink.model.band as band_model
+import slitherlink.model.deduce as deduce_model
 from slitherlink.model.band import (BandCounters, BandCycleModel, band_floods, band_labels,
                                     band_solve, band_sweep, register_labels, sweep_halo)
 from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Counters, Engine,
@@ -248,7 +248,7 @@ SEARCHED = ("loopy_10x10_hard_01", "janko_0047", "janko_0872", "edge_5x5_noclues
 def recorded(names, monkeypatch, limit=60):
     """The inputs of every floods and labels call of whole searches, sampled."""
     flood_calls, label_calls = [], []
-    real_floods, real_labels = band_model.floods, band_model.labels
+    real_floods, real_labels = deduce_model.floods, deduce_model.labels
 
     def spy_floods(geo, state):
         flood_calls.append((geo, list(state)))
@@ -257,8 +257,8 @@ def recorded(names, monkeypatch, limit=60):
     def spy_labels(geo, state, warm=EMPTY_BASE):
         label_calls.append((geo, list(state), warm))
         return real_labels(geo, state, warm)
-    monkeypatch.setattr(band_model, "floods", spy_floods)
-    monkeypatch.setattr(band_model, "labels", spy_labels)
+    monkeypatch.setattr(deduce_model, "floods", spy_floods)
+    monkeypatch.setattr(deduce_model, "labels", spy_labels)
     for name in names:
         puzzle, _ = load(name)
         band_solve(puzzle, max_solutions=2, max_decisions=40, check=True)
