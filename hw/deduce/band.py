@@ -62,6 +62,15 @@ old), ``conflict`` (some variable of the new state has both values) and
 ``"block"`` forces block RAM; by default yosys chooses (LUT RAM at these
 depths, with the read port's output register in flip-flops).
 
+Deductions of the stage before (the floods' unreached cells, the label stage's
+NOLINE edges: :mod:`model.band`) are applied by the pass as it reads each
+word: ``fix_addr`` is the group the state memory reads in this clock, and
+``fix_in``, a state word given in the next clock (from a synchronous read
+port of the flood or label memory at ``fix_addr``; zero when there is
+nothing to apply), is ORed into the word read, so the pass sweeps ``state |
+fix`` (and ``changed`` compares the new rows with those), exactly the
+model's sweep after a stage deduced something.
+
 Ports for loading and reading back (only while not ``busy``): ``addr``
 (a group), ``state_we`` with ``state_in`` writes a state word, ``clue_we``
 with ``clue_in`` a clue word, and ``state_out`` is the state word at the
@@ -121,6 +130,8 @@ class BandSweep(wiring.Component):
             "clue_we": In(1),
             "clue_in": In(self.clue_layout),
             "state_out": Out(self.state_layout),
+            "fix_addr": Out(range(groups)),
+            "fix_in": In(self.state_layout),
             "start": In(1),
             "busy": Out(1),
             "done": Out(1),
@@ -179,7 +190,8 @@ class BandSweep(wiring.Component):
             m.d.sync += ok_q.eq(ok)
             return group, ok, ok_q
 
-        _, _, s_ok_q = read(s_rd, hc_down - hs_down, "state")
+        s_group, s_ok, s_ok_q = read(s_rd, hc_down - hs_down, "state")
+        m.d.comb += self.fix_addr.eq(Mux(s_ok, s_group, 0))
         c_group, c_ok, c_ok_q = read(c_rd, 0, "clues")
         # the row flags (one-hot kind per row; 0 for padding and out-of-range groups)
         flags = Signal(band * nk)
@@ -198,7 +210,8 @@ class BandSweep(wiring.Component):
         # -- the windows: registered groups (oldest first) and the memory's output word
         s_new = Signal(self.state_layout)
         c_new = Signal(self.clue_layout)
-        m.d.comb += [s_new.eq(Mux(s_ok_q, s_rd.data, 0)), c_new.eq(Mux(c_ok_q, c_rd.data, 0))]
+        m.d.comb += [s_new.eq(Mux(s_ok_q, s_rd.data.as_value() | self.fix_in.as_value(), 0)),
+                     c_new.eq(Mux(c_ok_q, c_rd.data, 0))]
         s_win = [Signal(self.state_layout, name=f"state_win{i}") for i in range(hs_up + hs_down)]
         c_win = [Signal(self.clue_layout, name=f"clue_win{i}") for i in range(hc_up + hc_down)]
         f_win = [Signal(band * nk, name=f"flags_win{i}") for i in range(hc_up + hc_down)]

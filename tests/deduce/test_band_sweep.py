@@ -5,12 +5,15 @@ states, on builds larger than the puzzle, for several band heights; and
 repeated passes to the model's sweep fixpoint."""
 
 import pytest
+from amaranth import Elaboratable, Module, Signal
 from amaranth.hdl import Fragment
+from amaranth.lib.memory import Memory
 from amaranth.sim import Simulator
 
 from slitherlink.hw.deduce.band import BandSweep, halo_rows
 from slitherlink.hw.deduce.sweep import rule_reach
-from slitherlink.model.deduce import sweep
+from slitherlink.model.deduce import floods, sweep
+from slitherlink.spec.deduce import C0, C1
 from tests.deduce.gateware_cases import puzzle_inputs, puzzle_of, to_build
 from tests.deduce.test_gateware import random_states, recorded_states
 
@@ -237,3 +240,77 @@ def test_the_fixpoint_loop_is_the_engines():
             D.floods = saved
         _, sweeps, bad = sweep_fixpoint(engine, engine.initial_state())
         assert not bad and sweeps == engine.counters.sweeps > 1
+
+
+class FixHarness(Elaboratable):
+    """A BandSweep with a memory of deduction words on its ``fix`` port (as the flood or
+    label memory will be in the engine), loaded through ``fix_we``/``fix_word``."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.fix_we = Signal()
+        self.fix_word = Signal(len(dut.state_in.as_value()))
+
+    def elaborate(self, platform):
+        m = Module()
+        dut = self.dut
+        m.submodules.dut = dut
+        m.submodules.fix = mem = Memory(shape=len(self.fix_word), depth=dut.groups, init=[])
+        rd, wr = mem.read_port(), mem.write_port()
+        m.d.comb += [rd.addr.eq(dut.fix_addr), dut.fix_in.as_value().eq(rd.data),
+                     wr.addr.eq(dut.addr), wr.data.eq(self.fix_word), wr.en.eq(self.fix_we)]
+        return m
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names", [
+    (4, 5, 1, ["janko_0002", "edge_1x5_ends"]),
+    (6, 6, 1, ["loopy_5x5_easy_02", "janko_0022"]),
+    (6, 6, 3, ["loopy_5x5_easy_02"]),
+])
+def test_a_pass_applies_the_deductions_it_is_given(max_rows, max_cols, band, names):
+    """With deduction words on the ``fix`` port, a pass is the model's sweep of
+    ``state | fix`` (the sweep that follows a flood or label stage that deduced), and
+    ``changed`` compares with ``state | fix``; with zero words, the plain sweep."""
+    import random
+    dut = BandSweep(max_rows, max_cols, band=band)
+    top = FixHarness(dut)
+    geo_b = dut.geometry
+    rng = random.Random(5)
+    jobs = jobs_for(names, 6, 2)
+    failures, outcomes = [], set()
+
+    sim = Simulator(top)
+    sim.add_clock(1e-8)
+
+    async def bench(ctx):
+        drv = Driver(dut, ctx)
+        for puzzle, engine, states in jobs:
+            await drv.load_puzzle(puzzle)
+            for state in states:
+                new, _, _ = floods(engine.geo, state)  # the floods' deductions, if any
+                fix = [a & ~b for a, b in zip(new, state)]
+                if not any(fix):  # else a few unknown cells, one colour each
+                    unknown = engine.geo.grid & ~(state[C0] | state[C1])
+                    picks = [b for b in range(engine.geo.cells) if unknown >> b & 1]
+                    for b in rng.sample(picks, min(2, len(picks))):
+                        fix[rng.choice((C0, C1))] |= 1 << b
+                for g, word in enumerate(words(dut, to_build(engine.geo, geo_b, fix))):
+                    ctx.set(dut.addr, g)
+                    ctx.set(top.fix_word, word)
+                    ctx.set(top.fix_we, 1)
+                    await ctx.tick()
+                ctx.set(top.fix_we, 0)
+                await drv.load_state(to_build(engine.geo, geo_b, state))
+                changed, conflict = await drv.run_pass()
+                fixed = [a | b for a, b in zip(state, fix)]
+                want = sweep(engine.geo, engine.anchors, fixed)
+                bad = any(want[i] & want[i + 1] for i in range(0, 10, 2))
+                got = await drv.read_state()
+                if (got != to_build(engine.geo, geo_b, want) or changed != (want != fixed)
+                        or conflict != bad):
+                    failures.append((puzzle.name, state, fix))
+                outcomes.add(want != fixed)
+    sim.add_testbench(bench)
+    sim.run()
+    assert not failures, (len(failures), failures[:1])
+    assert True in outcomes  # the deductions led the sweep on (they reach the rules)
