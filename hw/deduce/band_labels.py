@@ -1,0 +1,462 @@
+"""The band label processor: the label stage (no early loop) as band passes over the rows.
+
+DESIGN.md section 6 (the band-of-rows design); docs/deduce.md section 3;
+golden model :func:`model.band.band_labels` (which equals
+:func:`model.deduce.labels`).  The outputs are those of
+:class:`hw.deduce.labels.LabelArray` (roots, ends, closed, multi, the NOLINE
+deductions), computed by streaming passes over a state held outside.
+
+Geometry and words as :class:`hw.deduce.band.BandSweep`: framed rows ``0 ..
+max_rows + 1`` of ``W = max_cols + 2`` columns, one word per *group* of
+``band`` rows (``groups = ceil((max_rows + 2) / band)``; padding rows past the
+last framed row are ignored).  Lattice point ``(r, c)`` (rows ``0 ..
+max_rows``, columns ``0 .. max_cols``: ``P = max_cols + 1`` points a row) has
+the index ``r * W + c``; ``H@(r, c)`` joins points ``(r-1, c)`` and ``(r, c)``,
+``V@(r, c)`` joins ``(r, c-1)`` and ``(r, c)``.  Lines that do not join two
+lattice points of the build are ignored (there are none at a sweep fixpoint).
+
+**State** (not held here; in the engine it is the sweep's memory): the block
+drives ``state_addr`` (a group) and expects the :data:`state word
+<BandLabels.state_layout>` of that group on ``state_data`` one clock later,
+as from a synchronous read port (the word layout is ``BandSweep.state_layout``;
+only H0, H1, V0 and V1 are used).  An "unknown edge of the puzzle" is an edge of
+the build that is neither LINE nor NOLINE: the edges a puzzle smaller than the
+build lacks are held NOLINE in the state (S, as :class:`BandSweep` has them), so
+no run-time mask is needed.
+
+**Label memory** (held here; it persists between runs): one :data:`label word
+<BandLabels.label_layout>` per group, ``band * P`` labels of ``label_bits``
+bits (as :class:`LabelArray`: bits for the build's largest point index), label
+``j * P + c`` = point ``(g * band + j, c)``; rows without points (``max_rows +
+1`` and padding) hold a value that is never used.  Power-up contents and
+``clear``: every label its own index.  ``clear`` (while idle) is a pass
+writing every word: ``groups`` clocks with ``busy`` high, no ``done``.
+Snapshots (while idle): ``label_addr`` with ``label_we`` and ``label_in``
+writes a word; ``label_out`` is the word at ``label_addr`` of the previous clock.
+
+**Dirty flag** (the stage runs only when the lines differ from those the labels
+settled on, :meth:`model.deduce.Engine.propagate`): ``dirty`` is a register
+set by ``lines_changed`` (a pulse from whoever adds a LINE to the state: in the
+engine, the sweep pass that changed an H1 or V1 bit), cleared when a run ends
+and by ``clear`` (the lines the cleared labels settled on are none: the engine
+pulses ``lines_changed`` if it loads a state that has lines), and saved and
+restored with the labels (``dirty`` out, ``dirty_we`` with ``dirty_in``).  As
+the state only gains lines between runs, one bit per engine is exact.
+
+**A pass** streams the groups, top-down in pass 1 and then alternately, with a
+window of three groups: in clock ``t`` (``t = 0 .. groups + 1``) the state and
+the label memory read group ``a(t)`` (``t`` top-down, ``groups - 1 - t``
+bottom-up; ``t < groups``); group ``a(t - 2)`` is updated in place and written
+back, with group ``a(t - 1)`` (the memories' outputs: old labels) after it and
+group ``a(t - 3)`` (held in registers: the labels as written in the previous
+clock) before it.  Within the group its rows are updated in the pass direction,
+each seeing the new labels of the row before it (combinationally; the first row
+the registered row) and the old labels of the row after it, exactly the
+model's order.  Row update: every point takes the minimum of its label, the
+label of the row before across a LINE H edge and the label of the row after
+across a LINE H edge (two compare-and-selects), then every run of points joined
+by LINE V edges takes its minimum: a segmented prefix-min left to right
+(Sklansky: ``ceil(log2 P)`` levels of compare-and-select, ``P/2`` a level),
+then the value at the run's right end is copied back along the run (Sklansky,
+``ceil(log2 P)`` levels of 2:1 multiplexers).  The combinational path of a
+clock is ``band x (2 + ceil(log2 P))`` compare-and-selects and ``band x
+ceil(log2 P)`` multiplexer levels, then the findings below (an equality, a
+popcount, an accumulator) - at 20x36 (``P = 37``), 8 compare-and-selects and
+6 multiplexer levels a row.
+
+In the same clock the group's rows give: ``changed`` (a new label differs from
+the old), the roots (a point on a line whose label is its own index), the ends
+(a point with exactly one line), the end pairs (an unknown edge between two
+ends with the same label) and the unknown edges; counted and OR-ed over the
+pass, reset at the start of each pass.  Every pass writes the group's NOLINE
+candidates (end pairs, unknown edges) to the *fix memory*.  The passes end
+with the first pass that changes no label (counted in ``passes``); in it every
+label read equals its final value, so its counts and the fix words it wrote
+are the final ones.  Passes follow each other without a gap.
+
+Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
+is high for ``clocks = passes x (groups + 2)`` clocks (the model's
+``ceil((R+2)/band) + L`` a pass with ``L = 2``: one clock of read latency, one
+of read-ahead); in the next clock ``done`` is high for one clock.  After
+``done`` and until the next ``start``: ``passes``, ``clocks``, ``closed`` (``2 x
+roots > ends``: a cycle), ``multi`` (two roots or more), ``conflict``
+(closed and multi), ``deduced`` (some NOLINE deduction exists: with closed
+alone an unknown edge, with multi and no cycle an end pair), and the
+deductions port: ``fix_addr`` (a group) gives one clock later ``fix_h0`` /
+``fix_v0`` (state-word rows, ``j * W + c``): the edges of that group the
+stage sets NOLINE (every unknown edge when closed alone; the end pairs when
+multi and not closed; none otherwise), for the sweep pass that follows (the
+engine puts them in the H0 and V0 boards of :class:`BandSweep`'s ``fix_in``).
+
+``ram_style`` (optional) is put on the label and fix memories as the
+``ram_style`` attribute (``"block"`` forces block RAM).
+"""
+
+from math import ceil
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from slitherlink.spec.deduce import Geometry
+
+from .labels import popcount
+from .sweep import BOARDS
+
+__all__ = ["BandLabels", "LATENCY"]
+
+#: clocks a pass takes beyond one a group (read latency, read-ahead)
+LATENCY = 2
+COUNT_WIDTH = 16
+PASS_WIDTH = 8
+
+# state boards (spec.deduce order C0, C1, H0, H1, V0, V1, ...)
+_H0, _H1, _V0, _V1 = 2, 3, 4, 5
+
+
+def _cs(m, name, take, cand, best):
+    """``cand`` if ``take`` and ``cand < best``, else ``best`` (a compare-and-select)."""
+    out = Signal(len(best), name=name)
+    m.d.comb += out.eq(Mux(take & (cand < best), cand, best))
+    return out
+
+
+def run_min(m, name, values, link):
+    """Every element the minimum of its run (elements ``i-1`` and ``i`` joined by
+    ``link[i]``; ``link[0]`` unused): a segmented Sklansky prefix-min left to
+    right, then the value at each run's right end copied back along the run."""
+    n = len(values)
+    y = list(values)
+    a = [Const(1, 1)] * n          # joined to the start of its block
+    size, level = 1, 0
+    while size < n:
+        for start in range(0, n, 2 * size):
+            mid = start + size - 1
+            if mid + 1 >= n:
+                continue
+            for j in range(mid + 1, min(start + 2 * size, n)):
+                c = Signal(name=f"{name}_fa{level}_{j}")
+                m.d.comb += c.eq(a[j] & link[mid + 1])
+                y[j] = _cs(m, f"{name}_f{level}_{j}", c, y[mid], y[j])
+                a[j] = c & a[mid]
+        size, level = size * 2, level + 1
+    z = list(y)
+    b = [Const(1, 1)] * n          # joined to the end of its block
+    size, level = 1, 0
+    while size < n:
+        for start in range(0, n, 2 * size):
+            mid = start + size - 1
+            if mid + 1 >= n:
+                continue
+            for j in range(start, mid + 1):
+                c = Signal(name=f"{name}_ba{level}_{j}")
+                m.d.comb += c.eq(b[j] & link[mid + 1])
+                out = Signal(len(z[j]), name=f"{name}_b{level}_{j}")
+                m.d.comb += out.eq(Mux(c, z[mid + 1], z[j]))
+                z[j] = out
+                b[j] = c & b[mid + 1]
+        size, level = size * 2, level + 1
+    return z
+
+
+class BandLabels(wiring.Component):
+    """The label stage as band passes over a state held outside (module docstring)."""
+
+    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
+        if not 1 <= band <= max_rows + 2:
+            raise ValueError(f"band is 1 .. {max_rows + 2} rows, not {band}")
+        self.geometry = geo = Geometry(max_rows, max_cols)
+        self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
+        self.ram_style = ram_style
+        self.groups = groups = ceil((max_rows + 2) / band)
+        self.points_per_row = max_cols + 1
+        self.label_bits = max(1, (geo.cells - 1).bit_length())
+        #: clocks of one pass
+        self.pass_clocks = groups + LATENCY
+        bits = band * geo.width
+        self.state_layout = data.ArrayLayout(bits, BOARDS)
+        self.label_layout = data.ArrayLayout(self.label_bits, band * self.points_per_row)
+        self.fix_layout = data.StructLayout({"pair_h": bits, "pair_v": bits,
+                                             "free_h": bits, "free_v": bits})
+        super().__init__({
+            "state_addr": Out(range(groups)),
+            "state_data": In(self.state_layout),
+            "label_addr": In(range(groups)),
+            "label_we": In(1),
+            "label_in": In(self.label_layout),
+            "label_out": Out(self.label_layout),
+            "lines_changed": In(1),
+            "dirty_we": In(1),
+            "dirty_in": In(1),
+            "dirty": Out(1),
+            "fix_addr": In(range(groups)),
+            "fix_h0": Out(bits),
+            "fix_v0": Out(bits),
+            "start": In(1),
+            "clear": In(1),
+            "busy": Out(1),
+            "done": Out(1),
+            "conflict": Out(1),
+            "closed": Out(1),
+            "multi": Out(1),
+            "deduced": Out(1),
+            "passes": Out(PASS_WIDTH),
+            "clocks": Out(COUNT_WIDTH),
+        })
+
+    def own_labels(self, group):
+        """The labels of ``group``'s word with every label its own index (a list)."""
+        w, p, nb = self.geometry.width, self.points_per_row, self.label_bits
+        return [((group * self.band + j) * w + c) & ((1 << nb) - 1)
+                for j in range(self.band) for c in range(p)]
+
+    def own_word(self, group):
+        """The same as an int (label ``i`` at bits ``i * label_bits``)."""
+        return sum(v << (i * self.label_bits) for i, v in enumerate(self.own_labels(group)))
+
+    def _row_masks(self, r):
+        """Constant masks (W bits) of framed row ``r``: H links, V links (both ends
+        lattice points), H edges and V edges of the build."""
+        geo, w = self.geometry, self.geometry.width
+        rows, cols = self.max_rows, self.max_cols
+        full = lambda lo, hi: sum(1 << c for c in range(lo, hi + 1))  # noqa: E731
+        hlink = full(0, cols) if 1 <= r <= rows else 0
+        vlink = full(1, cols) if 0 <= r <= rows else 0
+        hvalid = geo.valid["H"] >> (r * w) & ((1 << w) - 1) if r <= rows + 1 else 0
+        vvalid = geo.valid["V"] >> (r * w) & ((1 << w) - 1) if r <= rows + 1 else 0
+        return hlink, vlink, hvalid, vvalid
+
+    def elaborate(self, platform):
+        m = Module()
+        geo, band, groups = self.geometry, self.band, self.groups
+        w, p, nb = geo.width, self.points_per_row, self.label_bits
+        bits = band * w
+
+        attrs = {"ram_style": self.ram_style} if self.ram_style else None
+        m.submodules.label_mem = label_mem = Memory(
+            shape=self.label_layout, depth=groups,
+            init=[self.own_labels(g) for g in range(groups)], attrs=attrs)
+        m.submodules.fix_mem = fix_mem = Memory(
+            shape=self.fix_layout, depth=groups, init=[], attrs=attrs)
+        l_rd, l_wr = label_mem.read_port(), label_mem.write_port()
+        f_rd, f_wr = fix_mem.read_port(), fix_mem.write_port()
+
+        t = Signal(range(self.pass_clocks + 1))
+        down = Signal()
+        running = Signal()
+        clearing = Signal()
+        clear_g = Signal(range(groups + 1))
+
+        # -- reads: group a(t) while t < groups; its word arrives in the next clock
+        rd_ok = Signal()
+        rd_group = Signal(range(groups))
+        m.d.comb += [rd_ok.eq(running & (t < groups)),
+                     rd_group.eq(Mux(down, t, groups - 1 - t))]
+        with m.If(running):
+            m.d.comb += [self.state_addr.eq(rd_group), l_rd.addr.eq(rd_group)]
+        with m.Else():
+            m.d.comb += l_rd.addr.eq(self.label_addr)
+        m.d.comb += self.label_out.eq(l_rd.data)
+
+        # pipeline of group numbers and valid flags: 1 = the word on the ports ("next"),
+        # 2 = the group updated this clock ("cur"); the word before it ("prev") is valid
+        # exactly when its links are not zero (words outside the pass enter as zeros)
+        g1, g2 = Signal(range(groups)), Signal(range(groups))
+        ok1, ok2 = Signal(), Signal()
+        m.d.sync += [g1.eq(rd_group), ok1.eq(rd_ok), g2.eq(g1), ok2.eq(ok1 & running)]
+
+        # -- the masked state of the word on the port: links and unknown edges per row
+        hlink_m, vlink_m = Signal(bits), Signal(bits)
+        hvalid_m, vvalid_m = Signal(bits), Signal(bits)
+        with m.Switch(g1):
+            for g in range(groups):
+                with m.Case(g):
+                    masks = [0, 0, 0, 0]
+                    for j in range(band):
+                        for i, mask in enumerate(self._row_masks(g * band + j)):
+                            masks[i] |= mask << (j * w)
+                    m.d.comb += [hlink_m.eq(masks[0]), vlink_m.eq(masks[1]),
+                                 hvalid_m.eq(masks[2]), vvalid_m.eq(masks[3])]
+        sd = self.state_data
+        okr = ok1.replicate(bits)
+
+        def window_layout():
+            return data.StructLayout({"h": bits, "v": bits, "fh": bits, "fv": bits})
+
+        s_next = Signal(window_layout())
+        m.d.comb += [
+            s_next.h.eq(sd[_H1] & hlink_m & okr),
+            s_next.v.eq(sd[_V1] & vlink_m & okr),
+            s_next.fh.eq(hvalid_m & ~sd[_H0] & ~sd[_H1] & okr),
+            s_next.fv.eq(vvalid_m & ~sd[_V0] & ~sd[_V1] & okr),
+        ]
+        s_cur, s_prev = Signal(window_layout()), Signal(window_layout())
+        l_next = Signal(self.label_layout)
+        l_cur, l_prev = Signal(self.label_layout), Signal(self.label_layout)
+        m.d.comb += l_next.eq(l_rd.data)
+        new = Signal(self.label_layout)   # the updated group (absolute row order)
+        m.d.sync += [s_cur.eq(s_next), s_prev.eq(s_cur), l_cur.eq(l_next), l_prev.eq(new)]
+
+        def row(value, j):
+            return value[j * w:(j + 1) * w]
+
+        def lab(word, j, c):
+            return word[j * p + c]
+
+        # -- the row chain, in the pass direction
+        above_s = Signal(window_layout())
+        below_s = Signal(window_layout())
+        m.d.comb += [above_s.eq(Mux(down, s_prev, s_next)), below_s.eq(Mux(down, s_next, s_prev))]
+        up_link = [row(s_cur.h, j) for j in range(band)]                  # H@(r, c)
+        dn_link = [row(s_cur.h, j + 1) if j + 1 < band else row(below_s.h, 0)
+                   for j in range(band)]                                   # H@(r+1, c)
+        outs = []
+        for k in range(band):
+            jd, ju = k, band - 1 - k   # the row of slot k top-down / bottom-up
+            old = [Signal(nb, name=f"old_{k}_{c}") for c in range(p)]
+            lb, la, vl = (Signal(w, name=f"{n}_{k}") for n in ("lb", "la", "vl"))
+            for c in range(p):
+                m.d.comb += old[c].eq(Mux(down, lab(l_cur, jd, c), lab(l_cur, ju, c)))
+            m.d.comb += [lb.eq(Mux(down, up_link[jd], dn_link[ju])),
+                         la.eq(Mux(down, dn_link[jd], up_link[ju])),
+                         vl.eq(Mux(down, row(s_cur.v, jd), row(s_cur.v, ju)))]
+            if k == 0:
+                before = [Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c)) for c in range(p)]
+            else:
+                before = outs[k - 1]
+            if k == band - 1:
+                after = [Mux(down, lab(l_next, 0, c), lab(l_next, band - 1, c)) for c in range(p)]
+            else:
+                after = [Mux(down, lab(l_cur, jd + 1, c), lab(l_cur, max(ju - 1, 0), c))
+                         for c in range(p)]
+            x = []
+            for c in range(p):
+                t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
+                x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
+            outs.append(run_min(m, f"run{k}", x, vl))
+        for j in range(band):
+            for c in range(p):
+                m.d.comb += lab(new, j, c).eq(Mux(down, outs[j][c], outs[band - 1 - j][c]))
+
+        # -- the group's findings (absolute row order; final in the last pass)
+        changed = Signal()
+        m.d.comb += changed.eq(new.as_value() != l_cur.as_value())
+        # rows -1 .. band - 1 of labels and links; H links of row band too
+        lab_rows = [[Mux(down, lab(l_prev, band - 1, c), lab(l_next, band - 1, c))
+                     for c in range(p)]] + [[lab(new, j, c) for c in range(p)]
+                                            for j in range(band)]
+        h_rows = [row(above_s.h, band - 1)] + up_link + [row(below_s.h, 0)]
+        v_rows = [row(above_s.v, band - 1)] + [row(s_cur.v, j) for j in range(band)]
+        end_rows, on_rows = [], []
+        for i in range(band + 1):
+            ends, online = Signal(p, name=f"end_{i}"), Signal(p, name=f"online_{i}")
+            for c in range(p):
+                links = [v_rows[i][c], v_rows[i][c + 1], h_rows[i][c], h_rows[i + 1][c]]
+                m.d.comb += [ends[c].eq(sum(links) == 1), online[c].eq(Cat(*links).any())]
+            end_rows.append(ends)
+            on_rows.append(online)
+        # own indexes of the group's points (also the words a clear writes)
+        own_group = Signal(range(groups))
+        m.d.comb += own_group.eq(Mux(clearing, clear_g, g2))
+        base = Signal(nb + 8)
+        m.d.comb += base.eq(own_group * (band * w))
+        own = Signal(self.label_layout)
+        for j in range(band):
+            for c in range(p):
+                m.d.comb += lab(own, j, c).eq(base + (j * w + c))
+        roots = Cat(*(on_rows[j + 1][c] & (lab(new, j, c) == lab(own, j, c))
+                      for j in range(band) for c in range(p)))
+        ends_now = Cat(*end_rows[1:])
+        pair_h, pair_v = Signal(bits), Signal(bits)
+        for j in range(band):
+            i = j + 1
+            for c in range(p):
+                m.d.comb += row(pair_h, j)[c].eq(
+                    end_rows[i - 1][c] & end_rows[i][c] & row(s_cur.fh, j)[c]
+                    & (lab_rows[i - 1][c] == lab_rows[i][c]))
+                if c >= 1:
+                    m.d.comb += row(pair_v, j)[c].eq(
+                        end_rows[i][c - 1] & end_rows[i][c] & row(s_cur.fv, j)[c]
+                        & (lab_rows[i][c - 1] == lab_rows[i][c]))
+        count_w = max(1, (band * groups * p).bit_length() + 1)
+        roots_now = popcount(m, roots, "roots")
+        ends_count = popcount(m, ends_now, "ends")
+        roots_acc, ends_acc = Signal(count_w), Signal(count_w)
+        any_pair, any_free, changed_acc = Signal(), Signal(), Signal()
+
+        proc = Signal()
+        out_group = Signal(range(groups))
+        m.d.comb += [proc.eq(running & ok2), out_group.eq(g2)]
+        with m.If(proc):
+            m.d.comb += [l_wr.addr.eq(out_group), l_wr.data.eq(new), l_wr.en.eq(1),
+                         f_wr.addr.eq(out_group), f_wr.en.eq(1),
+                         f_wr.data.pair_h.eq(pair_h), f_wr.data.pair_v.eq(pair_v),
+                         f_wr.data.free_h.eq(s_cur.fh), f_wr.data.free_v.eq(s_cur.fv)]
+            m.d.sync += [roots_acc.eq(roots_acc + roots_now), ends_acc.eq(ends_acc + ends_count),
+                         any_pair.eq(any_pair | pair_h.any() | pair_v.any()),
+                         any_free.eq(any_free | s_cur.fh.any() | s_cur.fv.any()),
+                         changed_acc.eq(changed_acc | changed)]
+        with m.Elif(clearing):
+            m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own), l_wr.en.eq(1)]
+        with m.Elif(~running):
+            m.d.comb += [l_wr.addr.eq(self.label_addr), l_wr.data.eq(self.label_in),
+                         l_wr.en.eq(self.label_we)]
+
+        # -- results
+        settle, pairs_on = Signal(), Signal()
+        m.d.comb += [
+            self.closed.eq((roots_acc << 1) > ends_acc),
+            self.multi.eq(roots_acc > 1),
+            self.conflict.eq(self.closed & self.multi),
+            settle.eq(self.closed & ~self.multi),
+            pairs_on.eq(self.multi & ~self.closed),
+            self.deduced.eq((settle & any_free) | (pairs_on & any_pair)),
+            f_rd.addr.eq(self.fix_addr),
+            self.fix_h0.eq(Mux(settle, f_rd.data.free_h, 0) | Mux(pairs_on, f_rd.data.pair_h, 0)),
+            self.fix_v0.eq(Mux(settle, f_rd.data.free_v, 0) | Mux(pairs_on, f_rd.data.pair_v, 0)),
+        ]
+
+        def new_pass():
+            return [t.eq(0), roots_acc.eq(0), ends_acc.eq(0), any_pair.eq(0), any_free.eq(0),
+                    changed_acc.eq(0)]
+
+        def begin():
+            return new_pass() + [down.eq(1), self.passes.eq(1), self.clocks.eq(0)]
+
+        # the dirty flag (later statements win)
+        with m.If(self.lines_changed):
+            m.d.sync += self.dirty.eq(1)
+        with m.Elif(self.dirty_we):
+            m.d.sync += self.dirty.eq(self.dirty_in)
+
+        with m.FSM(name="band_labels"):
+            with m.State("IDLE"):
+                with m.If(self.start):
+                    m.d.sync += begin()
+                    m.next = "RUN"
+                with m.Elif(self.clear):
+                    m.d.sync += [clear_g.eq(0), self.dirty.eq(0)]
+                    m.next = "CLEAR"
+            with m.State("CLEAR"):
+                m.d.comb += [clearing.eq(1), self.busy.eq(1)]
+                m.d.sync += clear_g.eq(clear_g + 1)
+                with m.If(clear_g == groups - 1):
+                    m.next = "IDLE"
+            with m.State("RUN"):
+                m.d.comb += [running.eq(1), self.busy.eq(1)]
+                m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
+                with m.If(t == self.pass_clocks - 1):
+                    with m.If(changed_acc | changed):
+                        m.d.sync += new_pass() + [down.eq(~down), self.passes.eq(self.passes + 1)]
+                    with m.Else():
+                        m.d.sync += self.dirty.eq(0)
+                        m.next = "DONE"
+            with m.State("DONE"):
+                m.d.comb += self.done.eq(1)
+                with m.If(self.start):
+                    m.d.sync += begin()
+                    m.next = "RUN"
+                with m.Else():
+                    m.next = "IDLE"
+        return m

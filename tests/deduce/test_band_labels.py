@@ -1,0 +1,511 @@
+"""The band label processor (hw/deduce/band_labels.py) against the band model's label
+stage (model.band.band_labels) and the engine's (model.deduce.labels), in Amaranth's
+simulator: the labels after a run, the passes and clocks, closed / multi / conflict,
+and the NOLINE deductions read through the fix port, on random line states (cold
+and from labels settled on fewer lines) and on the sequences of label runs of real
+corpus searches (the label memory kept between runs, reloaded as from the trail
+after a restore), on builds larger than the puzzle, for several band heights."""
+
+import random
+
+import pytest
+from amaranth import Elaboratable, Module, Signal
+from amaranth.hdl import Fragment
+from amaranth.lib.memory import Memory
+from amaranth.sim import Simulator
+
+import slitherlink.model.band as band_model
+import slitherlink.model.deduce as D
+from slitherlink.hw.deduce.band_labels import LATENCY, BandLabels
+from slitherlink.model.band import band_labels, register_labels
+from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Engine, Geometry,
+                                      labels, segment_base)
+from tests.conftest import load
+from tests.deduce.gateware_cases import puzzle_of, remap, to_build
+from tests.deduce.test_band_sweep import unwords, words
+
+
+class Harness(Elaboratable):
+    """The block with a state memory answering its reads (as the sweep's would)."""
+
+    def __init__(self, dut):
+        self.dut = dut
+        self.addr = Signal(range(dut.groups))
+        self.we = Signal()
+        self.data = Signal(len(dut.state_data.as_value()))
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.dut = dut = self.dut
+        m.submodules.state = mem = Memory(shape=len(self.data), depth=dut.groups, init=[])
+        wr, rd = mem.write_port(), mem.read_port()
+        m.d.comb += [wr.addr.eq(self.addr), wr.en.eq(self.we), wr.data.eq(self.data),
+                     rd.addr.eq(dut.state_addr), dut.state_data.eq(rd.data)]
+        return m
+
+
+def to_build_labels(geo_m, dut, lab):
+    """The build's label array (index = build point) for a model label array."""
+    geo_b = dut.geometry
+    wm, wb = geo_m.width, geo_b.width
+    out = {}
+    for r in range(geo_b.rows + 1):
+        for c in range(geo_b.cols + 1):
+            q = r * wb + c
+            out[q] = q
+            if r <= geo_m.rows and c <= geo_m.cols:
+                lr, lc = divmod(lab[r * wm + c], wm)
+                out[q] = lr * wb + lc
+    return out
+
+
+class Driver:
+    def __init__(self, h, ctx):
+        self.h, self.dut, self.ctx = h, h.dut, ctx
+
+    async def load_state(self, build):
+        h, ctx = self.h, self.ctx
+        for g, word in enumerate(words(self.dut, build)):
+            ctx.set(h.addr, g)
+            ctx.set(h.data, word)
+            ctx.set(h.we, 1)
+            await ctx.tick()
+        ctx.set(h.we, 0)
+
+    def _words(self, labs):
+        dut = self.dut
+        p, nb, w = dut.points_per_row, dut.label_bits, dut.geometry.width
+        out = []
+        for g in range(dut.groups):
+            own = dut.own_labels(g)
+            value = 0
+            for j in range(dut.band):
+                for c in range(p):
+                    q = (g * dut.band + j) * w + c
+                    value |= labs.get(q, own[j * p + c]) << ((j * p + c) * nb)
+            out.append(value)
+        return out
+
+    async def load_labels(self, labs):
+        dut, ctx = self.dut, self.ctx
+        for g, word in enumerate(self._words(labs)):
+            ctx.set(dut.label_addr, g)
+            ctx.set(dut.label_in.as_value(), word)
+            ctx.set(dut.label_we, 1)
+            await ctx.tick()
+        ctx.set(dut.label_we, 0)
+
+    async def read_labels(self):
+        """The labels of the build's points, by point index."""
+        dut, ctx = self.dut, self.ctx
+        p, nb, w = dut.points_per_row, dut.label_bits, dut.geometry.width
+        out = {}
+        for g in range(dut.groups):
+            ctx.set(dut.label_addr, g)
+            await ctx.tick()
+            value = ctx.get(dut.label_out.as_value())
+            for j in range(dut.band):
+                r = g * dut.band + j
+                if r <= dut.max_rows:
+                    for c in range(p):
+                        out[r * w + c] = value >> ((j * p + c) * nb) & ((1 << nb) - 1)
+        return out
+
+    async def read_fix(self):
+        dut, ctx = self.dut, self.ctx
+        values = []
+        for g in range(dut.groups):
+            ctx.set(dut.fix_addr, g)
+            await ctx.tick()
+            bits = dut.band * dut.geometry.width
+            values.append(ctx.get(dut.fix_h0) | ctx.get(dut.fix_v0) << bits)
+        return unwords(dut, values, 2)
+
+    async def clear(self):
+        dut, ctx = self.dut, self.ctx
+        ctx.set(dut.clear, 1)
+        await ctx.tick()
+        ctx.set(dut.clear, 0)
+        clocks = 0
+        while ctx.get(dut.busy):
+            assert not ctx.get(dut.done)
+            await ctx.tick()
+            clocks += 1
+        assert clocks == dut.groups
+
+    async def run(self):
+        dut, ctx = self.dut, self.ctx
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        busy = 0
+        while not ctx.get(dut.done):
+            assert ctx.get(dut.busy)
+            await ctx.tick()
+            busy += 1
+            assert busy < 100 * dut.pass_clocks
+        passes = ctx.get(dut.passes)
+        assert busy == ctx.get(dut.clocks) == passes * (dut.groups + LATENCY)
+        return passes
+
+
+def simulate(dut, bench):
+    h = Harness(dut)
+    sim = Simulator(h)
+    sim.add_clock(1e-8)
+
+    async def testbench(ctx):
+        await bench(Driver(h, ctx))
+    sim.add_testbench(testbench)
+    sim.run()
+
+
+def expect(geo, state, band, warm, start):
+    """The model's run: (new, conflict, passes, labels, closed, multi), checked
+    against model.deduce.labels."""
+    new, bad, passes, lab, closed = band_labels(geo, state, band, warm, start)
+    want_new, want_bad, _, _ = labels(geo, state, warm)
+    assert bad == want_bad and (bad or new == want_new)
+    on = band_model._line_adjacency(geo, state[H1], state[V1])
+    roots = sum(lab[q] == q for q in on)
+    return new, bad, passes, lab, closed, roots > 1
+
+
+async def check_run(drv, geo, state, warm, start, outcomes):
+    """Run on ``state`` with the label memory holding ``start`` (a model array);
+    every output against the model; returns the model's label array after it."""
+    dut, ctx = drv.dut, drv.ctx
+    geo_b = dut.geometry
+    new, bad, passes, lab, closed, multi = expect(geo, state, dut.band, warm, start)
+    build = to_build(geo, geo_b, state)
+    await drv.load_state(build)
+    got_passes = await drv.run()
+    assert got_passes == passes
+    assert ctx.get(dut.conflict) == bad
+    assert ctx.get(dut.closed) == closed
+    assert ctx.get(dut.multi) == multi
+    assert ctx.get(dut.deduced) == (not bad and new != state)
+    fix_h, fix_v = await drv.read_fix()
+    if bad:
+        assert fix_h == fix_v == 0
+    else:
+        assert fix_h == remap(geo, geo_b, new[H0] & ~state[H0])
+        assert fix_v == remap(geo, geo_b, new[V0] & ~state[V0])
+    assert await drv.read_labels() == to_build_labels(geo, dut, lab)
+    outcomes.add("conflict" if bad else "settle" if closed else
+                 "pairs" if new != state else "lines" if state[H1] | state[V1] else "none")
+    return lab
+
+
+# -- inputs ----------------------------------------------------------------------------------
+
+def solution_state(name):
+    puzzle, solution = load(name)
+    engine = Engine(puzzle)
+    geo = engine.geo
+    s = [0] * 10
+    s[C0] = geo.frame
+    for r, row in enumerate(solution):
+        for c, v in enumerate(row):
+            s[C1 if v else C0] |= geo.bit(r, c)
+    full, bad = engine.propagate(s)
+    assert not bad
+    return geo, full
+
+
+def lattice_edges(geo):
+    w = geo.width
+    edges = [(H1, q, q - w, q) for q in range(geo.cells)
+             if q >= w and geo.points >> q & 1 and geo.points >> (q - w) & 1]
+    edges += [(V1, q, q - 1, q) for q in range(geo.cells)
+              if geo.points >> q & 1 and q % w >= 1]
+    return edges
+
+
+def line_states(names, seed, count):
+    """Per puzzle: its solution's loop (settle), the loop with a stray line (conflict),
+    parts of it (paths: end pairs), random lines of at most two a point, and no line."""
+    rng = random.Random(seed)
+    for name in names:
+        geo, full = solution_state(name)
+        yield geo, full
+        yield geo, [0] * 10
+        edges = lattice_edges(geo)
+        for b, q, a, z in edges:
+            if not full[b] >> q & 1:
+                ends = {a, z}
+                touches = any(sum(full[bb] >> qq & 1 for bb, qq, aa, zz in edges
+                                  if p in (aa, zz)) for p in ends)
+                if not touches:
+                    stray = list(full)
+                    stray[b] |= 1 << q
+                    stray[b - 1] &= ~(1 << q)
+                    yield geo, stray
+                    # one line of the loop removed: a path whose ends are neighbours
+                    # (an end pair, with the stray line another component)
+                    for bb in (H1, V1):
+                        low = full[bb] & -full[bb]
+                        if low:
+                            cut = list(stray)
+                            cut[bb] &= ~low
+                            yield geo, cut
+                            break
+                    break
+        for _ in range(count):
+            t = [0] * 10
+            t[C0] = geo.frame
+            keep = rng.choice((0.3, 0.8, 0.95))
+            for b in (H1, V1):
+                for q in range(geo.cells):
+                    if full[b] >> q & 1 and rng.random() < keep:
+                        t[b] |= 1 << q
+            yield geo, t
+            u = [0] * 10
+            u[C0] = geo.frame
+            degree = {}
+            order = list(edges)
+            rng.shuffle(order)
+            for b, q, a, z in order[:rng.randrange(len(order) + 1)]:
+                if degree.get(a, 0) < 2 and degree.get(z, 0) < 2:
+                    u[b] |= 1 << q
+                    degree[a] = degree.get(a, 0) + 1
+                    degree[z] = degree.get(z, 0) + 1
+            for b in (H0, V0):
+                valid = geo.valid["H" if b == H0 else "V"]
+                for q in range(geo.cells):
+                    if valid >> q & 1 and not u[b + 1] >> q & 1 and rng.random() < 0.2:
+                        u[b] |= 1 << q
+            yield geo, u
+
+
+def fewer_lines(rng, geo, state):
+    fewer = list(state)
+    for b in (H1, V1):
+        for q in range(geo.cells):
+            if fewer[b] >> q & 1 and rng.random() < 0.3:
+                fewer[b] &= ~(1 << q)
+    return fewer
+
+
+def recorded_runs(names, limit):
+    """Per puzzle, in order, the label stage's runs of a whole search (BandEngine):
+    ``(geo, state, warm, settled)``."""
+    out = []
+    real = D.labels
+    for name in names:
+        runs = []
+
+        def spy(geo, state, warm=EMPTY_BASE):
+            result = real(geo, state, warm)
+            runs.append((geo, list(state), warm, result[3]))
+            return result
+        D.labels = spy  # Engine._label_stage calls model.deduce.labels
+        try:
+            band_model.band_solve(puzzle_of(name), max_solutions=2, max_decisions=30, check=False)
+        finally:
+            D.labels = real
+        out.append(runs[:limit])
+    return out
+
+
+# -- tests -------------------------------------------------------------------------------------
+
+def test_geometry_and_elaboration():
+    dut = BandLabels(6, 6, band=1)
+    assert (dut.groups, dut.pass_clocks, dut.label_bits, dut.points_per_row) == (8, 10, 6, 7)
+    assert BandLabels(20, 36).pass_clocks == 22 + 2 and BandLabels(20, 36).label_bits == 10
+    whole = BandLabels(3, 3, band=5)
+    assert whole.groups == 1 and whole.pass_clocks == 3
+    for block in (dut, whole, BandLabels(4, 5, band=2)):
+        Fragment.get(block, None)
+    with pytest.raises(ValueError):
+        BandLabels(3, 3, band=6)
+
+
+RANDOM_CASES = [
+    # (build rows, build cols, band, puzzles)
+    (3, 3, 1, ["edge_2x2_33", "edge_3x3_noclues"]),
+    (4, 5, 1, ["janko_0002", "edge_1x5_ends"]),
+    (6, 6, 1, ["loopy_5x5_easy_02", "janko_0022"]),
+    (4, 5, 2, ["janko_0002"]),
+    (6, 6, 3, ["loopy_5x5_easy_02"]),
+    (3, 3, 5, ["edge_3x3_noclues"]),    # the whole framed grid in one word
+]
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names", RANDOM_CASES)
+def test_random_line_states(max_rows, max_cols, band, names):
+    """Each state from cleared labels (``clear``) and from labels settled on fewer lines."""
+    dut = BandLabels(max_rows, max_cols, band=band)
+    rng = random.Random(11)
+    count = 5 if band == 1 else 3
+    states = list(line_states(names, 3, count))
+    outcomes = set()
+
+    async def bench(drv):
+        for geo, state in states:
+            await drv.clear()
+            await check_run(drv, geo, state, EMPTY_BASE, None, outcomes)
+            base = segment_base(geo, fewer_lines(rng, geo, state))
+            if base is not None:
+                start = register_labels(geo, base)
+                await drv.load_labels(to_build_labels(geo, drv.dut, start))
+                await check_run(drv, geo, state, base, start, outcomes)
+
+    simulate(dut, bench)
+    assert {"conflict", "settle", "lines", "none"} <= outcomes
+    assert "pairs" in outcomes or max_rows == 3  # 2x2 and 3x3 puzzles may have no end pair
+
+
+SEQUENCES = [
+    (4, 5, 1, ["janko_0003", "edge_3x3_noclues", "janko_0002"]),
+    (6, 6, 1, ["janko_0025", "janko_0014", "edge_5x5_noclues"]),
+    (6, 6, 2, ["janko_0022", "janko_0026"]),
+]
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names", SEQUENCES)
+def test_recorded_search_runs(max_rows, max_cols, band, names, limit=30):
+    """The label runs of whole searches in order: the label memory keeps its contents
+    from one run to the next; after a restore (the run starts from registers other
+    than the last run's) the words are loaded as from the trail."""
+    dut = BandLabels(max_rows, max_cols, band=band)
+    sequences = recorded_runs(names, limit)
+    outcomes = set()
+    kept = []
+
+    async def bench(drv):
+        for runs in sequences:
+            await drv.clear()
+            last = EMPTY_BASE
+            held = list(range(runs[0][0].cells))
+            for geo, state, warm, settled in runs:
+                if warm is not last:
+                    held = register_labels(geo, warm)
+                    await drv.load_labels(to_build_labels(geo, drv.dut, held))
+                else:
+                    kept.append(1)
+                held = await check_run(drv, geo, state, warm, held, outcomes)
+                last = settled
+
+    simulate(dut, bench)
+    assert len(kept) > 5
+    assert len(outcomes) >= 2
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("max_rows,max_cols,band", [(8, 9, 1), (8, 9, 2), (8, 9, 4), (11, 11, 1)])
+def test_larger_builds(max_rows, max_cols, band):
+    names = ["loopy_7x7_normal_01", "janko_0022", "janko_0014"]
+    dut = BandLabels(max_rows, max_cols, band=band)
+    rng = random.Random(5)
+    states = list(line_states(names, 9, 6))
+    sequences = recorded_runs(["loopy_7x7_normal_01", "janko_0047"], 40)
+    outcomes = set()
+
+    async def bench(drv):
+        for geo, state in states:
+            await drv.clear()
+            await check_run(drv, geo, state, EMPTY_BASE, None, outcomes)
+            base = segment_base(geo, fewer_lines(rng, geo, state))
+            if base is not None:
+                start = register_labels(geo, base)
+                await drv.load_labels(to_build_labels(geo, drv.dut, start))
+                await check_run(drv, geo, state, base, start, outcomes)
+        for runs in sequences:
+            if runs[0][0].rows > max_rows or runs[0][0].cols > max_cols:
+                continue
+            await drv.clear()
+            last, held = EMPTY_BASE, list(range(runs[0][0].cells))
+            for geo, state, warm, settled in runs:
+                if warm is not last:
+                    held = register_labels(geo, warm)
+                    await drv.load_labels(to_build_labels(geo, drv.dut, held))
+                held = await check_run(drv, geo, state, warm, held, outcomes)
+                last = settled
+
+    simulate(dut, bench)
+    assert outcomes == {"conflict", "settle", "pairs", "lines", "none"}
+
+
+def test_clear_dirty_and_snapshot_ports():
+    """``clear`` writes every label's own index (also the power-up contents); a
+    snapshot word written through ``label_we`` reads back; ``dirty`` follows the
+    engine's rule (set by ``lines_changed``, cleared by a run and by ``clear``,
+    restored through ``dirty_we``)."""
+    dut = BandLabels(4, 5, band=1)
+    geo, full = solution_state("janko_0002")
+    own = {q: q for q in to_build_labels(geo, dut, list(range(geo.cells)))}
+
+    async def bench(drv):
+        ctx = drv.ctx
+        assert await drv.read_labels() == own          # power-up
+        assert not ctx.get(dut.dirty)
+        ctx.set(dut.lines_changed, 1)
+        await ctx.tick()
+        ctx.set(dut.lines_changed, 0)
+        assert ctx.get(dut.dirty)
+        outcomes = set()
+        await check_run(drv, geo, full, EMPTY_BASE, None, outcomes)
+        assert outcomes == {"settle"} and not ctx.get(dut.dirty)
+        assert await drv.read_labels() != own
+        snapshot = [None] * dut.groups
+        for g in range(dut.groups):
+            ctx.set(dut.label_addr, g)
+            await ctx.tick()
+            snapshot[g] = ctx.get(dut.label_out.as_value())
+        ctx.set(dut.lines_changed, 1)
+        await ctx.tick()
+        ctx.set(dut.lines_changed, 0)
+        await drv.clear()
+        assert await drv.read_labels() == own and not ctx.get(dut.dirty)
+        for g, word in enumerate(snapshot):
+            ctx.set(dut.label_addr, g)
+            ctx.set(dut.label_in.as_value(), word)
+            ctx.set(dut.label_we, 1)
+            await ctx.tick()
+        ctx.set(dut.label_we, 0)
+        ctx.set(dut.dirty_in, 1)
+        ctx.set(dut.dirty_we, 1)
+        await ctx.tick()
+        ctx.set(dut.dirty_we, 0)
+        assert ctx.get(dut.dirty)
+        assert await drv.read_labels() != own
+        # the restored labels are the settled ones: the same run again, one pass
+        new, bad, passes, lab, *_ = band_labels(geo, full, 1, EMPTY_BASE, None)
+        await drv.load_state(to_build(geo, dut.geometry, full))
+        assert await drv.run() == 1
+        assert await drv.read_labels() == to_build_labels(geo, dut, lab)
+
+    simulate(dut, bench)
+
+
+@pytest.mark.parametrize("band", [1, 2, 3])
+def test_hand_example_against_the_pass_direction(band):
+    """A component settled on (1,5)-(2,5)-(3,5)-(3,4)-(3,3) (label: point (1,5)) and a
+    new line (2,3)-(3,3): in pass 1 (top-down) point (2,3) takes the old label of the
+    point below it (the row after it, across a LINE H edge): 2 passes (3 without
+    that link).  With the path (0,0)-(0,1): two roots, no cycle, no end pair."""
+    geo = Geometry(4, 5)
+    w = geo.width
+    pt = lambda r, c: r * w + c  # noqa: E731
+    old = [0] * 10
+    old[C0] = geo.frame
+    old[H1] = (1 << pt(2, 5)) | (1 << pt(3, 5))
+    old[V1] = (1 << pt(3, 5)) | (1 << pt(3, 4)) | (1 << pt(0, 1))
+    new = list(old)
+    new[H1] |= 1 << pt(3, 3)
+    warm = segment_base(geo, old)
+    start = register_labels(geo, warm)
+    assert start[pt(3, 3)] == pt(1, 5)
+    dut = BandLabels(4, 5, band=band)
+    outcomes = set()
+
+    async def bench(drv):
+        await drv.load_labels(to_build_labels(geo, drv.dut, start))
+        lab = await check_run(drv, geo, new, warm, start, outcomes)
+        assert lab[pt(2, 3)] == pt(1, 5)
+        assert drv.ctx.get(drv.dut.passes) == 2
+
+    simulate(dut, bench)
+    assert outcomes == {"lines"}
