@@ -513,33 +513,50 @@ class Engine:
         return [b for b in _bits(geo.grid & ~known & near)]
 
     def deduce(self, state):
-        """Propagation plus failed-literal probing, to a fixpoint.
+        """Propagation plus failed-literal probing, to a fixpoint; and the branch
+        picker's choice (:attr:`best`).
 
-        The sequencer walks the grid cells in row-major order; at every cell
-        that is unknown and has a known neighbour *in the current state* it
-        probes IN, then (if IN did not fail) OUT: snapshot, assume, propagate,
-        restore.  A failed probe fixes the other colour in the live state and
-        propagates it there.  A pass that fixed nothing ends probing.
+        The sequencer walks the grid cells in row-major order.  A *near* pass
+        probes every cell that is unknown and has a known orthogonal neighbour
+        *in the current state*: IN, then (if IN did not fail) OUT - snapshot,
+        assume, propagate, restore.  A failed probe fixes the other colour in the
+        live state and propagates it there.  When a near pass fixed nothing and
+        unknown cells remain, one *far* pass probes the unknown cells with no
+        known neighbour the same way.  A pass that fixed something starts a new
+        near pass; probing ends when the near pass and the far pass after it
+        fixed nothing (or no cell is unknown).
+
+        **Scores** (the branch picker): a cell whose two probes both succeeded
+        scores the smaller of the two propagations' numbers of known grid
+        cells; :attr:`best` is the first cell, in probing order, with the
+        highest score since the last near pass began (registers cleared at the
+        start of every near pass).  At the end every score was taken on the same
+        state, so this is the cell whose weaker colour still deduces the most.
         """
+        self.best = None
         state, bad = self.propagate(state)
         if bad or not self.probing:
             return state, bad
         c, geo = self.counters, self.geo
-        w = geo.width
+        w, grid = geo.width, geo.grid
         live = self.registers  # the snapshot holds the label registers too
+        far, best = False, 0
         while True:
             fixed = False
             for bit in geo.grid_bits:
                 known = state[C0] | state[C1]
                 m = 1 << bit
-                if known & m or not (known & ((m << 1) | (m >> 1) | (m << w) | (m >> w))):
+                if known & m:
                     continue
+                if bool(known & ((m << 1) | (m >> 1) | (m << w) | (m >> w))) == far:
+                    continue  # a near pass takes the near cells, a far pass the others
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     raise _Timeout
+                counts = []
                 for colour in (IN, OUT):
                     c.probes += 1
                     c.saves += 1
-                    _, failed = self.propagate(self._assume(state, bit, colour))
+                    result, failed = self.propagate(self._assume(state, bit, colour))
                     c.restores += 1
                     self.registers = live
                     if failed:
@@ -550,7 +567,15 @@ class Engine:
                         if bad:
                             return state, True
                         break
-            if not fixed:
+                    counts.append(((result[C0] | result[C1]) & grid).bit_count())
+                else:
+                    if min(counts) > best:
+                        best, self.best = min(counts), bit
+            if fixed:
+                far, best, self.best = False, 0, None
+            elif not far and grid & ~(state[C0] | state[C1]):
+                far = True
+            else:
                 return state, False
 
 
@@ -573,8 +598,9 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
           deadline=None, cycle_model=CycleModel(), engine=None):
     """Depth-first search over :meth:`Engine.deduce` (the firmware's part).
 
-    Branch picker: the first probe candidate in scan order (an unknown cell
-    with a known neighbour), IN first.  Each decision saves the state (the
+    Branch picker: the cell :meth:`Engine.deduce` scored best (the unknown cell
+    whose weaker probe deduced the most), IN first; without probing, the first
+    unknown cell with a known neighbour in scan order.  Each decision saves the state (the
     trail); when a branch fails, the state is restored and the other colour is
     asserted (a backtrack).  A fully known, conflict-free state after
     propagation is a solution; with ``max_solutions`` > 1 the search goes on
@@ -611,7 +637,7 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
             if max_decisions is not None and c.decisions >= max_decisions:
                 out.limit_reached, out.limit = True, "decisions"
                 break
-            bit = engine.candidates(state)[0]
+            bit = engine.best if engine.best is not None else engine.candidates(state)[0]
             c.decisions += 1
             c.saves += 1
             trail.append((state, engine.registers, bit, OUT))

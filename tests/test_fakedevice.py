@@ -71,7 +71,7 @@ def model_counters(outcome):
     ("edge_1x3_two_solutions", False, Status.SOLVED),
     ("edge_2x4_global_unsat", True, Status.NO_SOLUTION),
     ("janko_0002", True, Status.SOLVED_UNIQUE),
-    ("janko_0047", True, Status.SOLVED_UNIQUE),   # 3 decisions, 3 backtracks
+    ("janko_0047", True, Status.SOLVED_UNIQUE),   # 1 decision, 1 backtrack
 ])
 def test_deduce_mode_matches_the_deduction_model(name, unique, status):
     puzzle, solution = load(name)
@@ -93,11 +93,11 @@ def test_deduce_mode_matches_the_deduction_model(name, unique, status):
 
 
 def test_deduce_limit_bounds_decisions():
-    puzzle, _ = load("janko_0047")
+    puzzle, _ = load("janko_0103")  # 2 decisions to solve and prove it unique
     reply, = exchange(FakeDevice(timeout=0.05),
-                      P.encode_solve(puzzle, unique=True, max_checks=2, mode=P.Mode.DEDUCE))
-    assert reply.status == Status.LIMIT and reply.counters["decisions"] == 2
-    limited = deduce.solve(puzzle, max_solutions=2, max_decisions=2)
+                      P.encode_solve(puzzle, unique=True, max_checks=1, mode=P.Mode.DEDUCE))
+    assert reply.status == Status.LIMIT and reply.counters["decisions"] == 1
+    limited = deduce.solve(puzzle, max_solutions=2, max_decisions=1)
     assert {k: reply.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(limited)
 
 

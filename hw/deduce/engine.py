@@ -11,8 +11,9 @@ that the firmware only *chooses*: one register write per step of
 * LOAD: the initial state (cells beyond the grid OUT, variables the puzzle lacks S,
   the rest unknown), the label registers cleared, the trail emptied, the counters zeroed;
 * DEDUCE: :meth:`model.deduce.Engine.deduce`;
-* DECIDE: the branch picker (the first unknown grid cell with a known neighbour, in
-  row-major order: a priority encoder) takes a cell; the state, the label registers and
+* DECIDE: the branch picker takes a cell: the prober's ``best_cell`` (the cell whose
+  weaker probe deduced the most, :meth:`model.deduce.Engine.deduce`), or, if it has
+  none, the first unknown grid cell with a known neighbour in row-major order; the state, the label registers and
   the cell are pushed on the **trail**; the cell is set IN; deduce;
 * BACKTRACK: the trail's top entry is popped, its state and label registers restored,
   its cell set OUT; deduce.
@@ -36,7 +37,7 @@ while another runs starts after it.  Unknown addresses read 0 and ignore writes.
 address and field comes from :mod:`spec.registers`.
 """
 
-from amaranth import Cat, Const, Module, Signal
+from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In
@@ -118,8 +119,10 @@ class DeduceEngine(wiring.Component):
         unknown = grid & ~known
         near = shift(known, 1, n) | shift(known, -1, n) | shift(known, w, n) | shift(known, -w, n)
         candidates = Signal(n)
-        pick = Signal(n)   # the branch picker: the first candidate, one-hot
-        m.d.comb += [candidates.eq(unknown & near), pick.eq(candidates & (~candidates + 1))]
+        pick = Signal(n)   # the branch picker: the prober's best cell, else the first candidate
+        m.d.comb += [candidates.eq(unknown & near),
+                     pick.eq(Mux(prober.best_cell.any(), prober.best_cell,
+                                 candidates & (~candidates + 1)))]
         complete = ~unknown.any()
 
         initial = Signal(data.ArrayLayout(n, BOARDS))

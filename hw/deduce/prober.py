@@ -2,10 +2,18 @@
 
 Golden model :meth:`model.deduce.Engine.deduce`: propagate; then passes over
 the grid cells in row-major order, probing every cell that is unknown and has
-a known orthogonal neighbour *in the current state*: IN, then (if IN did not
-fail) OUT - snapshot, assume, propagate, restore; a failed probe fixes the
-other colour in the live state and propagates it.  A pass that fixed nothing
-ends probing.
+a known orthogonal neighbour *in the current state* (a near pass): IN, then
+(if IN did not fail) OUT - snapshot, assume, propagate, restore; a failed probe
+fixes the other colour in the live state and propagates it.  When a near pass
+fixed nothing and cells are unknown, a far pass probes the unknown cells with
+no known neighbour; a pass that fixed something starts a new near pass, and a
+near pass and a far pass that fixed nothing end probing.
+
+The branch picker's registers: a probe that succeeded counts the known grid
+cells of its propagated state (a popcount); a cell whose two probes succeeded
+scores the smaller count, and ``best_cell`` (one-hot, 0 for none) is the first
+cell, in probing order, with the highest score since the last near pass
+began (cleared at ``start``, at every new near pass and on ``load``).
 
 The next cell to probe comes from a priority encoder over the candidates
 after the current one (the lowest set bit of ``candidates & after``), so a
@@ -24,12 +32,13 @@ propagator's totals ``sweeps``, ``flood_iterations``, ``label_iterations``,
 ``start`` to ``done``.
 """
 
-from amaranth import Module, Signal
+from amaranth import Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1
 
+from .labels import popcount
 from .propagator import COUNT_WIDTH, Propagator
 from .sweep import BOARDS, shift
 
@@ -46,6 +55,8 @@ class Prober(wiring.Component):
         self.geometry = geo = self.propagator.geometry
         n = geo.cells
         counters = ("probes", "probe_hits", "saves", "restores", "clocks") + PROPAGATOR_COUNTERS
+        #: width of a score: a number of grid cells
+        self.score_bits = max(1, n.bit_length())
         super().__init__({
             "grid": In(n), "clue": In(data.ArrayLayout(n, 4)), "island": In(1),
             "load": In(1), "state_in": In(data.ArrayLayout(n, BOARDS)),
@@ -54,6 +65,7 @@ class Prober(wiring.Component):
             "labels_saved": Out(len(self.propagator.labels_saved)),
             "busy": Out(1), "done": Out(1), "conflict": Out(1),
             "state": Out(data.ArrayLayout(n, BOARDS)),
+            "best_cell": Out(n),
             **{name: Out(COUNT_WIDTH) for name in counters},
         })
 
@@ -75,6 +87,11 @@ class Prober(wiring.Component):
         after = Signal(n)       # cells after it in scan order
         colour = Signal()       # 1 = IN is being tried
         fixed = Signal()        # this pass fixed a cell
+        far = Signal()          # a far pass: cells with no known neighbour
+        best = Signal(self.score_bits)    # the branch picker's best score ...
+        best_cell = Signal(n)             # ... and its cell (one-hot; 0: none)
+        count_in = Signal(self.score_bits)  # the IN probe's known grid cells
+        m.d.comb += self.best_cell.eq(best_cell)
         bad = Signal()
         m.d.comb += self.conflict.eq(bad)
 
@@ -83,9 +100,18 @@ class Prober(wiring.Component):
         candidates = Signal(n)
         first = Signal(n)
         upto = Signal(n)        # the first candidate and every cell before it
-        m.d.comb += [candidates.eq(self.grid & ~known & near & after),
+        m.d.comb += [candidates.eq(self.grid & ~known & Mux(far, ~near, near) & after),
                      first.eq(candidates & (~candidates + 1)),
                      upto.eq(first | (first - 1))]
+
+        # the branch picker's score of a probe: the known grid cells after it propagated;
+        # a cell scores the smaller count of its two probes
+        count = Signal(self.score_bits)
+        score = Signal(self.score_bits)
+        m.d.comb += [count.eq(popcount(m, self.grid & known, "known")),
+                     score.eq(Mux(count < count_in, count, count_in))]
+        with m.If(self.load):
+            m.d.sync += [best.eq(0), best_cell.eq(0)]
 
         # the array's load port: from outside, or a snapshot with an assumed colour
         load = Signal()
@@ -110,7 +136,8 @@ class Prober(wiring.Component):
                     m.d.sync += [getattr(self, name).eq(0) for name in
                                  ("probes", "probe_hits", "saves", "restores", "clocks")
                                  + PROPAGATOR_COUNTERS]
-                    m.d.sync += [bad.eq(0), fixed.eq(0), after.eq(self.grid)]
+                    m.d.sync += [bad.eq(0), fixed.eq(0), after.eq(self.grid), far.eq(0),
+                                 best.eq(0), best_cell.eq(0)]
                     m.d.comb += prop.start.eq(1)
                     m.next = "FIRST"
             with m.State("FIRST"):          # the initial propagation
@@ -129,8 +156,11 @@ class Prober(wiring.Component):
                 with m.If(first.any()):
                     m.d.sync += [cell.eq(first), after.eq(~upto), colour.eq(1)]
                     m.next = "SAVE"
-                with m.Elif(fixed):
-                    m.d.sync += [fixed.eq(0), after.eq(self.grid)]
+                with m.Elif(fixed):         # a new near pass; the scores start again
+                    m.d.sync += [fixed.eq(0), far.eq(0), after.eq(self.grid),
+                                 best.eq(0), best_cell.eq(0)]
+                with m.Elif(~far & (self.grid & ~known).any()):   # the far pass
+                    m.d.sync += [far.eq(1), after.eq(self.grid)]
                 with m.Else():
                     m.next = "DONE"
             with m.State("SAVE"):           # snapshot, assume, propagate
@@ -155,12 +185,14 @@ class Prober(wiring.Component):
                         m.d.sync += [self.probe_hits.eq(self.probe_hits + 1), fixed.eq(1)]
                         assume(snapshot, ~colour)
                         m.next = "FIX_START"
-                    with m.Else():             # restore; try OUT, or go on
+                    with m.Else():             # restore; score; try OUT, or go on
                         m.d.comb += [load.eq(1), load_value.eq(snapshot)]
                         with m.If(colour):
-                            m.d.sync += colour.eq(0)
+                            m.d.sync += [colour.eq(0), count_in.eq(count)]
                             m.next = "SAVE"
                         with m.Else():
+                            with m.If(score > best):
+                                m.d.sync += [best.eq(score), best_cell.eq(cell)]
                             m.next = "NEXT"
             with m.State("FIX_START"):
                 m.d.comb += [self.busy.eq(1), prop.start.eq(1)]
