@@ -262,9 +262,9 @@ class DeduceControl(Register, address=0x00C, access="w"):
     load: Field(1, "initial state (frame OUT, the rest unknown), label registers cleared, "
                    "trail emptied, counters zeroed; clues and SIZE must be written before")
     deduce: Field(1, "propagate and probe to a fixpoint (model.deduce.Engine.deduce)")
-    decide: Field(1, "the branch picker's cell (the first unknown grid cell with a known "
-                     "neighbour, row-major): push the state on the trail, set the cell IN, "
-                     "deduce; ignored when the trail is full or no cell is unknown")
+    decide: Field(1, "the branch picker's cell (the cell the last DEDUCE scored best: whose "
+                     "weaker probe deduced the most): push the state on the trail, set the "
+                     "cell IN, deduce; ignored when the trail is full or no cell is unknown")
     backtrack: Field(1, "pop the trail: restore the state of the last decision, set its cell "
                         "OUT, deduce; ignored when the trail is empty")
 

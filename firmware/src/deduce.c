@@ -1,7 +1,7 @@
 /* The deduce-mode search: model/deduce.py solve(), step for step (docs/deduce.md section 5).
  *
  * The deduction engine does the work: DEDUCE propagates and probes to a fixpoint,
- * DECIDE picks the branch cell (the first unknown cell with a known neighbour),
+ * DECIDE picks the branch cell (the one the last deduction's probes scored best),
  * pushes the state on the hardware trail, sets the cell IN and deduces, BACKTRACK
  * pops the trail, sets the cell OUT and deduces.  The firmware only chooses between
  * them from STATUS, exactly in solve()'s order, so the engine's counters equal the
