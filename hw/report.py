@@ -53,29 +53,29 @@ def _blocks():
     from .checker import Checker
     from .flood import Flood
     from .holes import Holes
+    from .deduce.band import BandSweep
+    from .deduce.band_flood import BandFloods
+    from .deduce.band_labels import BandLabels
     from .deduce.flood import FloodPair
     from .deduce.labels import LabelArray
     from .deduce.prober import Prober
-    from .deduce.band_labels import BandLabels
     from .deduce.sweep import SweepArray
-    from .deduce.band import BandSweep
-    from .deduce.band_flood import BandFloods
     return {"accelerator": Accelerator, "cells": CellArray, "checker": Checker,
             "flood": Flood, "holes": Holes, "deduce_sweep": SweepArray,
             "deduce_floods": FloodPair, "deduce_labels": LabelArray,
             "deduce_prober": Prober,
-            # the band label processor, band = 1 and 2 rows a clock (memories as yosys maps them)
-            "deduce_band_labels": BandLabels,
-            "deduce_band_labels2": lambda rows, cols: BandLabels(rows, cols, band=2),
             # the band sweep processor, band = 1 and 2 rows a clock: its memories as yosys
             # maps them (LUT RAM at these depths) or forced into block RAM
             "deduce_band": BandSweep,
-            # the band flood processor, band = 1 (the reach memory as yosys maps it)
-            "deduce_band_floods": BandFloods,
             "deduce_band2": lambda rows, cols: BandSweep(rows, cols, band=2),
             "deduce_band_bram": lambda rows, cols: BandSweep(rows, cols, ram_style="block"),
             "deduce_band2_bram": lambda rows, cols: BandSweep(rows, cols, band=2,
-                                                              ram_style="block")}
+                                                              ram_style="block"),
+            # the band flood processor, band = 1 (the reach memory as yosys maps it)
+            "deduce_band_floods": BandFloods,
+            # the band label processor, band = 1 and 2 rows a clock
+            "deduce_band_labels": BandLabels,
+            "deduce_band_labels2": lambda rows, cols: BandLabels(rows, cols, band=2)}
 
 
 @dataclass
