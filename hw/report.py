@@ -56,6 +56,7 @@ def _blocks():
     from .deduce.band import BandSweep
     from .deduce.band_flood import BandFloods
     from .deduce.band_labels import BandLabels
+    from .deduce.band_propagator import BandPropagator
     from .deduce.flood import FloodPair
     from .deduce.labels import LabelArray
     from .deduce.prober import Prober
@@ -75,6 +76,8 @@ def _blocks():
             "deduce_band_floods": BandFloods,
             # the band label processor, band = 1 and 2 rows a clock
             "deduce_band_labels": BandLabels,
+            # the band propagation sequencer (sweep + floods + labels joined), band = 1
+            "deduce_band_propagator": BandPropagator,
             "deduce_band_labels2": lambda rows, cols: BandLabels(rows, cols, band=2)}
 
 

@@ -71,10 +71,19 @@ nothing to apply), is ORed into the word read, so the pass sweeps ``state |
 fix`` (and ``changed`` compares the new rows with those), exactly the
 model's sweep after a stage deduced something.
 
+For the propagation sequencer (:class:`~hw.deduce.band_propagator.BandPropagator`),
+valid with ``changed``: ``lines_added`` (some H1 or V1 bit of the new rows
+differs from the old: the pass added a LINE; the sweep is the only stage that
+adds lines) and ``live`` (some grid cell of the new state is IN or unknown;
+after a pass that changed nothing, ``~live`` is ``Engine.propagate``'s "every
+cell OUT: no loop").
+
 Ports for loading and reading back (only while not ``busy``): ``addr``
 (a group), ``state_we`` with ``state_in`` writes a state word, ``clue_we``
 with ``clue_in`` a clue word, and ``state_out`` is the state word at the
-``addr`` of the previous clock (a synchronous read port).
+``addr`` of the previous clock (a synchronous read port), ``clue_out`` the
+clue word there (the propagator routes this port to the flood and label
+blocks' state and grid reads).
 """
 
 from math import ceil
@@ -84,7 +93,7 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.deduce import VARS, Geometry
+from slitherlink.spec.deduce import C0, C1, H1, V1, VARS, Geometry
 
 from .sweep import (BOARDS, anchor_boards, anchor_reach, rule_reach, runtime_valid,
                     sweep_next, valid_reach)
@@ -137,6 +146,9 @@ class BandSweep(wiring.Component):
             "done": Out(1),
             "changed": Out(1),
             "conflict": Out(1),
+            "lines_added": Out(1),
+            "live": Out(1),
+            "clue_out": Out(self.clue_layout),
             "clocks": Out(COUNT_WIDTH),
         })
 
@@ -266,6 +278,10 @@ class BandSweep(wiring.Component):
         rows_in = exists["C"][centre:centre + bits]  # the band's rows of the build
         band_changed = Cat(*((new[i] ^ old[i]) & rows_in for i in range(BOARDS))).any()
         band_conflict = Cat(*((new[i] & new[i + 1]) for i in range(0, BOARDS, 2))).any()
+        # for the propagation sequencer: a LINE added (H1, V1), a grid cell not OUT
+        band_lines = Cat(*((new[i] ^ old[i]) & rows_in for i in (H1, V1))).any()
+        grid_c = grid[lo + centre:lo + centre + bits]
+        band_live = (grid_c & (new[C1] | ~new[C0])).any()
 
         # -- writes: group t - 1 - hc_down, once it is the window's centre
         out_group = Signal(range(-hc_down - 2, self.pass_clocks + 1))
@@ -275,19 +291,21 @@ class BandSweep(wiring.Component):
         with m.If(writing):
             m.d.comb += [s_wr.addr.eq(out_group), s_wr.data.eq(new), s_wr.en.eq(1)]
             m.d.sync += [self.changed.eq(self.changed | band_changed),
-                         self.conflict.eq(self.conflict | band_conflict)]
+                         self.conflict.eq(self.conflict | band_conflict),
+                         self.lines_added.eq(self.lines_added | band_lines),
+                         self.live.eq(self.live | band_live)]
         with m.Elif(~running):
             m.d.comb += [s_wr.addr.eq(self.addr), s_wr.data.eq(self.state_in),
                          s_wr.en.eq(self.state_we)]
         m.d.comb += [c_wr.addr.eq(self.addr), c_wr.data.eq(self.clue_in),
                      c_wr.en.eq(self.clue_we & ~running),
-                     self.state_out.eq(s_rd.data)]
+                     self.state_out.eq(s_rd.data), self.clue_out.eq(c_rd.data)]
 
         with m.FSM(name="band"):
             with m.State("IDLE"):
                 with m.If(self.start):
                     m.d.sync += [t.eq(0), self.changed.eq(0), self.conflict.eq(0),
-                                 self.clocks.eq(0)]
+                                 self.lines_added.eq(0), self.live.eq(0), self.clocks.eq(0)]
                     m.next = "RUN"
             with m.State("RUN"):
                 m.d.comb += [running.eq(1), self.busy.eq(1)]
@@ -298,7 +316,7 @@ class BandSweep(wiring.Component):
                 m.d.comb += self.done.eq(1)
                 with m.If(self.start):
                     m.d.sync += [t.eq(0), self.changed.eq(0), self.conflict.eq(0),
-                                 self.clocks.eq(0)]
+                                 self.lines_added.eq(0), self.live.eq(0), self.clocks.eq(0)]
                     m.next = "RUN"
                 with m.Else():
                     m.next = "IDLE"

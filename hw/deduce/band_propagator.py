@@ -1,0 +1,245 @@
+"""The band engine's propagation sequencer: sweeps, floods and labels to a fixpoint.
+
+DESIGN.md section 6 (the band-of-rows design); docs/deduce.md sections 3 and
+12.  Golden model :meth:`model.deduce.Engine.propagate`, with the passes
+counted as :class:`model.band.BandEngine` counts them.  The band equivalent
+of :class:`hw.deduce.propagator.Propagator`: it joins a
+:class:`~hw.deduce.band.BandSweep` (which holds the state and clue memories),
+a :class:`~hw.deduce.band_flood.BandFloods` and a
+:class:`~hw.deduce.band_labels.BandLabels`.
+
+**The join.**
+
+* One state memory, the sweep's.  While the sweep is idle its read port
+  (``addr`` -> ``state_out``, and ``clue_out``, a read port of the clue memory
+  at the same address added for this) serves the block that runs: the floods'
+  ``state_addr`` (their ``clue_addr`` always equals it) or the labels'
+  ``state_addr`` drives ``BandSweep.addr``, and ``state_out`` / ``clue_out``
+  go to their ``state_data`` / ``clue_data``; when the propagator is idle the
+  port is the outside's (``addr``, ``state_out``, ``clue_out``).  The state
+  does not change while the floods or labels run, as they require.
+* Deductions go back through the sweep's ``fix`` port: the sweep pass after a
+  flood run that deduced something gets ``fix_in`` = ``C0: fix_c0, C1:
+  fix_c1`` from the flood block (``fix_addr`` is its read address, the word
+  comes one clock later from its reach memory), the pass after a label run
+  that deduced something ``H0: fix_h0, V0: fix_v0`` from the label block; every
+  other pass gets zero.  The blocks hold their results until their next
+  ``start``, so the words are still there during that pass.
+* "Every cell OUT: no loop" (``Engine.propagate`` checks it after the sweep
+  loop): ``BandSweep.live`` is accumulated by every pass over its new rows
+  (some grid cell IN or unknown); the pass that ends the sweep loop changed
+  nothing, so its ``live`` is the check on the state the floods would get.
+* The labels' ``dirty`` flag is the model's ``(H1, V1) != registers[1]``: it
+  is set (``lines_changed``) in the clock a sweep pass ends with
+  ``BandSweep.lines_added`` (a pass wrote a new H1 or V1 bit; floods add only
+  cell colours and labels only NOLINE, so sweeps are the only source of lines
+  during a propagation), cleared by the label block when a run ends, and
+  loaded from outside with ``dirty_we`` / ``dirty_in`` (the engine to come:
+  after loading a state, with "its lines differ from those the label memory
+  settled on"; after ``clear_labels``, "it has a line").
+
+**The FSM** (states IDLE, SWEEP, FLOOD, LABELS, DONE)::
+
+    IDLE   start: counters cleared, sweep pass started (no fix)          -> SWEEP
+    SWEEP  in the sweep's done clock: sweeps += 1; lines_added: labels dirty;
+           conflict -> DONE (conflict); changed -> next sweep pass (no fix);
+           ~live -> DONE (conflict: no loop); else floods started        -> FLOOD
+    FLOOD  in the floods' done clock: flood_passes += passes;
+           conflict -> DONE (conflict); deduced -> sweep pass with the flood
+           fix -> SWEEP; labels dirty -> labels started -> LABELS; else DONE
+    LABELS in the labels' done clock: label_passes += passes;
+           conflict -> DONE (conflict); deduced -> sweep pass with the label
+           fix -> SWEEP; else DONE
+    DONE   ``done`` for one clock                                       -> IDLE
+
+**Clocks.**  ``busy`` is high from the clock after ``start`` to the clock
+before ``done``, and ``clocks`` counts exactly those clocks.  A sweep pass is
+``BandSweep.pass_clocks`` (``groups + 3`` at band 1) clocks plus its ``done``
+clock, in which the next stage is started; a flood or label run is
+``passes x (groups + 2)`` clocks plus its ``done`` clock.  So::
+
+    clocks = sweeps x (sweep.pass_clocks + 1)
+           + (flood_passes + label_passes) x (groups + 2) + floods + label_runs
+
+against :class:`model.band.BandCycleModel`'s ``(sweeps + flood_passes +
+label_passes) x (groups + 2)`` (``L = 2``): at band 1, 2 more clocks a sweep
+pass (one for the sweep's deeper clue window, one for the hand-off from pass
+to pass), none more a flood or label pass, and one more per flood run and per
+label run (the hand-off).  E.g. 10x10: 16 clocks a sweep pass against 14.
+
+Ports: ``island`` (BandSweep's); when not ``busy``: ``addr``, ``state_we`` +
+``state_in``, ``clue_we`` + ``clue_in``, ``state_out`` and ``clue_out`` (the
+sweep's memories), ``label_addr``, ``label_we`` + ``label_in``, ``label_out``,
+``dirty_we`` + ``dirty_in``, ``dirty`` (the label memory and flag, for
+snapshots), ``clear_labels`` (a pass of ``groups`` clocks over the label
+memory, ``busy`` high); ``start`` runs a propagation; ``busy`` until ``done``
+(one clock); ``conflict`` valid from ``done`` to the next ``start``.
+Counters, cleared by ``start``: ``sweeps``, ``flood_passes``,
+``label_passes`` (equal to the model's), ``floods``, ``label_runs`` and
+``clocks``.
+"""
+
+from amaranth import Module, Signal
+from amaranth.lib import wiring
+from amaranth.lib.wiring import In, Out
+
+from slitherlink.spec.deduce import C0, C1, H0, V0
+
+from .band import BandSweep
+from .band_flood import BandFloods
+from .band_labels import BandLabels
+
+__all__ = ["BandPropagator"]
+
+COUNT_WIDTH = 24
+
+
+class BandPropagator(wiring.Component):
+    """Sweeps, floods and labels as band passes to a fixpoint (module docstring)."""
+
+    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
+        self.sweep = BandSweep(max_rows, max_cols, band=band, ram_style=ram_style)
+        self.floods_block = BandFloods(max_rows, max_cols, band=band, ram_style=ram_style)
+        self.labels_block = BandLabels(max_rows, max_cols, band=band, ram_style=ram_style)
+        self.geometry = self.sweep.geometry
+        self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
+        self.groups = groups = self.sweep.groups
+        #: clocks a sweep pass takes in a propagation (with its hand-off clock)
+        self.sweep_clocks = self.sweep.pass_clocks + 1
+        #: clocks a flood or label pass takes
+        self.stage_pass_clocks = self.floods_block.pass_clocks
+        assert self.stage_pass_clocks == self.labels_block.pass_clocks == groups + 2
+        sw, lb = self.sweep, self.labels_block
+        counters = ("sweeps", "flood_passes", "label_passes", "floods", "label_runs", "clocks")
+        super().__init__({
+            "island": In(1),
+            "addr": In(range(groups)),
+            "state_we": In(1),
+            "state_in": In(sw.state_layout),
+            "clue_we": In(1),
+            "clue_in": In(sw.clue_layout),
+            "state_out": Out(sw.state_layout),
+            "clue_out": Out(sw.clue_layout),
+            "label_addr": In(range(groups)),
+            "label_we": In(1),
+            "label_in": In(lb.label_layout),
+            "label_out": Out(lb.label_layout),
+            "dirty_we": In(1),
+            "dirty_in": In(1),
+            "dirty": Out(1),
+            "clear_labels": In(1),
+            "start": In(1),
+            "busy": Out(1),
+            "done": Out(1),
+            "conflict": Out(1),
+            **{name: Out(COUNT_WIDTH) for name in counters},
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        sw, fl, lb = self.sweep, self.floods_block, self.labels_block
+        m.submodules.sweep = sw
+        m.submodules.floods = fl
+        m.submodules.labels = lb
+
+        running = Signal()   # a propagation is under way (SWEEP, FLOOD, LABELS)
+        in_flood, in_labels = Signal(), Signal()
+
+        # -- the sweep's read port: the outside's when idle, else the running block's
+        with m.If(in_flood):
+            m.d.comb += sw.addr.eq(fl.state_addr)
+        with m.Elif(in_labels):
+            m.d.comb += sw.addr.eq(lb.state_addr)
+        with m.Else():
+            m.d.comb += sw.addr.eq(self.addr)
+        m.d.comb += [
+            sw.island.eq(self.island),
+            sw.state_we.eq(self.state_we & ~running), sw.state_in.eq(self.state_in),
+            sw.clue_we.eq(self.clue_we & ~running), sw.clue_in.eq(self.clue_in),
+            self.state_out.eq(sw.state_out), self.clue_out.eq(sw.clue_out),
+            fl.state_data.eq(sw.state_out), fl.clue_data.eq(sw.clue_out),
+            lb.state_data.eq(sw.state_out),
+            # the label memory and flag (snapshots) and its clear pass
+            lb.label_addr.eq(self.label_addr), lb.label_we.eq(self.label_we & ~running),
+            lb.label_in.eq(self.label_in), self.label_out.eq(lb.label_out),
+            lb.dirty_we.eq(self.dirty_we & ~running), lb.dirty_in.eq(self.dirty_in),
+            self.dirty.eq(lb.dirty),
+            lb.clear.eq(self.clear_labels & ~running),
+        ]
+
+        # -- the fix port: the deductions of the stage before, for one sweep pass
+        fix_sel = Signal(2)   # 0: none, 1: floods, 2: labels
+        m.d.comb += [fl.fix_addr.eq(sw.fix_addr), lb.fix_addr.eq(sw.fix_addr)]
+        with m.Switch(fix_sel):
+            with m.Case(1):
+                m.d.comb += [sw.fix_in[C0].eq(fl.fix_c0), sw.fix_in[C1].eq(fl.fix_c1)]
+            with m.Case(2):
+                m.d.comb += [sw.fix_in[H0].eq(lb.fix_h0), sw.fix_in[V0].eq(lb.fix_v0)]
+
+        bad = Signal()
+        m.d.comb += self.conflict.eq(bad)
+
+        def finish(conflict):
+            m.d.sync += bad.eq(conflict)
+            m.next = "DONE"
+
+        def sweep_pass(sel):
+            m.d.comb += sw.start.eq(1)
+            m.d.sync += fix_sel.eq(sel)
+            m.next = "SWEEP"
+
+        m.d.comb += self.busy.eq(running | lb.busy)
+        with m.FSM(name="band_propagate"):
+            with m.State("IDLE"):
+                with m.If(self.start):
+                    m.d.sync += [self.sweeps.eq(0), self.flood_passes.eq(0),
+                                 self.label_passes.eq(0), self.floods.eq(0),
+                                 self.label_runs.eq(0), self.clocks.eq(0), bad.eq(0)]
+                    sweep_pass(0)
+            with m.State("SWEEP"):
+                m.d.comb += running.eq(1)
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(sw.done):
+                    m.d.sync += self.sweeps.eq(self.sweeps + 1)
+                    m.d.comb += lb.lines_changed.eq(sw.lines_added)
+                    with m.If(sw.conflict):
+                        finish(1)
+                    with m.Elif(sw.changed):
+                        sweep_pass(0)
+                    with m.Elif(~sw.live):
+                        finish(1)   # every grid cell OUT: no loop
+                    with m.Else():
+                        m.d.comb += fl.start.eq(1)
+                        m.d.sync += self.floods.eq(self.floods + 1)
+                        m.next = "FLOOD"
+            with m.State("FLOOD"):
+                m.d.comb += [running.eq(1), in_flood.eq(1)]
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(fl.done):
+                    m.d.sync += self.flood_passes.eq(self.flood_passes + fl.passes)
+                    with m.If(fl.conflict):
+                        finish(1)
+                    with m.Elif(fl.deduced):
+                        sweep_pass(1)
+                    with m.Elif(lb.dirty):
+                        # the lines differ from those the labels settled on
+                        m.d.comb += lb.start.eq(1)
+                        m.d.sync += self.label_runs.eq(self.label_runs + 1)
+                        m.next = "LABELS"
+                    with m.Else():
+                        finish(0)
+            with m.State("LABELS"):
+                m.d.comb += [running.eq(1), in_labels.eq(1)]
+                m.d.sync += self.clocks.eq(self.clocks + 1)
+                with m.If(lb.done):
+                    m.d.sync += self.label_passes.eq(self.label_passes + lb.passes)
+                    with m.If(lb.conflict):
+                        finish(1)
+                    with m.Elif(lb.deduced):
+                        sweep_pass(2)
+                    with m.Else():
+                        finish(0)
+            with m.State("DONE"):
+                m.d.comb += self.done.eq(1)
+                m.next = "IDLE"
+        return m

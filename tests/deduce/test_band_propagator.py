@@ -1,0 +1,353 @@
+"""The band engine's propagation sequencer (hw/deduce/band_propagator.py) against
+model.deduce.Engine.propagate as model.band.BandEngine counts it, in Amaranth's
+simulator: on the inputs of every propagate call of real searches of corpus
+puzzles, in order (the label memory kept from one call to the next when the
+model's label registers are the ones the last call left, else loaded as from the
+trail; the dirty flag loaded as the engine will), the final state read back,
+``conflict``, the counters (sweeps, flood and label passes, runs) and the exact
+clocks, and the label memory after each call."""
+
+import pytest
+from amaranth.hdl import Fragment
+from amaranth.sim import Simulator
+
+import slitherlink.model.band as band_model
+import slitherlink.model.deduce as D
+from slitherlink.hw.deduce.band_propagator import BandPropagator
+from slitherlink.model.band import register_labels
+from slitherlink.model.deduce import C0, C1, H1, V1
+from tests.deduce.gateware_cases import puzzle_inputs, puzzle_of, to_build
+from tests.deduce.test_band_labels import to_build_labels
+from tests.deduce.test_band_sweep import unwords, words
+
+
+# -- recorded propagations ------------------------------------------------------------------------
+
+def spy_engine(puzzle):
+    """A BandEngine for ``puzzle`` whose propagate calls are recorded, in order, in the
+    returned list: ``(geo, state, registers before, new state, conflict, counts,
+    registers after, info)``; ``counts`` = (sweeps, flood_passes, label_passes,
+    floods, label_runs) of the call; ``info``: how many flood and label stages of
+    the call deduced something (applied through the sweep's ``fix`` port) and how
+    the call ended (:func:`ending`)."""
+    engine = band_model.band_engine(puzzle, check=False)
+    calls = []
+    real = engine.propagate
+    info = {}
+
+    def stage(method, key):
+        def wrapped(state):
+            new, bad = method(state)
+            info[key] += not bad and new != state
+            info["last"] = (key, bad)
+            return new, bad
+        return wrapped
+    engine._flood_stage = stage(engine._flood_stage, "flood_fixes")
+    engine._label_stage = stage(engine._label_stage, "label_fixes")
+
+    def counts():
+        c, b = engine.counters, engine.band_counters
+        return (c.sweeps, b.flood_passes, b.label_passes, c.floods, c.label_runs)
+
+    def spy(state):
+        before, regs = counts(), engine.registers
+        info.update(flood_fixes=0, label_fixes=0, last=None)
+        new, bad = real(state)
+        info["end"] = ending(new, bad, info.pop("last"))
+        delta = tuple(a - z for a, z in zip(counts(), before))
+        calls.append((engine.geo, list(state), regs, list(new), bad, delta, engine.registers,
+                      dict(info)))
+        return new, bad
+    engine.propagate = spy
+    return engine, calls
+
+
+def ending(new, bad, last):
+    """How a propagation ended (the FSM's exits)."""
+    if not bad:
+        return "fixpoint after labels" if last and last[0] == "label_fixes" else \
+            "fixpoint after floods"
+    if last and last[1]:
+        return "flood conflict" if last[0] == "flood_fixes" else "label conflict"
+    return "sweep conflict" if D.conflict_of(new) else "no loop"
+
+
+def recorded_calls(name, limit, *, max_decisions=30):
+    """The propagate calls of a whole search of ``name`` (the first ``limit``)."""
+    puzzle = puzzle_of(name)
+    engine, calls = spy_engine(puzzle)
+    D.solve(puzzle, max_solutions=2, max_decisions=max_decisions, engine=engine)
+    return puzzle, calls[:limit]
+
+
+def single_calls(name, states):
+    """One propagate call per state (model geometry), each from cleared label registers."""
+    puzzle = puzzle_of(name)
+    engine, calls = spy_engine(puzzle)
+    for state in states:
+        engine.clear_labels()
+        engine.propagate(state)
+    return puzzle, calls
+
+
+# -- driver -------------------------------------------------------------------------------------
+
+class Driver:
+    def __init__(self, dut, ctx):
+        self.dut, self.ctx = dut, ctx
+        self.lb = dut.labels_block
+
+    async def load_puzzle(self, puzzle):
+        dut, ctx = self.dut, self.ctx
+        grid, clue, island = puzzle_inputs(puzzle, dut.geometry)
+        ctx.set(dut.island, island)
+        for g, word in enumerate(words(dut, [grid] + clue)):
+            ctx.set(dut.addr, g)
+            ctx.set(dut.clue_in.as_value(), word)
+            ctx.set(dut.clue_we, 1)
+            await ctx.tick()
+        ctx.set(dut.clue_we, 0)
+
+    async def load_state(self, build):
+        dut, ctx = self.dut, self.ctx
+        for g, word in enumerate(words(dut, build)):
+            ctx.set(dut.addr, g)
+            ctx.set(dut.state_in.as_value(), word)
+            ctx.set(dut.state_we, 1)
+            await ctx.tick()
+        ctx.set(dut.state_we, 0)
+
+    async def read_state(self):
+        dut, ctx = self.dut, self.ctx
+        values = []
+        for g in range(dut.groups):
+            ctx.set(dut.addr, g)
+            await ctx.tick()
+            values.append(ctx.get(dut.state_out.as_value()))
+        return unwords(dut, values, 10)
+
+    async def clear_labels(self):
+        dut, ctx = self.dut, self.ctx
+        ctx.set(dut.clear_labels, 1)
+        await ctx.tick()
+        ctx.set(dut.clear_labels, 0)
+        while ctx.get(dut.busy):
+            await ctx.tick()
+
+    async def set_dirty(self, value):
+        dut, ctx = self.dut, self.ctx
+        ctx.set(dut.dirty_in, value)
+        ctx.set(dut.dirty_we, 1)
+        await ctx.tick()
+        ctx.set(dut.dirty_we, 0)
+
+    async def load_labels(self, labs):
+        """``labs``: build point -> label (others: their own index)."""
+        dut, ctx, lb = self.dut, self.ctx, self.lb
+        p, nb, w = lb.points_per_row, lb.label_bits, dut.geometry.width
+        for g in range(dut.groups):
+            own = lb.own_labels(g)
+            value = 0
+            for j in range(dut.band):
+                for c in range(p):
+                    q = (g * dut.band + j) * w + c
+                    value |= labs.get(q, own[j * p + c]) << ((j * p + c) * nb)
+            ctx.set(dut.label_addr, g)
+            ctx.set(dut.label_in.as_value(), value)
+            ctx.set(dut.label_we, 1)
+            await ctx.tick()
+        ctx.set(dut.label_we, 0)
+
+    async def read_labels(self):
+        dut, ctx, lb = self.dut, self.ctx, self.lb
+        p, nb, w = lb.points_per_row, lb.label_bits, dut.geometry.width
+        out = {}
+        for g in range(dut.groups):
+            ctx.set(dut.label_addr, g)
+            await ctx.tick()
+            value = ctx.get(dut.label_out.as_value())
+            for j in range(dut.band):
+                r = g * dut.band + j
+                if r <= dut.max_rows:
+                    for c in range(p):
+                        out[r * w + c] = value >> ((j * p + c) * nb) & ((1 << nb) - 1)
+        return out
+
+    async def propagate(self, limit=200_000):
+        """One propagation; returns (conflict, counts, clocks) and checks busy/done
+        (at most ``limit`` clocks)."""
+        dut, ctx = self.dut, self.ctx
+        ctx.set(dut.start, 1)
+        await ctx.tick()
+        ctx.set(dut.start, 0)
+        busy = 0
+        while not ctx.get(dut.done):
+            assert ctx.get(dut.busy)
+            await ctx.tick()
+            busy += 1
+            assert busy < limit, "the propagation does not end"
+        assert busy == ctx.get(dut.clocks)
+        counts = tuple(ctx.get(getattr(dut, n)) for n in (
+            "sweeps", "flood_passes", "label_passes", "floods", "label_runs"))
+        return bool(ctx.get(dut.conflict)), counts, busy
+
+
+def simulate(dut, bench):
+    sim = Simulator(dut)
+    sim.add_clock(1e-8)
+
+    async def testbench(ctx):
+        await bench(Driver(dut, ctx))
+    sim.add_testbench(testbench)
+    sim.run()
+
+
+def expected_clocks(dut, counts):
+    """The documented clock count (module docstring of band_propagator)."""
+    sweeps, fp, lp, floods, runs = counts
+    return (sweeps * dut.sweep_clocks + (fp + lp) * dut.stage_pass_clocks + floods + runs)
+
+
+def on_lines(geo, lines):
+    return set(band_model._line_adjacency(geo, lines[0], lines[1]))
+
+
+def check_searches(max_rows, max_cols, band, names, limit):
+    """Every recorded call of each search, in order; returns statistics."""
+    return check(max_rows, max_cols, band, [recorded_calls(name, limit) for name in names])
+
+
+def check(max_rows, max_cols, band, searches):
+    """``searches``: (puzzle, recorded calls).  Each puzzle's calls in order on one
+    build; every output against the model's; returns statistics."""
+    dut = BandPropagator(max_rows, max_cols, band=band)
+    geo_b = dut.geometry
+    failures = []
+    stats = {"calls": 0, "kept": 0, "conflicts": 0, "label_runs": 0, "flood_fixes": 0,
+             "label_fixes": 0, "clocks": 0, "model_clocks": 0, "ends": set()}
+
+    async def bench(drv):
+        for puzzle, calls in searches:
+            await drv.load_puzzle(puzzle)
+            await drv.clear_labels()
+            last = D.Engine(puzzle).registers    # the cleared registers
+            last_key = last
+            for geo, state, regs, new, bad, counts, after, info in calls:
+                stats["calls"] += 1
+                await drv.load_state(to_build(geo, geo_b, state))
+                if regs is last_key:
+                    stats["kept"] += 1        # the label memory as the last call left it
+                else:
+                    start = {} if regs[0] is None else register_labels(geo, regs[0])
+                    await drv.load_labels(to_build_labels(geo, drv.dut, start) if start else {})
+                await drv.set_dirty((state[H1], state[V1]) != regs[1])
+                conflict, got, clocks = await drv.propagate(
+                    2 * expected_clocks(dut, counts) + 100)
+                ok = (conflict, got) == (bad, counts)
+                ok &= clocks == expected_clocks(dut, got)
+                if not bad:
+                    ok &= await drv.read_state() == to_build(geo, geo_b, new)
+                if after[0] is not None and counts[4]:
+                    # the label memory: the model's registers on the lines they settled on
+                    want = to_build_labels(geo, drv.dut, register_labels(geo, after[0]))
+                    have = await drv.read_labels()
+                    wm, wb = geo.width, geo_b.width
+                    points = {(q // wm) * wb + q % wm for q in on_lines(geo, after[1])}
+                    ok &= all(have[q] == want[q] for q in points)
+                if not ok:
+                    failures.append((puzzle.name, stats["calls"], (conflict, got, clocks),
+                                     (bad, counts)))
+                stats["conflicts"] += bad
+                stats["flood_fixes"] += info["flood_fixes"]
+                stats["label_fixes"] += info["label_fixes"]
+                stats["ends"].add(info["end"])
+                stats["label_runs"] += counts[4]
+                stats["clocks"] += clocks
+                stats["model_clocks"] += band_model.BandCycleModel(band).pass_clocks(
+                    max_rows) * (counts[0] + counts[1] + counts[2])
+                last_key = after
+
+    simulate(dut, bench)
+    assert not failures, (len(failures), failures[:3])
+    return stats
+
+
+# -- tests ----------------------------------------------------------------------------------------
+
+def test_elaborates_and_clocks():
+    dut = BandPropagator(4, 5)
+    # band 1: a sweep pass is groups + 3 clocks and its hand-off; flood / label passes groups + 2
+    assert (dut.groups, dut.sweep_clocks, dut.stage_pass_clocks) == (6, 10, 8)
+    Fragment.get(dut, None)
+    for rows, cols, clocks in ((10, 10, 16), (20, 36, 26)):
+        # the model's groups + 2, and 2 more: 14 + 2 and 24 + 2
+        assert band_model.BandCycleModel(1).pass_clocks(rows) + 2 == clocks
+    half = BandPropagator(6, 6, band=2)
+    assert (half.groups, half.sweep_clocks, half.stage_pass_clocks) == (4, 7, 6)
+    Fragment.get(half, None)
+
+
+SEARCHES = [
+    # (build rows, build cols, band, puzzles, calls a search)
+    (4, 5, 1, ["janko_0002", "edge_2x4_global_unsat", "edge_3x3_noclues", "janko_0003"], 40),
+    (6, 6, 1, ["loopy_5x5_easy_02", "janko_0025", "janko_0014"], 40),
+    (6, 6, 2, ["janko_0022", "janko_0026"], 30),
+]
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names,limit", SEARCHES)
+def test_recorded_searches(max_rows, max_cols, band, names, limit):
+    stats = check_searches(max_rows, max_cols, band, names, limit)
+    assert stats["conflicts"] >= 1 and stats["label_fixes"] >= 1 and stats["kept"] >= 5
+    assert stats["label_runs"] >= 10
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("max_rows,max_cols,band,names", [
+    (8, 9, 1, ["loopy_7x7_normal_01", "janko_0022", "janko_0047"]),
+    (10, 10, 1, ["loopy_10x10_hard_01", "edge_10x10_two_solutions"]),
+    (8, 9, 3, ["loopy_7x7_normal_01", "janko_0047"]),
+])
+def test_recorded_searches_larger(max_rows, max_cols, band, names):
+    stats = check_searches(max_rows, max_cols, band, names, 120)
+    assert stats["conflicts"] >= 1 and stats["label_runs"] >= 10
+
+
+def test_initial_and_hand_made_states():
+    """The initial state of puzzles (the search's first call), a puzzle whose cells are all
+    OUT (the "no loop" conflict), and the flood test's hand-made states (enclosed cells,
+    IN and OUT conflicts, serpentines) on a puzzle without clues."""
+    from tests.deduce.test_band_flood import hand_states
+    searches = []
+    for name in ["edge_2x2_33", "janko_0002", "loopy_5x5_easy_02", "00\n00\n",
+                 "3.3\n.3.\n33.\n", "edge_2x4_global_unsat"]:
+        engine = D.Engine(puzzle_of(name))
+        searches.append(single_calls(name, [engine.initial_state()]))
+    geo, states = hand_states()
+    states = [s for _, s in states]
+    ring = [(1, 1), (1, 2), (1, 3), (2, 1), (2, 3), (3, 1), (3, 2), (3, 3)]
+    for colour, other in ((C0, C1), (C1, C0)):
+        # an unknown cell in a ring of OUT cells (with an IN cell outside): the IN flood
+        # makes it OUT; in a ring of IN cells: the OUT flood makes it IN
+        s = [0] * 10
+        s[C0] = geo.frame
+        s[C1] |= geo.bit(0, 4)
+        for r, c in ring:
+            s[colour] |= geo.bit(r, c)
+        states.append(s)
+        s = list(s)
+        s[other] |= geo.bit(0, 0) | geo.bit(4, 4)
+        states.append(s)
+    # a closed loop around (2, 2) and a stray line: the floods deduce, then conflict (the
+    # label stage's conflict is not reachable in a propagation: the floods fill either side
+    # of a closed loop first, and the sweeps find the stray line)
+    s = [0] * 10
+    s[C0] = geo.frame
+    s[H1] |= geo.bit(2, 1) | geo.bit(2, 2) | geo.bit(0, 0)
+    s[V1] |= geo.bit(1, 2) | geo.bit(2, 2)
+    states.append(s)
+    searches.append(single_calls("edge_5x5_noclues", states))
+    stats = check(6, 6, 1, searches)
+    assert stats["ends"] == {"no loop", "sweep conflict", "flood conflict",
+                             "fixpoint after floods", "fixpoint after labels"}
+    assert stats["flood_fixes"] >= 2
