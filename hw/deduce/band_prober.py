@@ -1,0 +1,390 @@
+"""The band engine's probing sequencer: failed-literal probing over a BandPropagator.
+
+DESIGN.md section 6 (the band-of-rows design); docs/deduce.md sections 4 and
+12.  Golden model :meth:`model.deduce.Engine.deduce` (near passes, the far
+pass, the probe-scored branch picker), with the propagations counted as
+:class:`model.band.BandEngine` counts them.  The band equivalent of
+:class:`hw.deduce.prober.Prober`: the state is in the propagator's state
+memory (one word per group of ``band`` framed rows), so the snapshot, the
+candidate walk and the scores all stream over words, one word a clock.
+
+**The snapshot** is a second state memory and a second label memory (one word
+per group each, asynchronous read: LUT RAM) and a dirty bit.  A *save* copies
+the live words into them: it reads group ``t`` in clock ``t`` (``addr`` and
+``label_addr`` of the propagator, synchronous reads) and writes the word to the
+snapshot in clock ``t + 1``, ``groups + 1`` clocks; in its last clock it also
+writes the live word of the probed cell's group back with the cell IN (the
+assumption; the word comes from the snapshot, or straight from the read port
+when it is the last group).  A *restore* writes every snapshot word back to the
+live memories, group ``t`` in clock ``t``; the state memory's read port is not
+transparent, so reading group ``t`` in the same clock gives the *propagated*
+word one clock later, and its known grid cells (``(C0 | C1) & grid``, the grid
+from the clue memory's port at the same address) are popcounted on the fly:
+the restore is ``groups + 1`` clocks and ends with the probe's score count.
+The dirty flag is copied in the first clock of a save and of a restore.  When
+the next step is a propagation from the restored state with the probed cell
+OUT (the OUT probe after a successful IN probe, or the fix after a failed IN
+probe) or IN (the fix after a failed OUT probe), the restore writes that colour
+into the cell's word as it goes and starts the propagation in its last clock:
+the OUT probe needs no copy of its own (the snapshot is still the state before
+the IN probe), so its save costs no clock (``saves`` counts it all the same, as
+the model does).
+
+**The candidate walk** (a *scan*) starts at a group ``g0`` (0 at the start of
+a pass, else the group of the cell just probed, with only the cells after it);
+it reads groups ``g0 - 1, g0, g0 + 1, ...`` one a clock (groups outside the
+memory read as zero) into a window of three words (previous, current, next)
+and, from its fourth clock on, evaluates one group a clock: the candidates of
+the current group are its grid cells that are unknown and have (near pass) or
+have not (far pass) a known orthogonal neighbour in the window; the lowest
+one is probed.  So a scan that evaluates ``k`` groups takes ``3 + k`` clocks;
+the scan that reaches the last group without a candidate ends the pass in its
+last clock (a new near pass, the far pass, or the end).  "Cells are unknown"
+(for the far pass) is gathered over the groups the pass evaluated: a pass
+that fixed nothing evaluated every group on an unchanged state.
+
+**Scores**: the IN probe's count is kept; after the OUT probe the cell scores
+the smaller count; ``best_valid``, ``best_group``, ``best_pos`` (bit of the
+word: row ``best_group * band + best_pos // W``, column ``best_pos % W``) and
+``best_index`` (``best_group * band * W + best_pos``, the build's cell index)
+are the first cell with the highest score since the last near pass began
+(cleared at ``start`` and at every new near pass).
+
+**Clocks** (``clocks`` counts the clocks from the one after ``start`` to the one
+before ``done``, as the propagator does)::
+
+    clocks = prop_clocks + (1 + probes + probe_hits)            (propagations)
+           + cells x (groups + 2)                               (saves)
+           + restores x (groups + 1)                            (restores)
+           + scan_clocks
+
+``prop_clocks``: the propagator's own ``clocks`` summed over its runs (each run
+ends with its ``done`` clock, the ``+ 1`` a run); ``cells``: cells probed (IN
+probes; a save is ``groups + 1`` clocks and one to start the propagation);
+``scan_clocks``: the scans, ``3 + k`` each.  Against the model's ``rows``
+clocks per save and per restore: ``groups + 2 = rows + 4`` per cell at band 1
+(its two saves) and ``groups + 1 = rows + 3`` per restore, plus the scans the
+model does not charge.
+
+Ports: as :class:`~hw.deduce.band_propagator.BandPropagator`'s (``addr``,
+``state_*``, ``clue_*``, ``label_*``, ``dirty*``, ``clear_labels``, ``island``;
+the outside's only when not ``busy``); ``start`` runs ``deduce``; ``busy`` until
+``done`` (one clock); ``conflict`` and the best cell valid from ``done`` to the
+next ``start``.  Counters, cleared by ``start``: ``probes``, ``probe_hits``,
+``saves``, ``restores`` and the propagator's totals ``sweeps``,
+``flood_passes``, ``label_passes``, ``floods``, ``label_runs`` (equal to the
+model's), ``prop_clocks``, ``cells``, ``scan_clocks`` and ``clocks``.
+"""
+
+from amaranth import Cat, Module, Mux, Signal
+from amaranth.lib import wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In, Out
+
+from slitherlink.spec.deduce import C0, C1
+
+from .band_propagator import COUNT_WIDTH, BandPropagator
+from .labels import popcount
+
+__all__ = ["BandProber", "PROPAGATOR_COUNTERS"]
+
+PROPAGATOR_COUNTERS = ("sweeps", "flood_passes", "label_passes", "floods", "label_runs")
+
+
+class BandProber(wiring.Component):
+    """Propagation plus failed-literal probing over band memories (module docstring)."""
+
+    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
+        self.propagator = prop = BandPropagator(max_rows, max_cols, band=band,
+                                                ram_style=ram_style)
+        self.geometry = prop.geometry
+        self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
+        self.groups = groups = prop.groups
+        self.word_bits = bits = band * self.geometry.width
+        self.score_bits = max(1, self.geometry.cells.bit_length())
+        sw, lb = prop.sweep, prop.labels_block
+        self.state_layout, self.clue_layout = sw.state_layout, sw.clue_layout
+        self.label_layout = lb.label_layout
+        counters = ("probes", "probe_hits", "saves", "restores", "cells", "prop_clocks",
+                    "scan_clocks", "clocks") + PROPAGATOR_COUNTERS
+        super().__init__({
+            "island": In(1),
+            "addr": In(range(groups)),
+            "state_we": In(1),
+            "state_in": In(sw.state_layout),
+            "clue_we": In(1),
+            "clue_in": In(sw.clue_layout),
+            "state_out": Out(sw.state_layout),
+            "clue_out": Out(sw.clue_layout),
+            "label_addr": In(range(groups)),
+            "label_we": In(1),
+            "label_in": In(lb.label_layout),
+            "label_out": Out(lb.label_layout),
+            "dirty_we": In(1),
+            "dirty_in": In(1),
+            "dirty": Out(1),
+            "clear_labels": In(1),
+            "start": In(1),
+            "busy": Out(1),
+            "done": Out(1),
+            "conflict": Out(1),
+            "best_valid": Out(1),
+            "best_group": Out(range(groups)),
+            "best_pos": Out(range(bits)),
+            "best_index": Out(range(groups * bits)),
+            **{name: Out(COUNT_WIDTH) for name in counters},
+        })
+
+    def elaborate(self, platform):
+        m = Module()
+        prop = self.propagator
+        m.submodules.propagator = prop
+        groups, bits, w = self.groups, self.word_bits, self.geometry.width
+
+        m.submodules.snap_state = snap_mem = Memory(
+            shape=self.state_layout, depth=groups, init=[])
+        m.submodules.snap_labels = snapl_mem = Memory(
+            shape=self.label_layout, depth=groups, init=[])
+        s_rd, s_wr = snap_mem.read_port(domain="comb"), snap_mem.write_port()
+        l_rd, l_wr = snapl_mem.read_port(domain="comb"), snapl_mem.write_port()
+        snap_dirty = Signal()
+
+        active = Signal()   # the sequencer drives the propagator's ports
+        # -- the propagator's ports: the outside's unless the sequencer runs
+        m.d.comb += [
+            prop.island.eq(self.island),
+            self.state_out.eq(prop.state_out), self.clue_out.eq(prop.clue_out),
+            self.label_out.eq(prop.label_out), self.dirty.eq(prop.dirty),
+            prop.clue_in.eq(self.clue_in), prop.clue_we.eq(self.clue_we & ~active),
+        ]
+        with m.If(~active):
+            m.d.comb += [
+                prop.addr.eq(self.addr), prop.state_we.eq(self.state_we),
+                prop.state_in.eq(self.state_in),
+                prop.label_addr.eq(self.label_addr), prop.label_we.eq(self.label_we),
+                prop.label_in.eq(self.label_in),
+                prop.dirty_we.eq(self.dirty_we), prop.dirty_in.eq(self.dirty_in),
+                prop.clear_labels.eq(self.clear_labels),
+            ]
+
+        bad = Signal()
+        m.d.comb += self.conflict.eq(bad)
+        t = Signal(range(groups + 2))          # clock within a save / restore
+        cell_group = Signal(range(groups))     # the cell being probed ...
+        cell_bit = Signal(bits)                # ... one-hot in its word
+        cell_pos = Signal(range(bits))
+        colour = Signal()                      # 1: the IN probe is running
+        hit = Signal()                         # the probe failed
+        fixed = Signal()                       # this pass fixed a cell
+        far = Signal()
+        unknown_any = Signal()                 # unknown cells seen in this pass
+        best = Signal(self.score_bits)
+        best_valid = Signal()
+        best_group = Signal(range(groups))
+        best_pos = Signal(range(bits))
+        m.d.comb += [self.best_valid.eq(best_valid), self.best_group.eq(best_group),
+                     self.best_pos.eq(best_pos),
+                     self.best_index.eq(best_group * bits + best_pos)]
+        count = Signal(self.score_bits + 1)      # the restore's popcount so far
+        count_in = Signal(self.score_bits + 1)   # the IN probe's count
+
+        def bump(*names):
+            m.d.sync += [getattr(self, n).eq(getattr(self, n) + 1) for n in names]
+
+        def accumulate():
+            m.d.sync += [getattr(self, n).eq(getattr(self, n) + getattr(prop, n))
+                         for n in PROPAGATOR_COUNTERS]
+            m.d.sync += self.prop_clocks.eq(self.prop_clocks + prop.clocks)
+
+        # -- the word arriving from the state / clue read ports, as known cells and grid
+        word_known = Signal(bits)
+        word_grid = Signal(bits)
+        m.d.comb += [word_known.eq(prop.state_out[C0] | prop.state_out[C1]),
+                     word_grid.eq(prop.clue_out.grid)]
+        pc = Signal(self.score_bits + 1)
+        m.d.comb += pc.eq(popcount(m, word_known & word_grid, "known"))
+
+        # -- the scan window
+        rd = Signal(range(-1, groups + 2))     # the group read in this clock
+        zero = Signal()                        # the word arriving is outside the memory
+        prev_k, cur_k, cur_g = Signal(bits), Signal(bits), Signal(bits)
+        eg = Signal(range(groups + 1))         # the group evaluated
+        first_mask = Signal(bits)              # cells of eg that may be taken
+        nxt_k = Signal(bits)
+        m.d.comb += nxt_k.eq(Mux(zero, 0, word_known))
+        nxt_g = Signal(bits)
+        m.d.comb += nxt_g.eq(Mux(zero, 0, word_grid))
+        win = Signal(3 * bits)
+        m.d.comb += win.eq(Cat(prev_k, cur_k, nxt_k))
+        near_w = Signal(3 * bits)
+        m.d.comb += near_w.eq((win << 1) | (win >> 1) | (win << w) | (win >> w))
+        near = Signal(bits)
+        m.d.comb += near.eq(near_w[bits:2 * bits])
+        unknown = Signal(bits)
+        m.d.comb += unknown.eq(cur_g & ~cur_k)
+        cands = Signal(bits)
+        m.d.comb += cands.eq(unknown & Mux(far, ~near, near) & first_mask)
+        first = Signal(bits)
+        m.d.comb += first.eq(cands & (~cands + 1))
+        first_pos = Signal(range(bits))
+        for i in reversed(range(bits)):
+            with m.If(first[i]):
+                m.d.comb += first_pos.eq(i)
+        scan_t = Signal(2)
+
+        def scan_from(group, mask):
+            m.d.sync += [rd.eq(group - 1), eg.eq(group), first_mask.eq(mask), scan_t.eq(0)]
+            m.next = "SCAN"
+
+        def new_pass(is_far):
+            m.d.sync += [fixed.eq(0), far.eq(is_far), unknown_any.eq(0)]
+            scan_from(0, (1 << bits) - 1)
+
+        def after_cell():
+            scan_from(cell_group, ~((cell_bit << 1) - 1))
+
+        # snapshot words with the probed cell's colour set
+        def with_cell(word, group, value):
+            word_v = Signal(self.state_layout, name="cell_word")
+            m.d.comb += word_v.eq(word)
+            word = word_v
+            out = Signal(self.state_layout, name="with_cell")
+            m.d.comb += out.eq(word)
+            with m.If(group == cell_group):
+                with m.If(value):
+                    m.d.comb += out[C1].eq(word[C1] | cell_bit)
+                with m.Else():
+                    m.d.comb += out[C0].eq(word[C0] | cell_bit)
+            return out
+
+        busy = Signal()
+        m.d.comb += self.busy.eq(busy | prop.busy)
+        with m.If(busy):
+            m.d.sync += self.clocks.eq(self.clocks + 1)
+
+        with m.FSM(name="band_probe"):
+            with m.State("IDLE"):
+                with m.If(self.start):
+                    m.d.sync += [getattr(self, n).eq(0) for n in
+                                 ("probes", "probe_hits", "saves", "restores", "cells",
+                                  "prop_clocks", "scan_clocks", "clocks")
+                                 + PROPAGATOR_COUNTERS]
+                    m.d.sync += [bad.eq(0), best.eq(0), best_valid.eq(0), best_group.eq(0),
+                                 best_pos.eq(0)]
+                    m.d.comb += prop.start.eq(1)
+                    m.next = "FIRST"
+            with m.State("FIRST"):             # the initial propagation
+                m.d.comb += [busy.eq(1), active.eq(1)]
+                with m.If(prop.done):
+                    accumulate()
+                    with m.If(prop.conflict):
+                        m.d.sync += bad.eq(1)
+                        m.next = "DONE"
+                    with m.Else():
+                        new_pass(0)
+            with m.State("SCAN"):
+                m.d.comb += [busy.eq(1), active.eq(1)]
+                bump("scan_clocks")
+                m.d.comb += prop.addr.eq(Mux((rd >= 0) & (rd < groups), rd, 0))
+                m.d.sync += [rd.eq(rd + 1), zero.eq((rd < 0) | (rd >= groups))]
+                with m.If(scan_t != 3):
+                    m.d.sync += scan_t.eq(scan_t + 1)
+                    m.d.sync += [prev_k.eq(cur_k), cur_k.eq(nxt_k), cur_g.eq(nxt_g)]
+                with m.Else():
+                    m.d.sync += unknown_any.eq(unknown_any | unknown.any())
+                    with m.If(cands.any()):   # probe it: save, IN
+                        m.d.sync += [cell_group.eq(eg), cell_bit.eq(first),
+                                     cell_pos.eq(first_pos), colour.eq(1), t.eq(0)]
+                        bump("probes", "saves", "cells")
+                        m.next = "SAVE"
+                    with m.Elif(eg == groups - 1):   # the pass ends
+                        with m.If(fixed):
+                            m.d.sync += [best.eq(0), best_valid.eq(0)]
+                            new_pass(0)
+                        with m.Elif(~far & (unknown_any | unknown.any())):
+                            new_pass(1)
+                        with m.Else():
+                            m.next = "DONE"
+                    with m.Else():
+                        m.d.sync += [eg.eq(eg + 1), first_mask.eq(~0),
+                                     prev_k.eq(cur_k), cur_k.eq(nxt_k), cur_g.eq(nxt_g)]
+            with m.State("SAVE"):             # live -> snapshot; the cell IN
+                m.d.comb += [busy.eq(1), active.eq(1)]
+                m.d.comb += [prop.addr.eq(t), prop.label_addr.eq(t)]
+                m.d.sync += t.eq(t + 1)
+                with m.If(t == 0):
+                    m.d.sync += snap_dirty.eq(prop.dirty)
+                with m.Else():
+                    m.d.comb += [s_wr.addr.eq(t - 1), s_wr.data.eq(prop.state_out),
+                                 s_wr.en.eq(1),
+                                 l_wr.addr.eq(t - 1), l_wr.data.eq(prop.label_out),
+                                 l_wr.en.eq(1)]
+                with m.If(t == groups):
+                    m.d.comb += s_rd.addr.eq(cell_group)
+                    base = Mux(cell_group == groups - 1, prop.state_out.as_value(),
+                               s_rd.data.as_value())
+                    m.d.comb += [prop.addr.eq(cell_group), prop.state_we.eq(1),
+                                 prop.state_in.eq(with_cell(base, cell_group, 1))]
+                    m.next = "START"
+            with m.State("START"):
+                m.d.comb += [busy.eq(1), active.eq(1), prop.start.eq(1)]
+                m.next = "PROBE"
+            with m.State("PROBE"):
+                m.d.comb += [busy.eq(1), active.eq(1)]
+                with m.If(prop.done):
+                    accumulate()
+                    bump("restores")
+                    m.d.sync += [hit.eq(prop.conflict), t.eq(0), count.eq(0)]
+                    with m.If(prop.conflict):
+                        bump("probe_hits")
+                        m.d.sync += fixed.eq(1)
+                    m.next = "RESTORE"
+            with m.State("RESTORE"):          # snapshot -> live, popcount the old words
+                m.d.comb += [busy.eq(1), active.eq(1)]
+                m.d.sync += t.eq(t + 1)
+                # the colour to write with it: OUT after IN (probe or fix), IN after OUT (fix)
+                put = Signal()
+                m.d.comb += put.eq(hit | colour)
+                with m.If(t < groups):
+                    m.d.comb += [s_rd.addr.eq(t), l_rd.addr.eq(t),
+                                 prop.addr.eq(t), prop.state_we.eq(1),
+                                 prop.label_addr.eq(t), prop.label_we.eq(1),
+                                 prop.label_in.eq(l_rd.data)]
+                    with m.If(put):
+                        m.d.comb += prop.state_in.eq(with_cell(s_rd.data, t, ~colour))
+                    with m.Else():
+                        m.d.comb += prop.state_in.eq(s_rd.data)
+                with m.If(t == 0):
+                    m.d.comb += [prop.dirty_we.eq(1), prop.dirty_in.eq(snap_dirty)]
+                with m.Else():
+                    m.d.sync += count.eq(count + pc)
+                total = Signal(self.score_bits + 1)
+                m.d.comb += total.eq(count + pc)
+                with m.If(t == groups):
+                    with m.If(hit):            # the other colour, propagated in the live state
+                        m.d.comb += prop.start.eq(1)
+                        m.next = "FIX"
+                    with m.Elif(colour):       # the OUT probe (the snapshot is still valid)
+                        m.d.sync += [count_in.eq(total), colour.eq(0)]
+                        bump("probes", "saves")
+                        m.d.comb += prop.start.eq(1)
+                        m.next = "PROBE"
+                    with m.Else():             # both succeeded: the score
+                        score = Mux(total < count_in, total, count_in)
+                        with m.If(score > best):
+                            m.d.sync += [best.eq(score), best_valid.eq(1),
+                                         best_group.eq(cell_group), best_pos.eq(cell_pos)]
+                        after_cell()
+            with m.State("FIX"):
+                m.d.comb += [busy.eq(1), active.eq(1)]
+                with m.If(prop.done):
+                    accumulate()
+                    with m.If(prop.conflict):
+                        m.d.sync += bad.eq(1)
+                        m.next = "DONE"
+                    with m.Else():
+                        after_cell()
+            with m.State("DONE"):
+                m.d.comb += self.done.eq(1)
+                m.next = "IDLE"
+        return m
