@@ -19,9 +19,9 @@ from slitherlink.model.deduce import H1, V1
 from tests.conftest import load
 from tests.deduce.gateware_cases import puzzle_of, to_build
 from tests.deduce.test_band_labels import to_build_labels
-from amaranth.sim import Simulator
 
 from tests.deduce.test_band_propagator import Driver
+from tests.deduce.test_band_sweep import simulate as sweep_simulate
 
 COUNTERS = ("probes", "probe_hits", "saves", "restores",
             "sweeps", "flood_passes", "label_passes", "floods", "label_runs")
@@ -82,16 +82,7 @@ class ProberDriver(Driver):
 
     async def deduce(self, limit):
         dut, ctx = self.dut, self.ctx
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
-        busy = 0
-        while not ctx.get(dut.done):
-            assert ctx.get(dut.busy)
-            await ctx.tick()
-            busy += 1
-            assert busy < limit, "deduce does not end"
-        assert busy == ctx.get(dut.clocks)
+        await self.run(limit, "deduce")
         got = {n: ctx.get(getattr(dut, n)) for n in COUNTERS + (
             "cells", "prop_clocks", "scan_clocks", "clocks")}
         best = ctx.get(dut.best_index) if ctx.get(dut.best_valid) else None
@@ -99,13 +90,7 @@ class ProberDriver(Driver):
 
 
 def simulate(dut, bench):
-    sim = Simulator(dut)
-    sim.add_clock(1e-8)
-
-    async def testbench(ctx):
-        await bench(ProberDriver(dut, ctx))
-    sim.add_testbench(testbench)
-    sim.run()
+    sweep_simulate(dut, bench, ProberDriver)
 
 
 def expected_clocks(dut, got):

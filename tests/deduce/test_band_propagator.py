@@ -9,16 +9,16 @@ clocks, and the label memory after each call."""
 
 import pytest
 from amaranth.hdl import Fragment
-from amaranth.sim import Simulator
 
 import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
 from slitherlink.hw.deduce.band_propagator import BandPropagator
 from slitherlink.model.band import register_labels
 from slitherlink.model.deduce import C0, C1, H1, V1
-from tests.deduce.gateware_cases import puzzle_inputs, puzzle_of, to_build
+from tests.deduce.gateware_cases import puzzle_of, to_build
 from tests.deduce.test_band_labels import to_build_labels
-from tests.deduce.test_band_sweep import unwords, words
+from tests.deduce.test_band_sweep import Driver as SweepDriver
+from tests.deduce.test_band_sweep import simulate as sweep_simulate
 
 
 # -- recorded propagations ------------------------------------------------------------------------
@@ -92,39 +92,13 @@ def single_calls(name, states):
 
 # -- driver -------------------------------------------------------------------------------------
 
-class Driver:
+class Driver(SweepDriver):
+    """The sweep's driver (the propagator has the same load and read ports), plus the
+    label memory and the propagation."""
+
     def __init__(self, dut, ctx):
-        self.dut, self.ctx = dut, ctx
+        super().__init__(dut, ctx)
         self.lb = dut.labels_block
-
-    async def load_puzzle(self, puzzle):
-        dut, ctx = self.dut, self.ctx
-        grid, clue, island = puzzle_inputs(puzzle, dut.geometry)
-        ctx.set(dut.island, island)
-        for g, word in enumerate(words(dut, [grid] + clue)):
-            ctx.set(dut.addr, g)
-            ctx.set(dut.clue_in.as_value(), word)
-            ctx.set(dut.clue_we, 1)
-            await ctx.tick()
-        ctx.set(dut.clue_we, 0)
-
-    async def load_state(self, build):
-        dut, ctx = self.dut, self.ctx
-        for g, word in enumerate(words(dut, build)):
-            ctx.set(dut.addr, g)
-            ctx.set(dut.state_in.as_value(), word)
-            ctx.set(dut.state_we, 1)
-            await ctx.tick()
-        ctx.set(dut.state_we, 0)
-
-    async def read_state(self):
-        dut, ctx = self.dut, self.ctx
-        values = []
-        for g in range(dut.groups):
-            ctx.set(dut.addr, g)
-            await ctx.tick()
-            values.append(ctx.get(dut.state_out.as_value()))
-        return unwords(dut, values, 10)
 
     async def clear_labels(self):
         dut, ctx = self.dut, self.ctx
@@ -177,29 +151,14 @@ class Driver:
         """One propagation; returns (conflict, counts, clocks) and checks busy/done
         (at most ``limit`` clocks)."""
         dut, ctx = self.dut, self.ctx
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
-        busy = 0
-        while not ctx.get(dut.done):
-            assert ctx.get(dut.busy)
-            await ctx.tick()
-            busy += 1
-            assert busy < limit, "the propagation does not end"
-        assert busy == ctx.get(dut.clocks)
+        busy = await self.run(limit, "the propagation")
         counts = tuple(ctx.get(getattr(dut, n)) for n in (
             "sweeps", "flood_passes", "label_passes", "floods", "label_runs"))
         return bool(ctx.get(dut.conflict)), counts, busy
 
 
 def simulate(dut, bench):
-    sim = Simulator(dut)
-    sim.add_clock(1e-8)
-
-    async def testbench(ctx):
-        await bench(Driver(dut, ctx))
-    sim.add_testbench(testbench)
-    sim.run()
+    sweep_simulate(dut, bench, Driver)
 
 
 def expected_clocks(dut, counts):

@@ -82,8 +82,9 @@ class Driver:
             values.append(ctx.get(dut.state_out.as_value()))
         return unwords(dut, values, 10)
 
-    async def run_pass(self):
-        """One pass; returns (changed, conflict) and checks the clock count."""
+    async def run(self, limit, what="the command"):
+        """Pulse ``start`` and wait for ``done`` (``busy`` high meanwhile, at most
+        ``limit`` clocks); checks that ``clocks`` counted them; returns them."""
         dut, ctx = self.dut, self.ctx
         ctx.set(dut.start, 1)
         await ctx.tick()
@@ -93,17 +94,24 @@ class Driver:
             assert ctx.get(dut.busy)
             await ctx.tick()
             busy += 1
-            assert busy <= dut.pass_clocks
-        assert busy == dut.pass_clocks == ctx.get(dut.clocks)
+            assert busy <= limit, f"{what} does not end"
+        assert busy == ctx.get(dut.clocks)
+        return busy
+
+    async def run_pass(self):
+        """One pass; returns (changed, conflict) and checks the clock count."""
+        dut, ctx = self.dut, self.ctx
+        assert await self.run(self.dut.pass_clocks, "the pass") == dut.pass_clocks
         return ctx.get(dut.changed), ctx.get(dut.conflict)
 
 
-def simulate(dut, bench):
+def simulate(dut, bench, driver=Driver):
+    """Run the async ``bench(driver(dut, ctx))`` on ``dut`` in Amaranth's simulator."""
     sim = Simulator(dut)
     sim.add_clock(1e-8)
 
     async def testbench(ctx):
-        await bench(Driver(dut, ctx))
+        await bench(driver(dut, ctx))
     sim.add_testbench(testbench)
     sim.run()
 
