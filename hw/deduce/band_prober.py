@@ -83,7 +83,7 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1
 
-from .band_propagator import COUNT_WIDTH, BandPropagator
+from .band_propagator import COUNT_WIDTH, BandPropagator, memory_ports
 from .labels import popcount
 
 __all__ = ["BandProber", "PROPAGATOR_COUNTERS"]
@@ -108,22 +108,7 @@ class BandProber(wiring.Component):
         counters = ("probes", "probe_hits", "saves", "restores", "cells", "prop_clocks",
                     "scan_clocks", "clocks") + PROPAGATOR_COUNTERS
         super().__init__({
-            "island": In(1),
-            "addr": In(range(groups)),
-            "state_we": In(1),
-            "state_in": In(sw.state_layout),
-            "clue_we": In(1),
-            "clue_in": In(sw.clue_layout),
-            "state_out": Out(sw.state_layout),
-            "clue_out": Out(sw.clue_layout),
-            "label_addr": In(range(groups)),
-            "label_we": In(1),
-            "label_in": In(lb.label_layout),
-            "label_out": Out(lb.label_layout),
-            "dirty_we": In(1),
-            "dirty_in": In(1),
-            "dirty": Out(1),
-            "clear_labels": In(1),
+            **memory_ports(sw, lb, groups),
             "start": In(1),
             "busy": Out(1),
             "done": Out(1),

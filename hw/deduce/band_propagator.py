@@ -89,9 +89,33 @@ from .band import BandSweep
 from .band_flood import BandFloods
 from .band_labels import BandLabels
 
-__all__ = ["BandPropagator"]
+__all__ = ["BandPropagator", "memory_ports"]
 
 COUNT_WIDTH = 24
+
+
+def memory_ports(sweep, labels, groups):
+    """The ports through which a band engine's memories are loaded and read while it is
+    idle: the state and clue words (the sweep's), the label words and the labels' dirty
+    bit, ``clear_labels`` and the puzzle's ``island`` flag."""
+    return {
+        "island": In(1),
+        "addr": In(range(groups)),
+        "state_we": In(1),
+        "state_in": In(sweep.state_layout),
+        "clue_we": In(1),
+        "clue_in": In(sweep.clue_layout),
+        "state_out": Out(sweep.state_layout),
+        "clue_out": Out(sweep.clue_layout),
+        "label_addr": In(range(groups)),
+        "label_we": In(1),
+        "label_in": In(labels.label_layout),
+        "label_out": Out(labels.label_layout),
+        "dirty_we": In(1),
+        "dirty_in": In(1),
+        "dirty": Out(1),
+        "clear_labels": In(1),
+    }
 
 
 class BandPropagator(wiring.Component):
@@ -112,22 +136,7 @@ class BandPropagator(wiring.Component):
         sw, lb = self.sweep, self.labels_block
         counters = ("sweeps", "flood_passes", "label_passes", "floods", "label_runs", "clocks")
         super().__init__({
-            "island": In(1),
-            "addr": In(range(groups)),
-            "state_we": In(1),
-            "state_in": In(sw.state_layout),
-            "clue_we": In(1),
-            "clue_in": In(sw.clue_layout),
-            "state_out": Out(sw.state_layout),
-            "clue_out": Out(sw.clue_layout),
-            "label_addr": In(range(groups)),
-            "label_we": In(1),
-            "label_in": In(lb.label_layout),
-            "label_out": Out(lb.label_layout),
-            "dirty_we": In(1),
-            "dirty_in": In(1),
-            "dirty": Out(1),
-            "clear_labels": In(1),
+            **memory_ports(sw, lb, groups),
             "start": In(1),
             "busy": Out(1),
             "done": Out(1),
