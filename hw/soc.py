@@ -38,7 +38,7 @@ from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_S
 from . import bus
 from .uart import UART
 
-__all__ = ["SoC", "Ram", "SysCtl", "soc_verilog", "picorv32_source", "MissingPackage",
+__all__ = ["SoC", "deduce_engine", "Ram", "SysCtl", "soc_verilog", "picorv32_source", "MissingPackage",
            "TOP_NAME"]
 
 #: Name of the Verilog top module.
@@ -161,7 +161,10 @@ class SoC(wiring.Component):
     the RAM it was built for (default: the image's ``ram_size`` attribute).
     ``baud`` must be reachable from ``clock_hz`` (:func:`spec.board.divisor_for`).
     ``deduce``: also the deduction engine (its window reads 0 without it, and the
-    firmware then refuses deduce mode); ``trail_depth``: the decisions its trail holds.
+    firmware then refuses deduce mode); ``band``: the band engine
+    (:class:`hw.deduce.band_engine.BandDeduceEngine`, its state in memories, ``band``
+    framed rows a word; DESIGN.md section 6) instead of the fully parallel one (``None``);
+    ``trail_depth``: the decisions its trail holds (default 64, 32 for the band engine).
     ``paper=False`` leaves the paper's accelerator out (the firmware then refuses paper
     mode): the CPU and the deduction engine alone.
     """
@@ -171,10 +174,9 @@ class SoC(wiring.Component):
     trap: Out(1)
 
     def __init__(self, max_rows=10, max_cols=10, *, firmware, ram_size=None,
-                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, trail_depth=64,
-                 paper=True):
+                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, band=None,
+                 trail_depth=None, paper=True):
         from .accelerator import Accelerator
-        from .deduce.engine import DeduceEngine
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz, self.baud = int(clock_hz), int(baud)
         self.divisor = divisor_for(self.clock_hz, self.baud)
@@ -188,7 +190,8 @@ class SoC(wiring.Component):
         if not (paper or deduce):
             raise ValueError("a SoC needs an engine: paper, deduce or both")
         self.accelerator = Accelerator(max_rows, max_cols) if paper else None
-        self.deduce = DeduceEngine(max_rows, max_cols, trail_depth=trail_depth) if deduce else None
+        self.deduce = (deduce_engine(max_rows, max_cols, band=band, trail_depth=trail_depth)
+                       if deduce else None)
         super().__init__()
 
     def elaborate(self, platform):
@@ -261,8 +264,22 @@ class SoC(wiring.Component):
         return m
 
 
+def deduce_engine(max_rows, max_cols, *, band=None, trail_depth=None):
+    """The deduction engine of a build: the fully parallel
+    :class:`~hw.deduce.engine.DeduceEngine` (``band`` None) or the
+    :class:`~hw.deduce.band_engine.BandDeduceEngine` of ``band`` framed rows a word."""
+    if band is None:
+        from .deduce.engine import DeduceEngine
+        return DeduceEngine(max_rows, max_cols, trail_depth=trail_depth or 64)
+    from .deduce.band_engine import BandDeduceEngine
+    if not isinstance(band, int) or not 1 <= band <= max_rows + 2:
+        raise ValueError(f"band must be an integer from 1 to {max_rows + 2} (the framed rows "
+                         f"of a {max_rows}x{max_cols} build), not {band!r}")
+    return BandDeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth or 32)
+
+
 def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=DEFAULT_CLOCK_HZ,
-                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, trail_depth=64):
+                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, band=None, trail_depth=None):
     """``(verilog_text, [picorv32.v path])``: the SoC as one Verilog top module ``name``.
 
     Ports: ``clk``, ``rst`` (active high), ``uart_rx``, ``uart_tx``, ``trap``.
@@ -270,6 +287,6 @@ def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=D
     """
     from amaranth.back import verilog
     soc = SoC(max_rows, max_cols, clock_hz=clock_hz, baud=baud, firmware=firmware,
-              ram_size=ram_size, deduce=deduce, trail_depth=trail_depth)
+              ram_size=ram_size, deduce=deduce, band=band, trail_depth=trail_depth)
     text = verilog.convert(soc, name=name, emit_src=False)
     return text, [picorv32_source()]

@@ -70,7 +70,9 @@ Ports: as :class:`~hw.deduce.band_propagator.BandPropagator`'s (``addr``,
 ``state_*``, ``clue_*``, ``label_*``, ``dirty*``, ``clear_labels``, ``island``;
 the outside's only when not ``busy``); ``start`` runs ``deduce``; ``busy`` until
 ``done`` (one clock); ``conflict`` and the best cell valid from ``done`` to the
-next ``start``.  Counters, cleared by ``start``: ``probes``, ``probe_hits``,
+next ``start``; ``complete`` (every grid cell known: the run ended with a near pass
+that saw no unknown cell) from ``done`` to the next ``start``, 0 after a conflict.
+Counters, cleared by ``start``: ``probes``, ``probe_hits``,
 ``saves``, ``restores`` and the propagator's totals ``sweeps``,
 ``flood_passes``, ``label_passes``, ``floods``, ``label_runs`` (equal to the
 model's), ``prop_clocks``, ``cells``, ``scan_clocks`` and ``clocks``.
@@ -113,6 +115,7 @@ class BandProber(wiring.Component):
             "busy": Out(1),
             "done": Out(1),
             "conflict": Out(1),
+            "complete": Out(1),
             "best_valid": Out(1),
             "best_group": Out(range(groups)),
             "best_pos": Out(range(bits)),
@@ -255,7 +258,7 @@ class BandProber(wiring.Component):
                                   "prop_clocks", "scan_clocks", "clocks")
                                  + PROPAGATOR_COUNTERS]
                     m.d.sync += [bad.eq(0), best.eq(0), best_valid.eq(0), best_group.eq(0),
-                                 best_pos.eq(0)]
+                                 best_pos.eq(0), self.complete.eq(0)]
                     m.d.comb += prop.start.eq(1)
                     m.next = "FIRST"
             with m.State("FIRST"):             # the initial propagation
@@ -288,7 +291,8 @@ class BandProber(wiring.Component):
                             new_pass(0)
                         with m.Elif(~far & (unknown_any | unknown.any())):
                             new_pass(1)
-                        with m.Else():
+                        with m.Else():   # far, or a near pass that saw no unknown cell
+                            m.d.sync += self.complete.eq(~far)
                             m.next = "DONE"
                     with m.Else():
                         m.d.sync += [eg.eq(eg + 1), first_mask.eq(~0),

@@ -50,7 +50,7 @@ from ..accelerator import ADDR_WIDTH, field_lanes, field_of, pack
 from .prober import PROPAGATOR_COUNTERS, Prober
 from .sweep import BOARDS, runtime_valid, shift
 
-__all__ = ["DeduceEngine"]
+__all__ = ["DeduceEngine", "register_file"]
 
 #: the prober's per-run counters, added to the totals when a run ends
 _RUN_COUNTERS = ("probes", "probe_hits", "saves", "restores") + PROPAGATOR_COUNTERS
@@ -229,67 +229,98 @@ class DeduceEngine(wiring.Component):
         with m.If(busy):
             m.d.sync += totals["clocks"].eq(totals["clocks"] + 1)
 
-        # --- bus decode ----------------------------------------------------------------
-        b = self.bus
-        ready = Signal()
-        rdata = Signal(32)
-        m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
-        m.d.sync += ready.eq(0)
-        is_write = b.wstrb.any()
-        addr_word = b.addr[2:]
-        accept = b.valid & ~ready & ~(is_write & busy)
-
-        stride_bits = (regmap.CELL_STRIDE - 1).bit_length()
-        clue_offset = (b.addr - regmap.DEDUCE_CLUE_BASE)[2:]
-        clue_col = clue_offset[:stride_bits]
-        clue_row = clue_offset[stride_bits:stride_bits + (regmap.CELL_ROWS_MAX - 1).bit_length()]
-        in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
-
-        # every readable word: (byte address, value)
+        # --- the registers --------------------------------------------------------------
         reads = [
-            (regmap.DeduceId.address,
-             pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
-                  magic=Const(regmap.DEDUCE_ID_MAGIC, 24))),
-            (regmap.DeduceConfig.address,
-             pack(regmap.DeduceConfig, max_rows=Const(R, 8), max_cols=Const(C, 8),
-                  trail_depth=Const(self.trail_depth, 16))),
-            (regmap.DeduceSize.address,
-             pack(regmap.DeduceSize, rows=rows, cols=cols, island=island)),
-            (regmap.DeduceStatus.address,
-             pack(regmap.DeduceStatus, busy=busy, conflict=conflict, complete=complete,
-                  trail_empty=trail_empty, trail_full=trail_full)),
+            (regmap.DeduceConfig, dict(max_rows=Const(R, 8), max_cols=Const(C, 8),
+                                       trail_depth=Const(self.trail_depth, 16))),
+            (regmap.DeduceSize, dict(rows=rows, cols=cols, island=island)),
+            (regmap.DeduceStatus, dict(busy=busy, conflict=conflict, complete=complete,
+                                       trail_empty=trail_empty, trail_full=trail_full)),
         ]
-        reads += [(register.address, pack(register, count=totals[name]))
-                  for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS,
-                                            regmap.DEDUCE_HW_COUNTERS)]
         # DEDUCE_ROW(r, half): the IN bits of grid row r, 32 columns a word
+        rows_read = []
         for r in range(R):
             inside = s[C1][(r + 1) * w + 1:(r + 1) * w + 1 + C]
-            reads += [(regmap.deduce_row_address(r, half), inside[32 * half:32 * half + 32])
-                      for half in range((C + 31) // 32)]
-
-        with m.If(accept):
-            m.d.sync += [ready.eq(1), rdata.eq(0)]
-            with m.If(~is_write):
-                with m.Switch(addr_word):
-                    for address, value in reads:
-                        with m.Case(address >> 2):
-                            m.d.sync += rdata.eq(value)
-            with m.Else():
-                wdata, wstrb = b.wdata, b.wstrb
-                with m.If(in_clues):
-                    with m.If(field_lanes(regmap.DeduceClue, "clue", wstrb)):
-                        value = field_of(regmap.DeduceClue, "clue", wdata)
-                        for r in range(R):
-                            for c in range(C):
-                                with m.If((clue_row == r) & (clue_col == c)):
-                                    m.d.sync += clue_code[r][c].eq(value)
-                with m.Elif(addr_word == regmap.DeduceSize.address >> 2):
-                    for name, target in (("rows", rows), ("cols", cols), ("island", island)):
-                        with m.If(field_lanes(regmap.DeduceSize, name, wstrb)):
-                            m.d.sync += target.eq(field_of(regmap.DeduceSize, name, wdata))
-                with m.Elif(addr_word == regmap.DeduceControl.address >> 2):
-                    for name, sig in command.items():
-                        m.d.comb += sig.eq(field_lanes(regmap.DeduceControl, name, wstrb)
-                                           & field_of(regmap.DeduceControl, name, wdata).any())
+            rows_read += [(regmap.deduce_row_address(r, half), inside[32 * half:32 * half + 32])
+                          for half in range((C + 31) // 32)]
+        regs = register_file(m, self.bus, busy=busy, reads=reads, totals=totals,
+                             size=dict(rows=rows, cols=cols, island=island), command=command,
+                             words=rows_read)
+        with m.If(regs.clue_write):
+            value = field_of(regmap.DeduceClue, "clue", self.bus.wdata)
+            for r in range(R):
+                for c in range(C):
+                    with m.If((regs.clue_row == r) & (regs.clue_col == c)):
+                        m.d.sync += clue_code[r][c].eq(value)
         return m
+
+
+class RegisterAccess:
+    """What :func:`register_file` leaves to the engine: a clue write (``clue_write`` for
+    one clock, at ``clue_row``, ``clue_col``; the value is in the bus's ``wdata``) and a
+    read of DEDUCE_ROW (``row_read`` for one clock, at ``row``, ``row_half``; the engine
+    may drive the bus's ``rdata`` in the clock after it, when ``ready`` is high)."""
+
+    def __init__(self, **signals):
+        self.__dict__.update(signals)
+
+
+def register_file(m, b, *, busy, reads, totals, size, command, words=()):
+    """The DEDUCE register decode shared by the engines (:mod:`spec.registers`).
+
+    ``b``: the engine's bus (:mod:`hw.bus`; reads answer in 2 cycles, writes wait while
+    ``busy``; unknown addresses read 0 and ignore writes); ``reads``: ``(register,
+    {field: value})`` pairs besides DEDUCE_ID and the counters; ``totals``: the counter
+    registers' values by :data:`~spec.registers.DEDUCE_HW_COUNTERS` name; ``size``: the
+    DEDUCE_SIZE fields' registers by name, written here; ``command``: a signal per
+    DEDUCE_CONTROL field, high for the clock its write is accepted; ``words``: further
+    ``(byte address, value)`` reads.  Returns a :class:`RegisterAccess`."""
+    ready = Signal()
+    rdata = Signal(32)
+    m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
+    m.d.sync += ready.eq(0)
+    is_write = b.wstrb.any()
+    addr_word = b.addr[2:]
+    accept = b.valid & ~ready & ~(is_write & busy)
+
+    stride_bits = (regmap.CELL_STRIDE - 1).bit_length()
+    row_bits = (regmap.CELL_ROWS_MAX - 1).bit_length()
+    clue_offset = (b.addr - regmap.DEDUCE_CLUE_BASE)[2:]
+    in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
+    row_offset = (b.addr - regmap.DEDUCE_ROW_BASE)[2:]
+    in_rows = ((b.addr >= regmap.DEDUCE_ROW_BASE)
+               & (b.addr < regmap.DEDUCE_ROW_BASE + 8 * regmap.CELL_ROWS_MAX))
+    access = RegisterAccess(clue_write=Signal(), clue_row=clue_offset[stride_bits:][:row_bits],
+                            clue_col=clue_offset[:stride_bits], row_read=Signal(),
+                            row=row_offset[1:][:row_bits], row_half=row_offset[0])
+
+    reads_at = [(regmap.DeduceId.address,
+                 pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
+                      magic=Const(regmap.DEDUCE_ID_MAGIC, 24)))]
+    reads_at += [(register.address, pack(register, **fields)) for register, fields in reads]
+    reads_at += [(register.address, pack(register, count=totals[name]))
+                 for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS,
+                                           regmap.DEDUCE_HW_COUNTERS)]
+    reads_at += list(words)
+
+    with m.If(accept):
+        m.d.sync += [ready.eq(1), rdata.eq(0)]
+        with m.If(~is_write):
+            m.d.comb += access.row_read.eq(in_rows)
+            with m.Switch(addr_word):
+                for address, value in reads_at:
+                    with m.Case(address >> 2):
+                        m.d.sync += rdata.eq(value)
+        with m.Else():
+            wdata, wstrb = b.wdata, b.wstrb
+            with m.If(in_clues):
+                m.d.comb += access.clue_write.eq(field_lanes(regmap.DeduceClue, "clue", wstrb))
+            with m.Elif(addr_word == regmap.DeduceSize.address >> 2):
+                for name, target in size.items():
+                    with m.If(field_lanes(regmap.DeduceSize, name, wstrb)):
+                        m.d.sync += target.eq(field_of(regmap.DeduceSize, name, wdata))
+            with m.Elif(addr_word == regmap.DeduceControl.address >> 2):
+                for name, sig in command.items():
+                    m.d.comb += sig.eq(field_lanes(regmap.DeduceControl, name, wstrb)
+                                       & field_of(regmap.DeduceControl, name, wdata).any())
+    return access

@@ -34,6 +34,9 @@ def main(argv=None):
             sub.add_argument(option, type=int, metavar="N", help=text)
         sub.add_argument("--no-deduce", dest="deduce", action="store_const", const=0,
                          help="leave the deduction engine out (paper mode only)")
+        sub.add_argument("--band", type=int, metavar="N",
+                         help="the band deduction engine, N framed rows a word "
+                              "(default: the fully parallel engine)")
         if name == "build":
             sub.add_argument("--trace", choices=["vcd", "fst"],
                              help="build the variant that can write a trace")
@@ -51,7 +54,7 @@ def main(argv=None):
     trace = args.trace if args.command == "build" else trace_kind(args.trace)
     try:
         params = {key: getattr(args, key)
-                  for key in ("max_rows", "max_cols", "clock_hz", "baud", "deduce")
+                  for key in ("max_rows", "max_cols", "clock_hz", "baud", "deduce", "band")
                   if getattr(args, key, None) is not None}
         built = build_design(args.design, params=params, trace=trace, force=args.force)
     except BuildError as error:

@@ -20,26 +20,30 @@ __all__ = ["design", "board_parameters"]
 
 
 def board_parameters():
-    """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build, and ``deduce``
-    (1: the deduction engine too)."""
+    """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build, ``deduce``
+    (1: the deduction engine too) and ``band`` (0: the fully parallel engine; else the
+    band engine, ``band`` framed rows a word)."""
     return {"max_rows": ArtyA7_35.max_rows, "max_cols": ArtyA7_35.max_cols,
-            "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD, "deduce": 1}
+            "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD, "deduce": 1,
+            "band": 0}
 
 
-def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None):
+def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None, band=None):
     """The :class:`Design` of the SoC (builds the firmware if needed)."""
     from slitherlink.firmware.build import FirmwareError, build_firmware
     from slitherlink.hw import soc
     params = board_parameters()
     for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
-                       ("clock_hz", clock_hz), ("baud", baud), ("deduce", deduce)):
+                       ("clock_hz", clock_hz), ("baud", baud), ("deduce", deduce),
+                       ("band", band)):
         if value is not None:
             params[key] = int(value)
     try:
         firmware = build_firmware(params["max_rows"], params["max_cols"])
         text, extra = soc.soc_verilog(params["max_rows"], params["max_cols"],
                                       clock_hz=params["clock_hz"], baud=params["baud"],
-                                      firmware=firmware, deduce=bool(params["deduce"]))
+                                      firmware=firmware, deduce=bool(params["deduce"]),
+                                      band=params["band"] or None)
     except FirmwareError as error:
         raise BuildError(f"cannot build the firmware: {str(error).splitlines()[0]}") from None
     except (ValueError, soc.MissingPackage) as error:
@@ -59,4 +63,5 @@ def design_name(params):
     if params == default:
         return "soc"
     return (f"soc-{params['max_rows']}x{params['max_cols']}-{params['clock_hz']}"
-            f"-{params['baud']}{'' if params['deduce'] else '-paper'}")
+            f"-{params['baud']}{'' if params['deduce'] else '-paper'}"
+            f"{'-band%d' % params['band'] if params['deduce'] and params['band'] else ''}")

@@ -1,0 +1,344 @@
+"""The band deduction engine behind the DEDUCE registers (DESIGN.md section 6; docs/deduce.md
+sections 5 and 12).
+
+:class:`BandDeduceEngine` is :class:`~hw.deduce.engine.DeduceEngine` for builds whose
+fully parallel arrays do not fit: the same register map (:mod:`spec.registers`, so the
+firmware and the protocol are unchanged), the same commands and the same search
+(:func:`model.deduce.solve`), with the state in memories that a
+:class:`~hw.deduce.band_prober.BandProber` streams ``band`` framed rows a clock
+(:mod:`model.band` is its golden model).  Words and groups as :mod:`hw.deduce.band`:
+``groups = ceil((max_rows + 2) / band)`` words of ``band x (max_cols + 2)`` cells.
+
+Commands (DEDUCE_CONTROL; each keeps STATUS.busy high until it ends):
+
+* **DEDUCE_CLUE** writes (before LOAD) go straight into the clue memory: the word of the
+  clue's row is read and written back with the cell's clue bits changed (2 clocks).
+* **LOAD**: for every group, the clue word is read and written back with the grid of the
+  run-time size (DEDUCE_SIZE) and the clues masked by it, and the state word is written
+  with the initial state (cells beyond the grid OUT, variables the puzzle lacks S, the
+  rest unknown) - 2 clocks a group; then the label memory is cleared (``groups``
+  clocks); the trail is emptied and the counters zeroed.
+* **DEDUCE**: the prober runs :meth:`model.deduce.Engine.deduce`.
+* **DECIDE**: the prober's best cell (the cell whose weaker probe deduced the most) is
+  pushed on the trail with the state and label words and the labels' dirty bit, set IN,
+  and deduced.  A push copies one word of state and labels a clock (``groups + 1``
+  clocks; in its last clock the cell's word is written back with the cell IN).  When
+  the prober has no best cell, DECIDE is ignored, like DECIDE on a full trail or a
+  complete state: after a DEDUCE that ended without a conflict on an incomplete state
+  there always is one (every unknown cell with a known neighbour was probed, both
+  probes succeeded and scored; if there was none, the far pass probed the others).
+* **BACKTRACK**: the top entry is popped, its words written back (``groups + 1``
+  clocks, the decision's cell OUT in its word), its dirty bit restored, and deduced.
+
+**The trail** is a :class:`~amaranth.lib.memory.Memory` of ``trail_depth x groups``
+words of state and labels (block RAM) and a small memory of the decisions (cell and
+dirty bit, ``trail_depth`` entries).
+
+**Counters** (DEDUCE_* counter registers, zeroed by LOAD): ``sweeps``, ``floods``,
+``label_runs``, ``probes``, ``probe_hits``, ``saves``, ``restores``, ``decisions``,
+``backtracks`` equal :func:`model.deduce.solve`'s; ``flood_iterations`` and
+``label_iterations`` count the flood and label *passes* over the band memories
+(:class:`model.band.BandCounters` ``flood_passes`` and ``label_passes``, where the
+fully parallel engine counts clocks of its arrays); ``clocks`` counts every clock a
+DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).
+
+**Reads** answer in 2 cycles, always; DEDUCE_ROW(r, half) is read from the state memory
+and reads 0 while a command runs.  Writes wait while a command runs.  The register
+decode is :func:`hw.deduce.engine.register_file`'s, shared with the parallel engine.
+"""
+
+from amaranth import Cat, Const, Module, Mux, Signal
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
+from amaranth.lib.wiring import In
+
+from slitherlink.spec import registers as regmap
+from slitherlink.spec.deduce import C0, C1, VARS
+
+from .. import bus
+from ..accelerator import ADDR_WIDTH, field_of
+from .band_prober import PROPAGATOR_COUNTERS, BandProber
+from .engine import register_file
+from .sweep import BOARDS, runtime_valid
+
+__all__ = ["BandDeduceEngine"]
+
+_TOTAL_WIDTH = 32
+
+#: DEDUCE counter register <- the prober's per-run counter added when a run ends
+_FROM_PROBER = {"sweeps": "sweeps", "floods": "floods", "flood_iterations": "flood_passes",
+                "label_runs": "label_runs", "label_iterations": "label_passes",
+                "probes": "probes", "probe_hits": "probe_hits", "saves": "saves",
+                "restores": "restores"}
+assert set(PROPAGATOR_COUNTERS) <= set(_FROM_PROBER.values())
+
+#: rows of grid above and below a group that the run-time masks depend on
+#: (:func:`~hw.deduce.sweep.runtime_valid`: a dilation by one, then one more row)
+_VALID_HALO = 2
+
+
+class BandDeduceEngine(wiring.Component):
+    """The memory-mapped band deduction engine; ``bus`` is a target port.
+
+    ``max_rows`` x ``max_cols``: the largest puzzle the build takes; ``band``: framed rows
+    a word; ``trail_depth``: the decisions the trail holds; ``ram_style``: as
+    :class:`~hw.deduce.band.BandSweep`'s.
+    """
+
+    bus: In(bus.Signature(addr_width=ADDR_WIDTH))
+
+    def __init__(self, max_rows, max_cols, *, band=1, trail_depth=32, ram_style=None):
+        regmap.check_build_size(max_rows, max_cols)
+        if not isinstance(trail_depth, int) or not 1 <= trail_depth < 1 << 16:
+            raise ValueError(f"trail_depth must be an integer from 1 to 65535, "
+                             f"not {trail_depth!r}")
+        self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
+        self.trail_depth = trail_depth
+        self.prober = BandProber(max_rows, max_cols, band=band, ram_style=ram_style)
+        self.geometry = self.prober.geometry
+        self.groups = self.prober.groups
+        self.word_bits = self.prober.word_bits
+        #: bits of one trail word: a state word and a label word
+        self.trail_bits = self.prober.state_layout.size + self.prober.label_layout.size
+        super().__init__()
+
+    def elaborate(self, platform):
+        m = Module()
+        m.submodules.prober = prober = self.prober
+        geo, band, groups, bits = self.geometry, self.band, self.groups, self.word_bits
+        w, R, C = geo.width, self.max_rows, self.max_cols
+
+        # --- the puzzle's size ------------------------------------------------------------
+        rows = Signal(8, init=R)
+        cols = Signal(8, init=C)
+        island = Signal()
+        m.d.comb += prober.island.eq(island)
+
+        # --- a group's grid and initial state, from the size alone -----------------------
+        g = Signal(range(groups))               # the group LOAD writes
+        col_mask = Cat(Const(0, 1), *(c < cols for c in range(C)), Const(0, 1))
+        halo = _VALID_HALO
+        window = []                              # grid rows g*band - halo .. + band + halo
+        for j in range(-halo, band + halo):
+            r = Signal(range(-halo, groups * band + halo), name=f"load_row_{j + halo}")
+            m.d.comb += r.eq(g * band + j)
+            window.append(Mux((r >= 1) & (r <= rows), col_mask, 0))
+        nwin = len(window) * w
+        valid = runtime_valid(Cat(*window), w, nwin)
+        centre = slice(halo * w, (halo + band) * w)
+        grid_word = Signal(bits)
+        m.d.comb += grid_word.eq(Cat(*window)[centre])
+        exists = {var: Signal(bits, name=f"exists_{var}") for var in VARS}
+        with m.Switch(g):                       # the build's variables in the group's rows
+            for k in range(groups):
+                with m.Case(k):
+                    m.d.comb += [exists[var].eq(geo.valid[var] >> (k * bits) & ((1 << bits) - 1))
+                                 for var in VARS]
+        initial = Signal(self.prober.state_layout)
+        for i in range(0, BOARDS, 2):
+            var = VARS[i // 2]
+            if i == C0:
+                m.d.comb += initial[i].eq(exists[var] & ~grid_word)
+            else:
+                m.d.comb += initial[i].eq(exists[var] & ~valid[var][centre])
+        loaded_clues = Signal(self.prober.clue_layout)
+        m.d.comb += loaded_clues.grid.eq(grid_word)
+        m.d.comb += [loaded_clues.clue[d].eq(prober.clue_out.clue[d] & grid_word)
+                     for d in range(4)]
+
+        # --- a clue write: the word of the clue's row, its bits changed -------------------
+        clue_group = Signal(range(groups))
+        clue_bit = Signal(bits)                  # the cell, one-hot in its word
+        clue_value = Signal(3)
+        edited_clues = Signal(self.prober.clue_layout)
+        m.d.comb += edited_clues.grid.eq(prober.clue_out.grid)
+        for d in range(4):
+            m.d.comb += edited_clues.clue[d].eq(
+                prober.clue_out.clue[d] & ~clue_bit | Mux(clue_value == d, clue_bit, 0))
+
+        # --- the trail ----------------------------------------------------------------------
+        depth_words = self.trail_depth * groups
+        m.submodules.trail = trail = Memory(shape=self.trail_bits, depth=depth_words, init=[])
+        trail_w, trail_r = trail.write_port(), trail.read_port(transparent_for=())
+        decision_layout = data.StructLayout({"group": range(groups), "pos": range(bits),
+                                             "dirty": 1})
+        m.submodules.decisions = decisions = Memory(shape=decision_layout,
+                                                    depth=self.trail_depth, init=[])
+        dec_w, dec_r = decisions.write_port(), decisions.read_port(transparent_for=())
+        depth = Signal(range(self.trail_depth + 1))
+        base = Signal(range(depth_words + 1))   # depth * groups
+        t = Signal(range(groups + 2))
+        trail_empty = depth == 0
+        trail_full = depth == self.trail_depth
+        cell_group = Signal(range(groups))       # the decision pushed or popped
+        cell_bit = Signal(bits)
+        cell_pos = Signal(range(bits))
+        cell_word = Signal(self.prober.state_layout)   # its word, as pushed
+        m.d.comb += [trail_w.data.eq(Cat(prober.state_out, prober.label_out)),
+                     trail_w.addr.eq(base + t - 1),
+                     trail_r.addr.eq(base + t),
+                     dec_r.addr.eq(depth)]
+        popped_state = Signal(self.prober.state_layout)
+        popped_labels = Signal(self.prober.label_layout)
+        m.d.comb += Cat(popped_state, popped_labels).eq(trail_r.data)
+
+        def with_cell(word, board):
+            """``word`` (a state word) with the decision's cell set in ``board``."""
+            view = Signal(self.prober.state_layout, name=f"cell_word_{board}")
+            out = Signal(self.prober.state_layout, name=f"with_cell_{board}")
+            m.d.comb += [view.eq(word), out.eq(view), out[board].eq(view[board] | cell_bit)]
+            return out
+
+        # --- counters -------------------------------------------------------------------------
+        totals = {name: Signal(_TOTAL_WIDTH, name=f"total_{name}")
+                  for name in regmap.DEDUCE_HW_COUNTERS}
+        conflict = Signal()
+        complete = Signal()
+
+        # --- the command sequencer --------------------------------------------------------
+        command = {name: Signal(name=f"cmd_{name}") for name in ("load", "deduce", "decide",
+                                                                  "backtrack")}
+        clue_write = Signal()
+        busy = Signal()       # STATUS.busy: a command or a clue write runs
+        counted = Signal()    # the clocks DEDUCE, DECIDE and BACKTRACK take
+        with m.If(counted):
+            m.d.sync += totals["clocks"].eq(totals["clocks"] + 1)
+        with m.FSM(name="band_engine"):
+            with m.State("IDLE"):
+                with m.If(clue_write):
+                    m.next = "CLUE_READ"
+                with m.Elif(command["load"]):
+                    m.d.sync += [g.eq(0), depth.eq(0), base.eq(0), conflict.eq(0),
+                                 complete.eq(0)]
+                    m.d.sync += [total.eq(0) for total in totals.values()]
+                    m.next = "LOAD_READ"
+                with m.Elif(command["deduce"]):
+                    m.d.comb += prober.start.eq(1)
+                    m.next = "RUN"
+                with m.Elif(command["decide"] & ~trail_full & ~complete & ~conflict
+                            & prober.best_valid):
+                    m.d.sync += [t.eq(0), cell_group.eq(prober.best_group),
+                                 cell_pos.eq(prober.best_pos),
+                                 cell_bit.eq(Const(1, bits) << prober.best_pos)]
+                    m.next = "PUSH"
+                with m.Elif(command["backtrack"] & ~trail_empty):
+                    m.d.sync += [t.eq(0), depth.eq(depth - 1), base.eq(base - groups)]
+                    m.next = "POP_CELL"
+            with m.State("CLUE_READ"):
+                m.d.comb += [busy.eq(1), prober.addr.eq(clue_group)]
+                m.next = "CLUE_WRITE"
+            with m.State("CLUE_WRITE"):
+                m.d.comb += [busy.eq(1), prober.addr.eq(clue_group), prober.clue_we.eq(1),
+                             prober.clue_in.eq(edited_clues)]
+                m.next = "IDLE"
+            with m.State("LOAD_READ"):
+                m.d.comb += [busy.eq(1), prober.addr.eq(g)]
+                m.next = "LOAD_WRITE"
+            with m.State("LOAD_WRITE"):
+                m.d.comb += [busy.eq(1), prober.addr.eq(g),
+                             prober.clue_we.eq(1), prober.clue_in.eq(loaded_clues),
+                             prober.state_we.eq(1), prober.state_in.eq(initial)]
+                m.d.sync += g.eq(g + 1)
+                with m.If(g == groups - 1):
+                    m.d.comb += prober.clear_labels.eq(1)
+                    m.next = "LOAD_LABELS"
+                with m.Else():
+                    m.next = "LOAD_READ"
+            with m.State("LOAD_LABELS"):
+                m.d.comb += busy.eq(1)
+                with m.If(~prober.busy):
+                    m.next = "IDLE"
+            with m.State("PUSH"):     # read group t; write group t - 1 to the trail
+                m.d.comb += [busy.eq(1), counted.eq(1),
+                             prober.addr.eq(t), prober.label_addr.eq(t)]
+                m.d.sync += t.eq(t + 1)
+                with m.If(t == 0):
+                    m.d.comb += [dec_w.addr.eq(depth), dec_w.en.eq(1),
+                                 dec_w.data.group.eq(cell_group), dec_w.data.pos.eq(cell_pos),
+                                 dec_w.data.dirty.eq(prober.dirty)]
+                with m.Else():
+                    m.d.comb += trail_w.en.eq(1)
+                    with m.If(t - 1 == cell_group):
+                        m.d.sync += cell_word.eq(prober.state_out)
+                with m.If(t == groups):     # the decision: the cell IN, in its word
+                    word = Mux(cell_group == groups - 1, prober.state_out.as_value(),
+                               cell_word.as_value())
+                    m.d.comb += [prober.addr.eq(cell_group), prober.state_we.eq(1),
+                                 prober.state_in.eq(with_cell(word, C1))]
+                    m.d.sync += [depth.eq(depth + 1), base.eq(base + groups),
+                                 totals["decisions"].eq(totals["decisions"] + 1),
+                                 totals["saves"].eq(totals["saves"] + 1)]
+                    m.next = "START"
+            with m.State("POP_CELL"):  # the decision memory's entry arrives next clock
+                m.d.comb += [busy.eq(1), counted.eq(1)]
+                m.next = "POP"
+            with m.State("POP"):       # read group t of the entry; write group t - 1 back
+                m.d.comb += [busy.eq(1), counted.eq(1)]
+                m.d.sync += t.eq(t + 1)
+                with m.If(t == 0):
+                    m.d.sync += [cell_group.eq(dec_r.data.group),
+                                 cell_bit.eq(Const(1, bits) << dec_r.data.pos)]
+                    m.d.comb += [prober.dirty_we.eq(1), prober.dirty_in.eq(dec_r.data.dirty)]
+                with m.Else():
+                    m.d.comb += [prober.addr.eq(t - 1), prober.state_we.eq(1),
+                                 prober.label_addr.eq(t - 1), prober.label_we.eq(1),
+                                 prober.label_in.eq(popped_labels)]
+                    with m.If(t - 1 == cell_group):   # the other colour: OUT
+                        m.d.comb += prober.state_in.eq(with_cell(popped_state, C0))
+                    with m.Else():
+                        m.d.comb += prober.state_in.eq(popped_state)
+                with m.If(t == groups):
+                    m.d.sync += [totals["backtracks"].eq(totals["backtracks"] + 1),
+                                 totals["restores"].eq(totals["restores"] + 1)]
+                    m.next = "START"
+            with m.State("START"):
+                m.d.comb += [busy.eq(1), counted.eq(1), prober.start.eq(1)]
+                m.next = "RUN"
+            with m.State("RUN"):
+                m.d.comb += [busy.eq(1), counted.eq(1)]
+                with m.If(prober.done):
+                    m.d.sync += [conflict.eq(prober.conflict), complete.eq(prober.complete)]
+                    for name, source in _FROM_PROBER.items():
+                        m.d.sync += totals[name].eq(totals[name] + getattr(prober, source))
+                    m.next = "IDLE"
+
+        # --- the registers ----------------------------------------------------------------
+        reads = [
+            (regmap.DeduceConfig, dict(max_rows=Const(R, 8), max_cols=Const(C, 8),
+                                       trail_depth=Const(self.trail_depth, 16))),
+            (regmap.DeduceSize, dict(rows=rows, cols=cols, island=island)),
+            (regmap.DeduceStatus, dict(busy=busy, conflict=conflict, complete=complete,
+                                       trail_empty=trail_empty, trail_full=trail_full)),
+        ]
+        regs = register_file(m, self.bus, busy=busy, reads=reads, totals=totals,
+                             size=dict(rows=rows, cols=cols, island=island), command=command)
+
+        # a clue write: its group and bit (framed row r + 1 is row (r + 1) % band of its group)
+        with m.If(regs.clue_write):
+            m.d.comb += clue_write.eq(1)
+            m.d.sync += clue_value.eq(field_of(regmap.DeduceClue, "clue", self.bus.wdata))
+            for r in range(R):
+                for c in range(C):
+                    with m.If((regs.clue_row == r) & (regs.clue_col == c)):
+                        m.d.sync += [clue_group.eq((r + 1) // band),
+                                     clue_bit.eq(1 << ((r + 1) % band * w + c + 1))]
+
+        # DEDUCE_ROW(r, half): the IN bits of row r from the state memory, a clock later
+        row_read = Signal()
+        row_j = Signal(range(band))
+        row_half = Signal()
+        m.d.sync += row_read.eq(0)
+        with m.If(regs.row_read & ~busy & (regs.row < R) & (~regs.row_half | (C > 32))):
+            m.d.sync += [row_read.eq(1), row_half.eq(regs.row_half)]
+            for r in range(R):
+                with m.If(regs.row == r):
+                    m.d.comb += prober.addr.eq((r + 1) // band)
+                    m.d.sync += row_j.eq((r + 1) % band)
+        inside = Signal(64)
+        with m.Switch(row_j):
+            for j in range(band):
+                with m.Case(j):
+                    m.d.comb += inside.eq(prober.state_out[C1][j * w + 1:j * w + 1 + C])
+        with m.If(row_read):
+            m.d.comb += self.bus.rdata.eq(Mux(row_half, inside[32:], inside[:32]))
+        return m

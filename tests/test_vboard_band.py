@@ -1,0 +1,73 @@
+"""Deduce mode on a virtual board with the band engine (hw/deduce/band_engine.py): the
+same firmware and protocol as the fully parallel engine, and every DEDUCE_RESULT counter
+equals the band golden model's (model.band.band_solve: the search of model.deduce.solve,
+flood_iterations and label_iterations counted as band passes), on corpus puzzles up to
+the build's 10x10: unique, several solutions, none, a decision bound, and branching."""
+
+import pytest
+
+from slitherlink.host import board as B
+from slitherlink.host.result import Status
+from slitherlink.model.band import band_solve
+from slitherlink.sim.vboard import VirtualBoard, build_design
+from slitherlink.spec.protocol import DEDUCE_COUNTERS
+from tests.conftest import load
+
+#: the counters the band engine counts as passes, and the model's names for them
+PASSES = {"flood_iterations": "flood_passes", "label_iterations": "label_passes"}
+
+
+def band_model(puzzle, *, band, unique, max_decisions=None):
+    """``(outcome, {counter: value})``: what a band build's DEDUCE_RESULT must carry."""
+    want = band_solve(puzzle, band=band, max_solutions=2 if unique else 1,
+                      max_decisions=max_decisions)
+    counters = {key: getattr(want.outcome.counters, key) for key in DEDUCE_COUNTERS}
+    counters.update({key: getattr(want.band, name) for key, name in PASSES.items()})
+    return want.outcome, counters
+
+
+@pytest.fixture(scope="module")
+def band_board():
+    """A 10x10 build at 50 MHz with the band engine, one framed row a word."""
+    build = build_design("soc", params={"band": 1}, quiet=True)
+    with VirtualBoard("soc", build=build) as vboard:
+        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+            yield board
+
+
+@pytest.mark.parametrize("name, unique, status, max_decisions", [
+    ("edge_1x2_3", True, Status.SOLVED_UNIQUE, None),
+    ("edge_1x3_two_solutions", True, Status.MULTIPLE, None),
+    ("edge_2x4_global_unsat", True, Status.NO_SOLUTION, None),
+    ("edge_5x5_noclues", True, Status.MULTIPLE, None),        # decisions and backtracks
+    ("edge_5x5_noclues", False, Status.LIMIT, 1),             # the decision bound
+    ("edge_10x10_two_solutions", True, Status.MULTIPLE, None),
+    ("janko_0103", True, Status.SOLVED_UNIQUE, None),        # 10x10, 2 decisions
+    ("janko_1165", True, Status.SOLVED_UNIQUE, None),
+    ("janko_0751", False, Status.SOLVED, None),
+])
+def test_band_engine_counts_like_the_band_model(band_board, name, unique, status,
+                                                max_decisions):
+    puzzle, solution = load(name)
+    version = band_board.connect()
+    assert version.deduce_ok and (version.max_rows, version.max_cols) == (10, 10)
+    result = band_board.solve(puzzle, unique=unique, mode="deduce",
+                              max_decisions=max_decisions)
+    model, counters = band_model(puzzle, band=1, unique=unique, max_decisions=max_decisions)
+    assert result.status is status, result.message
+    for key in DEDUCE_COUNTERS:
+        assert result.counters[key] == counters[key], key
+    if status.solved:
+        assert result.solution == model.solutions[0]
+    if status is Status.SOLVED_UNIQUE:
+        assert result.solution == solution
+    assert 0 < result.counters["engine_clocks"] < result.counters["cycles"]
+
+
+def test_paper_mode_on_the_band_build(band_board):
+    """The paper's accelerator beside the band engine still serves paper mode."""
+    puzzle, solution = load("puzzleloop_5x5_medium_8118588")
+    band_board.connect()
+    for mode in ("deduce", "paper"):
+        result = band_board.solve(puzzle, unique=True, mode=mode)
+        assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
