@@ -459,7 +459,8 @@ def prepare_deduce(sample, args, log):
     start = time.monotonic()
     for i, row in enumerate(sample):
         row["class"] = D.class_for(row, args.classes)
-        row["deduce_model"] = D.model_expectation(row["puzzle"], args.max_decisions)
+        row["deduce_model"] = D.model_expectation(row["puzzle"], args.max_decisions,
+                                                  band=args.band)
         row["paper_run"] = False
         if args.mode == "both" and row["cells"] <= args.paper_max_cells:
             row["model"] = model_expectation(row["puzzle"], args.max_checks)
@@ -489,7 +490,8 @@ def run_classes(sample, args, progress, log):
     deduce_records, paper_records, info = [], [], {}
     for grid in sorted(groups, key=lambda g: (g[0] * g[1], g)):
         rows, name = groups[grid], D.grid_name(grid)
-        params = {"max_rows": grid[0], "max_cols": grid[1], "baud": args.sim_baud, "deduce": 1}
+        params = {"max_rows": grid[0], "max_cols": grid[1], "baud": args.sim_baud, "deduce": 1,
+                  "band": args.band or 0}
         log(f"virtual board {name} ({args.sim_baud:,} baud, both engines) for {len(rows)} "
             f"puzzle(s); building if needed ...")
         since, start = time.time(), time.monotonic()
@@ -809,6 +811,9 @@ def parse_args(argv):
     parser.add_argument("--max-decisions", type=int, default=D.DEFAULT_MAX_DECISIONS,
                         help="deduce and both: per-puzzle bound on the board and in the golden "
                              "model, in decisions (exact; default: %(default)s)")
+    parser.add_argument("--band", type=int, default=None, metavar="N",
+                        help="deduce mode: builds with the band deduction engine, N framed "
+                             "rows a word (default: the fully parallel engine)")
     parser.add_argument("--fmax", type=float, default=None, metavar="MHZ",
                         help="deduce and both: also give times and speed-ups at this clock "
                              "(e.g. the ECP5 post-route Fmax; default: none)")
@@ -1172,12 +1177,23 @@ def main_deduce(args, argv, sample, log):
             "paper_max_cells": args.paper_max_cells,
             "paper_over_bound": sorted(r["name"] for r in sample
                                        if "model" in r and not r["paper_run"]),
-            "hardware_note": DEDUCE_HARDWARE_NOTE, "hardware_label": "deduce mode"}
+            "band": args.band,
+            "hardware_note": BAND_HARDWARE_NOTE.format(band=args.band) if args.band
+            else DEDUCE_HARDWARE_NOTE, "hardware_label": "deduce mode"}
     return max(status, finish_deduce(records, paper_records, meta, args, log))
 
 
 DEDUCE_HARDWARE_NOTE = (
     "PicoRV32 SoC with the deduction engine (hw/deduce/engine.py, fully parallel) driven by "
+    "the C firmware (firmware/src/deduce.c), simulated cycle by cycle (Verilator); `cycles` = "
+    "the SoC's counter from 'puzzle loaded' to 'answer ready' (the firmware's branching "
+    "included); `engine clocks` = the clocks the engine was busy, part of `cycles`.")
+
+
+BAND_HARDWARE_NOTE = (
+    "PicoRV32 SoC with the band deduction engine (hw/deduce/band_engine.py, band {band}: "
+    "its state in memories, {band} framed row(s) a clock; its golden model is "
+    "`model.band.band_solve`, whose flood and label iterations are band passes) driven by "
     "the C firmware (firmware/src/deduce.c), simulated cycle by cycle (Verilator); `cycles` = "
     "the SoC's counter from 'puzzle loaded' to 'answer ready' (the firmware's branching "
     "included); `engine clocks` = the clocks the engine was busy, part of `cycles`.")

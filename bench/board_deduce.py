@@ -82,19 +82,33 @@ def grid_name(grid):
 
 # -- the golden model ---------------------------------------------------------------------------
 
-def model_expectation(puzzle, max_decisions):
+#: DEDUCE_RESULT counters that a band build counts as passes: the band model's names
+BAND_PASSES = {"flood_iterations": "flood_passes", "label_iterations": "label_passes"}
+
+
+def model_expectation(puzzle, max_decisions, band=None):
     """What :func:`model.deduce.solve` does with the board's request (unique mode, the same
-    decision bound): status, every counter and its cycle estimate."""
+    decision bound): status, every counter and its cycle estimate.  ``band``: a build
+    with the band engine, whose golden model is :func:`model.band.band_solve` (the same
+    search; the flood and label iterations are band passes; its cycle model)."""
     import time
 
+    from slitherlink.model.band import band_solve
     from slitherlink.model.deduce import solve
     start = time.perf_counter()
-    outcome = solve(puzzle, max_solutions=2, max_decisions=max_decisions)
+    if band:
+        banded = band_solve(puzzle, band=band, max_solutions=2, max_decisions=max_decisions)
+        outcome, cycles = banded.outcome, banded.cycles(band)
+        counters = outcome.counters.as_dict()
+        counters.update({k: getattr(banded.band, name) for k, name in BAND_PASSES.items()})
+    else:
+        outcome = solve(puzzle, max_solutions=2, max_decisions=max_decisions)
+        counters, cycles = outcome.counters.as_dict(), outcome.cycles
     seconds = time.perf_counter() - start
     status = Result.status_for(len(outcome.solutions), wanted_unique=True,
                                exhausted=outcome.exhausted)
-    return {"status": status.name, "counters": outcome.counters.as_dict(),
-            "limit": outcome.limit_reached, "cycles": outcome.cycles,
+    return {"status": status.name, "counters": counters,
+            "limit": outcome.limit_reached, "cycles": cycles,
             "seconds": round(seconds, 4)}
 
 
@@ -309,7 +323,8 @@ def markdown(summary, meta, records):
             for cls, info in classes.items() if info.get("error")), ""]
     lines += ["Statistics include the puzzles stopped by the bound at the value where they "
               "stopped (a lower bound; marked ≥). Wrong answers must be 0, and every counter "
-              "must equal the golden model's (`model.deduce.solve`).", ""]
+              "must equal the golden model's (" + ("`model.band.band_solve`, band "
+              f"{meta['band']}" if meta.get("band") else "`model.deduce.solve`") + ").", ""]
     fcols = [f"median at {fmax:g} MHz", f"max at {fmax:g} MHz"] if fmax else []
     xcols = [f"speed-up over sat at {fmax:g} MHz"] if fmax else []
     peer_cols = [e for e in ("sat", "cpsat") if e in engines]
@@ -339,8 +354,10 @@ def markdown(summary, meta, records):
             cells.append(_x(s["speedup_fmax"], mark))
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "Speed-up = the sat peer's median wall time / the hardware's median solve time "
-              "(cycles / clock) of the class. The model estimate is `model.deduce`'s cycle model "
-              "(docs/deduce.md section 6), not a measurement."]
+              "(cycles / clock) of the class. The model estimate is "
+              + ("`model.band.BandCycleModel` (docs/deduce.md section 12.1)" if meta.get("band")
+                 else "`model.deduce`'s cycle model (docs/deduce.md section 6)")
+              + ", not a measurement."]
 
     # the UART, separately
     head = ["class (build)", "frame bytes median (SOLVE + DEDUCE_RESULT)",

@@ -4,11 +4,13 @@
 #   make bitstream BOARD=ulx3s     ULX3S-85F (ECP5): a real bitstream with the open flow
 #   make program [BOARD=ulx3s]     load it with openFPGALoader (BITSTREAM=file.bit: another one)
 # Options: ROWS=, COLS= (maximum grid), CLOCK= (MHz), BAUD= (default 115200),
-#          CORE=soc|soc-deduce|soc-both|accelerator|loopback, CC_KIND=zig|gcc (firmware), BUILD_DIR=.
+#          CORE=soc|soc-deduce|soc-both|accelerator|loopback, BAND= (soc-deduce, soc-both:
+#          the band deduction engine, BAND framed rows a word), CC_KIND=zig|gcc (firmware), BUILD_DIR=.
 
 BOARD ?= arty
 BITSTREAM_ARGS = --board $(BOARD) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS)) \
 	$(if $(CLOCK),--clock $(CLOCK)) $(if $(BAUD),--baud $(BAUD)) $(if $(CORE),--core $(CORE)) \
+	$(if $(BAND),--band $(BAND)) \
 	$(if $(CC_KIND),--cc $(CC_KIND)) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
 
 .PHONY: bitstream program
