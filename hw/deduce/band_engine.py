@@ -314,14 +314,15 @@ class BandDeduceEngine(wiring.Component):
                              size=dict(rows=rows, cols=cols, island=island), command=command)
 
         # a clue write: its group and bit (framed row r + 1 is row (r + 1) % band of its group)
-        with m.If(regs.clue_write):
+        with m.If(regs.clue_write & (regs.clue_row < R) & (regs.clue_col < C)):
             m.d.comb += clue_write.eq(1)
             m.d.sync += clue_value.eq(field_of(regmap.DeduceClue, "clue", self.bus.wdata))
-            for r in range(R):
-                for c in range(C):
-                    with m.If((regs.clue_row == r) & (regs.clue_col == c)):
+            with m.Switch(regs.clue_row):
+                for r in range(R):
+                    with m.Case(r):
                         m.d.sync += [clue_group.eq((r + 1) // band),
-                                     clue_bit.eq(1 << ((r + 1) % band * w + c + 1))]
+                                     clue_bit.eq(Const(1 << ((r + 1) % band * w + 1), bits)
+                                                 << regs.clue_col)]
 
         # DEDUCE_ROW(r, half): the IN bits of row r from the state memory, a clock later
         row_read = Signal()
@@ -330,10 +331,11 @@ class BandDeduceEngine(wiring.Component):
         m.d.sync += row_read.eq(0)
         with m.If(regs.row_read & ~busy & (regs.row < R) & (~regs.row_half | (C > 32))):
             m.d.sync += [row_read.eq(1), row_half.eq(regs.row_half)]
-            for r in range(R):
-                with m.If(regs.row == r):
-                    m.d.comb += prober.addr.eq((r + 1) // band)
-                    m.d.sync += row_j.eq((r + 1) % band)
+            with m.Switch(regs.row):
+                for r in range(R):
+                    with m.Case(r):
+                        m.d.comb += prober.addr.eq((r + 1) // band)
+                        m.d.sync += row_j.eq((r + 1) % band)
         inside = Signal(64)
         with m.Switch(row_j):
             for j in range(band):

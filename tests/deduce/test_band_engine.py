@@ -5,7 +5,9 @@ The firmware's search through the registers (``tests.deduce.test_engine_bus``), 
 solutions, the end of the search and every counter equal :func:`model.band.band_solve`'s
 (:func:`model.deduce.solve` with the band passes counted: DEDUCE_FLOOD_ITERATIONS and
 DEDUCE_LABEL_ITERATIONS are the flood and label passes), on corpus puzzles and on small
-random puzzles with several solutions or none (where the trail works hardest).
+random puzzles with several solutions or none (where the trail works hardest).  The
+10x10 build runs on the virtual board (tests/test_vboard_band.py), where the same search
+is thousands of times faster than in Amaranth's simulator.
 """
 
 import random
@@ -55,15 +57,10 @@ def test_band_engine_backtracks_through_the_trail_as_the_model(band):
     rng = random.Random(12 + band)
     jobs = [(random_puzzle(rng, rng.randint(2, 4), rng.randint(2, 5), 0.35), 3)
             for _ in range(10)]
+    jobs = jobs[:4] if band == 1 else jobs   # band 1's first four: 12 decisions
     dut = BandDeduceEngine(4, 5, band=band, trail_depth=16)
     seen = run(dut, jobs, band_counters(band))
     assert sum(d for _, d, _ in seen) >= 5 and sum(b for _, _, b in seen) >= 5
-
-
-@pytest.mark.slow
-def test_band_engine_on_branching_10x10_puzzles():
-    jobs = [(load(name)[0], 2) for name in ("janko_0103", "janko_0025")]
-    run(BandDeduceEngine(10, 10, trail_depth=8), jobs, band_counters(1))
 
 
 def test_band_engine_registers_and_a_full_trail():
