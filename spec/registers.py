@@ -280,6 +280,9 @@ class DeduceStatus(Register, address=0x010, access="r"):
 
 def _counter_register(name, address):
     doc = f"Counter {name} since LOAD (model.deduce.Counters; clocks: busy clocks)."
+    if name in ("flood_iterations", "label_iterations"):
+        doc = (f"Counter {name} since LOAD (model.deduce.Counters; a band build counts "
+               f"passes: model.band.BandCounters.{name.split('_')[0]}_passes).")
     return type(f"Deduce{''.join(w.title() for w in name.split('_'))}", (Register,),
                 {"__doc__": doc, "__annotations__": {"count": Field(32, "wraps at 2^32")}},
                 address=address, access="r")

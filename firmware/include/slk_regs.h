@@ -178,7 +178,7 @@
 #define SLK_DEDUCE_FLOODS_COUNT_SHIFT 0u
 #define SLK_DEDUCE_FLOODS_COUNT_MASK 0xFFFFFFFFu
 
-/* DeduceFloodIterations (r): Counter flood_iterations since LOAD (model.deduce.Counters; clocks: busy clocks). */
+/* DeduceFloodIterations (r): Counter flood_iterations since LOAD (model.deduce.Counters; a band build counts passes: model.band.BandCounters.flood_passes). */
 #define SLK_DEDUCE_FLOOD_ITERATIONS 0x0028u
 #define SLK_DEDUCE_FLOOD_ITERATIONS_COUNT_SHIFT 0u
 #define SLK_DEDUCE_FLOOD_ITERATIONS_COUNT_MASK 0xFFFFFFFFu
@@ -188,7 +188,7 @@
 #define SLK_DEDUCE_LABEL_RUNS_COUNT_SHIFT 0u
 #define SLK_DEDUCE_LABEL_RUNS_COUNT_MASK 0xFFFFFFFFu
 
-/* DeduceLabelIterations (r): Counter label_iterations since LOAD (model.deduce.Counters; clocks: busy clocks). */
+/* DeduceLabelIterations (r): Counter label_iterations since LOAD (model.deduce.Counters; a band build counts passes: model.band.BandCounters.label_passes). */
 #define SLK_DEDUCE_LABEL_ITERATIONS 0x0030u
 #define SLK_DEDUCE_LABEL_ITERATIONS_COUNT_SHIFT 0u
 #define SLK_DEDUCE_LABEL_ITERATIONS_COUNT_MASK 0xFFFFFFFFu
