@@ -55,14 +55,16 @@ the registered row) and the old labels of the row after it, exactly the
 model's order.  Row update: every point takes the minimum of its label, the
 label of the row before across a LINE H edge and the label of the row after
 across a LINE H edge (two compare-and-selects), then every run of points joined
-by LINE V edges takes its minimum: a segmented prefix-min left to right
-(Sklansky: ``ceil(log2 P)`` levels of compare-and-select, ``P/2`` a level),
-then the value at the run's right end is copied back along the run (Sklansky,
-``ceil(log2 P)`` levels of 2:1 multiplexers).  The combinational path of a
-clock is ``band x (2 + ceil(log2 P))`` compare-and-selects and ``band x
-ceil(log2 P)`` multiplexer levels, then the findings below (an equality, a
-popcount, an accumulator) - at 20x36 (``P = 37``), 8 compare-and-selects and
-6 multiplexer levels a row.
+by LINE V edges takes its minimum: a segmented prefix-min left to right,
+then the value at the run's right end is copied back along the run (2:1
+multiplexers): the prefix-min over Sklansky's network (``ceil(log2 P)``
+levels, ``P/2`` operators a level), the copy back over the network of
+:func:`prefix_levels` with one Brent-Kung level at each end of a Sklansky
+network (``ceil(log2 P) + 1`` levels, about a fifth fewer operators).  The
+combinational path of a clock is ``band x (2 + ceil(log2 P))``
+compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels,
+then the findings below (an equality, a popcount, an accumulator) - at 20x36
+(``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.
 
 In the same clock the group's rows give: ``changed`` (a new label differs from
 the old), the roots (a point on a line whose label is its own index), the ends
@@ -104,12 +106,16 @@ from slitherlink.spec.deduce import Geometry
 from .labels import popcount
 from .sweep import BOARDS
 
-__all__ = ["BandLabels", "LATENCY"]
+__all__ = ["BandLabels", "LATENCY", "prefix_levels", "run_min"]
 
 #: clocks a pass takes beyond one a group (read latency, read-ahead)
 LATENCY = 2
 COUNT_WIDTH = 16
 PASS_WIDTH = 8
+#: Brent-Kung levels of the row's prefix networks (:func:`prefix_levels`): 0 for the
+#: prefix-min (Sklansky, the shallowest), 1 for the copy back (its multiplexers are
+#: cheaper than compare-and-selects, so the extra level costs less than it saves)
+PREFIX_K = (0, 1)
 
 # state boards (spec.deduce order C0, C1, H0, H1, V0, V1, ...)
 _H0, _H1, _V0, _V1 = 2, 3, 4, 5
@@ -122,41 +128,70 @@ def _cs(m, name, take, cand, best):
     return out
 
 
-def run_min(m, name, values, link):
+def prefix_levels(n, k=1):
+    """A prefix network over ``n`` elements: levels of ``(src, dst)`` pairs, element ``dst``
+    (holding the span ``src + 1 .. dst``) combined with element ``src`` (the span just
+    before it).  ``k`` Brent-Kung levels pair the elements up (every ``2**i``-th element
+    takes the span before it), a Sklansky network joins the ends of the blocks of
+    ``2**k``, and ``k`` levels fill in the elements within the blocks: ``ceil(log2 n) + k``
+    levels; ``k = 0`` is Sklansky's network (``n/2`` operators a level)."""
+    levels = []
+    d = 1
+    for _ in range(k):
+        level = [(i - d, i) for i in range(2 * d - 1, n, 2 * d)]
+        if level:
+            levels.append(level)
+        d *= 2
+    ends = list(range(d - 1, n, d))
+    size = 1
+    while size < len(ends):
+        level = []
+        for start in range(0, len(ends), 2 * size):
+            mid = start + size - 1
+            if mid + 1 < len(ends):
+                level += [(ends[mid], ends[j]) for j in range(mid + 1, min(start + 2 * size,
+                                                                           len(ends)))]
+        levels.append(level)
+        size *= 2
+    for _ in range(k):
+        d //= 2
+        level = [(i - d, i) for i in range(3 * d - 1, n, 2 * d)]
+        if level:
+            levels.append(level)
+    return levels
+
+
+def run_min(m, name, values, link, k=PREFIX_K):
     """Every element the minimum of its run (elements ``i-1`` and ``i`` joined by
-    ``link[i]``; ``link[0]`` unused): a segmented Sklansky prefix-min left to
-    right, then the value at each run's right end copied back along the run."""
+    ``link[i]``; ``link[0]`` unused): a segmented prefix-min left to right, then the value
+    at each run's right end copied back along the run (a segmented suffix copy), over
+    the networks :func:`prefix_levels` (``k``: the Brent-Kung levels of each; the copy
+    over its mirror image)."""
+    k_min, k_copy = k
     n = len(values)
     y = list(values)
-    a = [Const(1, 1)] * n          # joined to the start of its block
-    size, level = 1, 0
-    while size < n:
-        for start in range(0, n, 2 * size):
-            mid = start + size - 1
-            if mid + 1 >= n:
-                continue
-            for j in range(mid + 1, min(start + 2 * size, n)):
-                c = Signal(name=f"{name}_fa{level}_{j}")
-                m.d.comb += c.eq(a[j] & link[mid + 1])
-                y[j] = _cs(m, f"{name}_f{level}_{j}", c, y[mid], y[j])
-                a[j] = c & a[mid]
-        size, level = size * 2, level + 1
+    a = [Const(1, 1)] * n          # joined to the start of its span
+    for level, pairs in enumerate(prefix_levels(n, k_min)):
+        y_next, a_next = list(y), list(a)
+        for src, j in pairs:
+            c = Signal(name=f"{name}_fa{level}_{j}")
+            m.d.comb += c.eq(a[j] & link[src + 1])
+            y_next[j] = _cs(m, f"{name}_f{level}_{j}", c, y[src], y[j])
+            a_next[j] = c & a[src]
+        y, a = y_next, a_next
     z = list(y)
-    b = [Const(1, 1)] * n          # joined to the end of its block
-    size, level = 1, 0
-    while size < n:
-        for start in range(0, n, 2 * size):
-            mid = start + size - 1
-            if mid + 1 >= n:
-                continue
-            for j in range(start, mid + 1):
-                c = Signal(name=f"{name}_ba{level}_{j}")
-                m.d.comb += c.eq(b[j] & link[mid + 1])
-                out = Signal(len(z[j]), name=f"{name}_b{level}_{j}")
-                m.d.comb += out.eq(Mux(c, z[mid + 1], z[j]))
-                z[j] = out
-                b[j] = c & b[mid + 1]
-        size, level = size * 2, level + 1
+    b = [Const(1, 1)] * n          # joined to the end of its span
+    for level, pairs in enumerate(prefix_levels(n, k_copy)):
+        z_next, b_next = list(z), list(b)
+        for src, j in pairs:       # mirrored: element n-1-j takes from element n-1-src
+            dj, ds = n - 1 - j, n - 1 - src
+            c = Signal(name=f"{name}_ba{level}_{dj}")
+            m.d.comb += c.eq(b[dj] & link[ds])
+            out = Signal(len(z[dj]), name=f"{name}_b{level}_{dj}")
+            m.d.comb += out.eq(Mux(c, z[ds], z[dj]))
+            z_next[dj] = out
+            b_next[dj] = c & b[ds]
+        z, b = z_next, b_next
     return z
 
 
