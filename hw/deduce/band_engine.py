@@ -116,13 +116,15 @@ class BandDeduceEngine(wiring.Component):
 
         # --- a group's grid and initial state, from the size alone -----------------------
         g = Signal(range(groups))               # the group LOAD writes
-        col_mask = Cat(Const(0, 1), *(c < cols for c in range(C)), Const(0, 1))
+        col_mask = Signal(w)                     # the grid's columns
+        m.d.comb += col_mask.eq(Cat(Const(0, 1), *(c < cols for c in range(C)), Const(0, 1)))
         halo = _VALID_HALO
         window = []                              # grid rows g*band - halo .. + band + halo
         for j in range(-halo, band + halo):
             r = Signal(range(-halo, groups * band + halo), name=f"load_row_{j + halo}")
-            m.d.comb += r.eq(g * band + j)
-            window.append(Mux((r >= 1) & (r <= rows), col_mask, 0))
+            row = Signal(w, name=f"load_grid_{j + halo}")
+            m.d.comb += [r.eq(g * band + j), row.eq(Mux((r >= 1) & (r <= rows), col_mask, 0))]
+            window.append(row)
         nwin = len(window) * w
         valid = runtime_valid(Cat(*window), w, nwin)
         centre = slice(halo * w, (halo + band) * w)
