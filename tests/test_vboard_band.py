@@ -12,6 +12,7 @@ from slitherlink.model.band import band_solve
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.spec.protocol import DEDUCE_COUNTERS
 from tests.conftest import load
+from tests.test_vboard_deduce import check_result
 
 #: the counters the band engine counts as passes, and the model's names for them
 PASSES = {"flood_iterations": "flood_passes", "label_iterations": "label_passes"}
@@ -54,14 +55,7 @@ def test_band_engine_counts_like_the_band_model(band_board, name, unique, status
     result = band_board.solve(puzzle, unique=unique, mode="deduce",
                               max_decisions=max_decisions)
     model, counters = band_model(puzzle, band=1, unique=unique, max_decisions=max_decisions)
-    assert result.status is status, result.message
-    for key in DEDUCE_COUNTERS:
-        assert result.counters[key] == counters[key], key
-    if status.solved:
-        assert result.solution == model.solutions[0]
-    if status is Status.SOLVED_UNIQUE:
-        assert result.solution == solution
-    assert 0 < result.counters["engine_clocks"] < result.counters["cycles"]
+    check_result(result, status, model.solutions, counters, solution)
 
 
 def test_paper_mode_on_the_band_build(band_board):

@@ -48,15 +48,20 @@ def test_deduce_mode_counts_like_the_model(connection, name, unique, status, max
     result = connection.solve(puzzle, unique=unique, mode="deduce",
                               max_decisions=max_decisions)
     model = solve(puzzle, max_solutions=2 if unique else 1, max_decisions=max_decisions)
+    check_result(result, status, model.solutions, model.counters.as_dict(), solution)
+
+
+def check_result(result, status, solutions, counters, solution):
+    """A DEDUCE_RESULT against the golden model's search: the status, every counter
+    (``counters`` by DEDUCE_COUNTERS name), the first solution, the ``.sol`` of a unique
+    puzzle, and the engine's own clocks within the solve's cycles."""
     assert result.status is status, result.message
     for key in DEDUCE_COUNTERS:
-        assert result.counters[key] == getattr(model.counters, key), key
+        assert result.counters[key] == counters[key], key
     if status.solved:
-        assert result.solution == model.solutions[0]
+        assert result.solution == solutions[0]
     if status is Status.SOLVED_UNIQUE:
         assert result.solution == solution
-    # the engine's own clocks are part of the solve's cycles, and close to the model's
-    # estimate (which charges a fixed firmware cost per branch instead)
     assert 0 < result.counters["engine_clocks"] < result.counters["cycles"]
 
 

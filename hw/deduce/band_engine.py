@@ -305,15 +305,11 @@ class BandDeduceEngine(wiring.Component):
                     m.next = "IDLE"
 
         # --- the registers ----------------------------------------------------------------
-        reads = [
-            (regmap.DeduceConfig, dict(max_rows=Const(R, 8), max_cols=Const(C, 8),
-                                       trail_depth=Const(self.trail_depth, 16))),
-            (regmap.DeduceSize, dict(rows=rows, cols=cols, island=island)),
-            (regmap.DeduceStatus, dict(busy=busy, conflict=conflict, complete=complete,
-                                       trail_empty=trail_empty, trail_full=trail_full)),
-        ]
-        regs = register_file(m, self.bus, busy=busy, reads=reads, totals=totals,
-                             size=dict(rows=rows, cols=cols, island=island), command=command)
+        regs = register_file(m, self.bus, config=(R, C, self.trail_depth),
+                             size=dict(rows=rows, cols=cols, island=island),
+                             status=dict(busy=busy, conflict=conflict, complete=complete,
+                                         trail_empty=trail_empty, trail_full=trail_full),
+                             totals=totals, command=command)
 
         # a clue write: its group and bit (framed row r + 1 is row (r + 1) % band of its group)
         with m.If(regs.clue_write & (regs.clue_row < R) & (regs.clue_col < C)):

@@ -230,22 +230,17 @@ class DeduceEngine(wiring.Component):
             m.d.sync += totals["clocks"].eq(totals["clocks"] + 1)
 
         # --- the registers --------------------------------------------------------------
-        reads = [
-            (regmap.DeduceConfig, dict(max_rows=Const(R, 8), max_cols=Const(C, 8),
-                                       trail_depth=Const(self.trail_depth, 16))),
-            (regmap.DeduceSize, dict(rows=rows, cols=cols, island=island)),
-            (regmap.DeduceStatus, dict(busy=busy, conflict=conflict, complete=complete,
-                                       trail_empty=trail_empty, trail_full=trail_full)),
-        ]
         # DEDUCE_ROW(r, half): the IN bits of grid row r, 32 columns a word
         rows_read = []
         for r in range(R):
             inside = s[C1][(r + 1) * w + 1:(r + 1) * w + 1 + C]
             rows_read += [(regmap.deduce_row_address(r, half), inside[32 * half:32 * half + 32])
                           for half in range((C + 31) // 32)]
-        regs = register_file(m, self.bus, busy=busy, reads=reads, totals=totals,
-                             size=dict(rows=rows, cols=cols, island=island), command=command,
-                             words=rows_read)
+        regs = register_file(m, self.bus, config=(R, C, self.trail_depth),
+                             size=dict(rows=rows, cols=cols, island=island),
+                             status=dict(busy=busy, conflict=conflict, complete=complete,
+                                         trail_empty=trail_empty, trail_full=trail_full),
+                             totals=totals, command=command, words=rows_read)
         with m.If(regs.clue_write):
             value = field_of(regmap.DeduceClue, "clue", self.bus.wdata)
             for r in range(R):
@@ -265,16 +260,22 @@ class RegisterAccess:
         self.__dict__.update(signals)
 
 
-def register_file(m, b, *, busy, reads, totals, size, command, words=()):
+def register_file(m, b, *, config, size, status, totals, command, words=()):
     """The DEDUCE register decode shared by the engines (:mod:`spec.registers`).
 
     ``b``: the engine's bus (:mod:`hw.bus`; reads answer in 2 cycles, writes wait while
-    ``busy``; unknown addresses read 0 and ignore writes); ``reads``: ``(register,
-    {field: value})`` pairs besides DEDUCE_ID and the counters; ``totals``: the counter
-    registers' values by :data:`~spec.registers.DEDUCE_HW_COUNTERS` name; ``size``: the
-    DEDUCE_SIZE fields' registers by name, written here; ``command``: a signal per
-    DEDUCE_CONTROL field, high for the clock its write is accepted; ``words``: further
-    ``(byte address, value)`` reads.  Returns a :class:`RegisterAccess`."""
+    STATUS.busy; unknown addresses read 0 and ignore writes); ``config``: the build's
+    ``(max_rows, max_cols, trail_depth)``; ``size``: the DEDUCE_SIZE fields' registers by
+    name, written here; ``status``: the DEDUCE_STATUS fields' values by name; ``totals``:
+    the counter registers' values by :data:`~spec.registers.DEDUCE_HW_COUNTERS` name;
+    ``command``: a signal per DEDUCE_CONTROL field, high for the clock its write is
+    accepted; ``words``: further ``(byte address, value)`` reads.  Returns a
+    :class:`RegisterAccess`."""
+    max_rows, max_cols, trail_depth = config
+    busy = status["busy"]
+    reads = [(regmap.DeduceConfig, dict(max_rows=Const(max_rows, 8), max_cols=Const(max_cols, 8),
+                                        trail_depth=Const(trail_depth, 16))),
+             (regmap.DeduceSize, size), (regmap.DeduceStatus, status)]
     ready = Signal()
     rdata = Signal(32)
     m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]

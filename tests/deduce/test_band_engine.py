@@ -7,20 +7,18 @@ solutions, the end of the search and every counter equal :func:`model.band.band_
 DEDUCE_LABEL_ITERATIONS are the flood and label passes), on corpus puzzles and on small
 random puzzles with several solutions or none (where the trail works hardest).  The
 10x10 build runs on the virtual board (tests/test_vboard_band.py), where the same search
-is thousands of times faster than in Amaranth's simulator.
+is thousands of times faster than in Amaranth's simulator; the registers and a full
+trail are tested beside the parallel engine's (test_engine_bus.py).
 """
 
 import random
 
 import pytest
-from amaranth.sim import Simulator
 
-from slitherlink.host.puzzle import Puzzle
 from slitherlink.hw.deduce.band_engine import BandDeduceEngine
 from slitherlink.model.band import band_solve
-from slitherlink.spec import registers as regmap
 from tests.conftest import PUZZLES, load
-from tests.deduce.test_engine_bus import COUNTERS, command, random_puzzle, read, run, write
+from tests.deduce.test_engine_bus import COUNTERS, random_puzzle, run
 
 
 def band_counters(band):
@@ -61,48 +59,3 @@ def test_band_engine_backtracks_through_the_trail_as_the_model(band):
     dut = BandDeduceEngine(4, 5, band=band, trail_depth=16)
     seen = run(dut, jobs, band_counters(band))
     assert sum(d for _, d, _ in seen) >= 5 and sum(b for _, _, b in seen) >= 5
-
-
-def test_band_engine_registers_and_a_full_trail():
-    """ID and CONFIG read back; a write to DEDUCE_SIZE reads back; rows beyond the build
-    read 0; with a one-entry trail the nested DECIDE is ignored (STATUS.trail_full) and
-    BACKTRACK pops the entry."""
-    puzzle = Puzzle(((None,) * 4,) * 4)   # no clues: many solutions, nested decisions
-    dut = BandDeduceEngine(4, 4, trail_depth=1)
-    seen = []
-
-    async def bench(ctx):
-        b = dut.bus
-        ident = regmap.DeduceId.unpack(await read(ctx, b, regmap.DeduceId.address))
-        assert ident == {"version": regmap.DEDUCE_VERSION, "magic": regmap.DEDUCE_ID_MAGIC}
-        config = regmap.DeduceConfig.unpack(await read(ctx, b, regmap.DeduceConfig.address))
-        assert config == {"max_rows": 4, "max_cols": 4, "trail_depth": 1}
-        for r in range(4):
-            for c in range(4):
-                await write(ctx, b, regmap.deduce_clue_address(r, c), regmap.CLUE_BLANK)
-        await write(ctx, b, regmap.DeduceSize.address,
-                    regmap.DeduceSize.pack(rows=4, cols=4, island=1))
-        assert regmap.DeduceSize.unpack(await read(ctx, b, regmap.DeduceSize.address)) == {
-            "rows": 4, "cols": 4, "island": 1}
-        await command(ctx, b, "load")
-        status = await command(ctx, b, "deduce")
-        assert status["trail_empty"] and not status["trail_full"] and not status["complete"]
-        status = await command(ctx, b, "decide")
-        assert status["trail_full"] and not status["trail_empty"]
-        decisions = regmap.DEDUCE_COUNTER_REGISTERS[
-            regmap.DEDUCE_HW_COUNTERS.index("decisions")].address
-        if not status["complete"] and not status["conflict"]:
-            again = await command(ctx, b, "decide")   # ignored: the trail is full
-            assert again == status
-            assert await read(ctx, b, decisions) == 1
-        assert await read(ctx, b, regmap.deduce_row_address(5, 0)) == 0
-        assert await read(ctx, b, regmap.deduce_row_address(0, 1)) == 0
-        status = await command(ctx, b, "backtrack")
-        assert status["trail_empty"] and not status["trail_full"]
-        seen.append(status)
-
-    sim = Simulator(dut)
-    sim.add_clock(1e-8)
-    sim.add_testbench(bench)
-    sim.run()
-    assert len(seen) == 1

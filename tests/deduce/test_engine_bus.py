@@ -153,20 +153,30 @@ def test_engine_backtracks_through_the_trail_as_the_model():
     assert sum(d for _, d, _ in seen) >= 5 and sum(b for _, _, b in seen) >= 5
 
 
-def test_a_full_trail_ignores_decide():
-    """trail_depth 1: the second nested DECIDE is ignored, STATUS.trail_full says why, and
-    BACKTRACK still pops the one entry."""
+@pytest.mark.parametrize("engine", ["parallel", "band"])
+def test_registers_and_a_full_trail(engine):
+    """ID and CONFIG read back, and DEDUCE_SIZE after a write; rows beyond the build read 0;
+    with a one-entry trail the second nested DECIDE is ignored, STATUS.trail_full says
+    why, and BACKTRACK still pops the one entry: the fully parallel engine and the band
+    engine (hw/deduce/band_engine.py) alike."""
+    from slitherlink.hw.deduce.band_engine import BandDeduceEngine
     puzzle = Puzzle(((None,) * 4,) * 4)   # no clues: many solutions, nested decisions
-    dut = DeduceEngine(4, 4, trail_depth=1)
+    dut = (DeduceEngine if engine == "parallel" else BandDeduceEngine)(4, 4, trail_depth=1)
     seen = []
 
     async def bench(ctx):
         b = dut.bus
+        ident = regmap.DeduceId.unpack(await read(ctx, b, regmap.DeduceId.address))
+        assert ident == {"version": regmap.DEDUCE_VERSION, "magic": regmap.DEDUCE_ID_MAGIC}
+        config = regmap.DeduceConfig.unpack(await read(ctx, b, regmap.DeduceConfig.address))
+        assert config == {"max_rows": 4, "max_cols": 4, "trail_depth": 1}
         for r in range(4):
             for c in range(4):
                 await write(ctx, b, regmap.deduce_clue_address(r, c), regmap.CLUE_BLANK)
         await write(ctx, b, regmap.DeduceSize.address,
                     regmap.DeduceSize.pack(rows=4, cols=4, island=1))
+        assert regmap.DeduceSize.unpack(await read(ctx, b, regmap.DeduceSize.address)) == {
+            "rows": 4, "cols": 4, "island": 1}
         await command(ctx, b, "load")
         status = await command(ctx, b, "deduce")
         assert status["trail_empty"] and not status["trail_full"] and not status["complete"]
@@ -180,6 +190,8 @@ def test_a_full_trail_ignores_decide():
             assert again == status
             assert await read(ctx, b, regmap.DEDUCE_COUNTER_REGISTERS[
                 regmap.DEDUCE_HW_COUNTERS.index("decisions")].address) == decisions == 1
+        assert await read(ctx, b, regmap.deduce_row_address(5, 0)) == 0
+        assert await read(ctx, b, regmap.deduce_row_address(0, 1)) == 0
         status = await command(ctx, b, "backtrack")
         assert status["trail_empty"] and not status["trail_full"]
         seen.append(status)

@@ -22,11 +22,11 @@ runs in the pytest process, which compares (tests/deduce/test_cocotb_band.py).
 """
 
 import fcntl
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
+from slitherlink.sim.cocotb.deduce import runner as deduce_runner
 from slitherlink.sim.cocotb.deduce.runner import (BUILD_ARGS, BUILD_ROOT, MAKE_FLAGS, Result,
                                                   _key)
 from slitherlink.sim.soc.build import verilator_environment
@@ -81,26 +81,4 @@ def build(max_rows, max_cols, *, band=1, trail_depth=32):
 def run(built, cases, *, name="bench"):
     """Run the bench on a :class:`Build` with ``cases`` (dicts as in the module docstring);
     the :class:`Result`'s report has ``id``, ``config`` and one ``results`` entry a case."""
-    from cocotb_tools.runner import get_results, get_runner
-    build_dir = built.directory
-    verilator_environment()
-    test_dir = build_dir / "runs" / name / str(os.getpid())
-    test_dir.mkdir(parents=True, exist_ok=True)
-    case_file, report_file = test_dir / "cases.json", test_dir / "report.json"
-    case_file.write_text(json.dumps(cases))
-    report_file.unlink(missing_ok=True)
-    results = test_dir / "results.xml"
-    results.unlink(missing_ok=True)
-    try:
-        get_runner("verilator").test(
-            test_module=BENCH, hdl_toplevel=TOP, hdl_toplevel_lang="verilog",
-            build_dir=build_dir, test_dir=test_dir, results_xml=str(results),
-            extra_env={"BAND_CASES": str(case_file), "BAND_REPORT": str(report_file)},
-            log_file=test_dir / "sim.log")
-    except SystemExit:
-        pass  # the runner exits when a test fails; the results file says which
-    if not results.exists():
-        return Result(0, 1, {}, test_dir / "sim.log")
-    total, failed = get_results(results)
-    report = json.loads(report_file.read_text()) if report_file.exists() else {}
-    return Result(total - failed, failed, report, test_dir / "sim.log")
+    return deduce_runner.run(built, cases, name=name, bench=BENCH, top=TOP, env="BAND")

@@ -106,8 +106,12 @@ class Result:
     log: Path
 
 
-def run(built, cases, *, name="bench"):
-    """Run the bench on a :class:`Build` with ``cases`` (dicts as in the module docstring)."""
+def run(built, cases, *, name="bench", bench=BENCH, top=TOP, env="DEDUCE"):
+    """Run the bench on a :class:`Build` with ``cases`` (dicts as in the module docstring).
+
+    ``bench``, ``top``: the cocotb test module and the top module (another bench on
+    another build: :mod:`sim.cocotb.band.runner`); the cases and the report go through
+    the files named by ``<env>_CASES`` and ``<env>_REPORT``."""
     from cocotb_tools.runner import get_results, get_runner
     build_dir = built.directory
     verilator_environment()
@@ -120,9 +124,9 @@ def run(built, cases, *, name="bench"):
     results.unlink(missing_ok=True)
     try:
         get_runner("verilator").test(
-            test_module=BENCH, hdl_toplevel=TOP, hdl_toplevel_lang="verilog",
+            test_module=bench, hdl_toplevel=top, hdl_toplevel_lang="verilog",
             build_dir=build_dir, test_dir=test_dir, results_xml=str(results),
-            extra_env={"DEDUCE_CASES": str(case_file), "DEDUCE_REPORT": str(report_file)},
+            extra_env={f"{env}_CASES": str(case_file), f"{env}_REPORT": str(report_file)},
             log_file=test_dir / "sim.log")
     except SystemExit:
         pass  # the runner exits when a test fails; the results file says which
