@@ -1337,7 +1337,8 @@ def rerender_deduce(data, meta, args, log):
                              f"model: {error}") from None
         puzzle = parse_plain(text, name=rec["name"])
         if "class" in rec:
-            D.compare_with_model(rec, D.model_expectation(puzzle, meta["max_decisions"]))
+            D.compare_with_model(rec, D.model_expectation(puzzle, meta["max_decisions"],
+                                                          band=meta.get("band")))
         else:
             compare_with_model(rec, model_expectation(puzzle, meta["max_checks"]))
     return finish_deduce(records, paper_records, meta, args, log)

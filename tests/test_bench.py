@@ -399,3 +399,23 @@ def test_the_board_pool_starts_afresh_after_a_failed_board_and_keeps_every_failu
         (1, "deduce", "SOLVED"), (1, "paper", "SOLVED"), (2, "deduce", "SOLVED"),
         (3, "deduce", "CRASH")]  # the rest is missing: the runners report it
     assert closed == [0]
+
+
+def test_deduce_expectation_of_a_band_build():
+    """A band build's golden model (bench --band): the search of model.deduce.solve, the
+    flood and label iterations counted as band passes, and the band cycle model."""
+    from slitherlink.bench import board_deduce as D
+    from slitherlink.model.band import band_solve
+    from slitherlink.model.deduce import solve
+    from tests.conftest import load
+    puzzle = load("janko_1165")[0]
+    parallel = D.model_expectation(puzzle, 1000)
+    band = D.model_expectation(puzzle, 1000, band=1)
+    want = band_solve(puzzle, band=1, max_solutions=2, max_decisions=1000)
+    assert band["status"] == parallel["status"] == "SOLVED_UNIQUE"
+    assert band["counters"]["flood_iterations"] == want.band.flood_passes
+    assert band["counters"]["label_iterations"] == want.band.label_passes
+    assert band["cycles"] == want.cycles(1) != parallel["cycles"]
+    same = solve(puzzle, max_solutions=2).counters.as_dict()
+    for key in ("sweeps", "floods", "probes", "decisions", "saves"):
+        assert band["counters"][key] == parallel["counters"][key] == same[key]
