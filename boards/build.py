@@ -486,8 +486,8 @@ def main(argv=None):
                         help="Arty: force Vivado or openXC7 (default: whichever is installed)")
     parser.add_argument("--seed", type=int, default=1, help="nextpnr placement seed (ECP5)")
     parser.add_argument("--synth-opts", default="", metavar="OPTS",
-                        help="ECP5: options for yosys's synth_ecp5, e.g. -noabc9 (Yosys 0.70's abc9 "
-                             "fails an assertion on the 20x36 band build)")
+                        help="ECP5: options for yosys's synth_ecp5 (e.g. -noabc9), recorded in "
+                             "summary.json")
     parser.add_argument("--build-dir", help="build directory (default: build/<board>)")
     args = parser.parse_args(argv)
     board = get_board(args.board)
