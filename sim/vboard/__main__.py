@@ -36,7 +36,7 @@ def main(argv=None):
                          help="leave the deduction engine out (paper mode only)")
         sub.add_argument("--band", type=int, metavar="N",
                          help="the band deduction engine, N framed rows a word "
-                              "(default: the fully parallel engine)")
+                              "(0 or none: the fully parallel engine)")
         if name == "build":
             sub.add_argument("--trace", choices=["vcd", "fst"],
                              help="build the variant that can write a trace")
