@@ -45,7 +45,7 @@ BUILD_ARGS = ["-Wno-fatal", "-Wno-lint", "-Wno-style", "--x-assign", "fast",
               "--x-initial", "fast"]
 MAKE_FLAGS = MAKE_OVERRIDES + " OPT_GLOBAL=-O0"
 
-__all__ = ["Build", "Result", "build", "run"]
+__all__ = ["Build", "Result", "build", "compile_verilog", "run"]
 
 
 def _key(text):
@@ -69,33 +69,44 @@ def build(max_rows, max_cols):
     """Convert ``Prober(max_rows, max_cols)`` to Verilog (top module :data:`TOP`) and
     compile it (only if this Verilog was never compiled)."""
     from amaranth.back import verilog
-    from cocotb_tools.runner import get_runner
 
     from slitherlink.hw.deduce.prober import Prober
     prober = Prober(max_rows, max_cols)
-    text = verilog.convert(prober, name=TOP)
-    build_dir = BUILD_ROOT / f"deduce-{max_rows}x{max_cols}-{_key(text)}"
+    text = verilog.convert(prober, name=TOP, emit_src=False)
+    return Build(prober, compile_verilog(text, f"deduce-{max_rows}x{max_cols}", TOP))
+
+
+def compile_verilog(text, prefix, top):
+    """Compile the Verilog ``text`` (top module ``top``) with Verilator into
+    ``BUILD_ROOT/<prefix>-<key>/`` unless that build exists; returns the directory.
+    The callers convert without ``src`` attributes, so that an edit that only moves lines
+    of ``hw/`` rebuilds nothing; the precompiled headers (over 100 MB) are deleted once
+    the build is done."""
+    from cocotb_tools.runner import get_runner
+    build_dir = BUILD_ROOT / f"{prefix}-{_key(text)}"
     build_dir.mkdir(parents=True, exist_ok=True)
     done = build_dir / "built"
     with open(build_dir / "lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not done.exists():
-            source = build_dir / f"{TOP}.v"
+            source = build_dir / f"{top}.v"
             source.write_text(text)
             verilator_environment()
             saved = os.environ.get("MAKEFLAGS")
             os.environ["MAKEFLAGS"] = MAKE_FLAGS  # the runner's make reads them
             try:
                 get_runner("verilator").build(
-                    sources=[source], hdl_toplevel=TOP, build_dir=build_dir, always=True,
+                    sources=[source], hdl_toplevel=top, build_dir=build_dir, always=True,
                     build_args=BUILD_ARGS, log_file=build_dir / "build.log")
             finally:
                 if saved is None:
                     del os.environ["MAKEFLAGS"]
                 else:
                     os.environ["MAKEFLAGS"] = saved
+            for header in build_dir.glob("*.gch"):
+                header.unlink()
             done.touch()
-    return Build(prober, build_dir)
+    return build_dir
 
 
 @dataclass
