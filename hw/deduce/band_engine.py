@@ -59,7 +59,7 @@ from .. import bus
 from ..accelerator import ADDR_WIDTH, field_of
 from .band_prober import PROPAGATOR_COUNTERS, BandProber
 from .engine import register_file
-from .sweep import BOARDS, runtime_valid
+from .sweep import BOARDS, runtime_valid, valid_reach
 
 __all__ = ["BandDeduceEngine"]
 
@@ -72,9 +72,6 @@ _FROM_PROBER = {"sweeps": "sweeps", "floods": "floods", "flood_iterations": "flo
                 "restores": "restores"}
 assert set(PROPAGATOR_COUNTERS) <= set(_FROM_PROBER.values())
 
-#: rows of grid above and below a group that the run-time masks depend on
-#: (:func:`~hw.deduce.sweep.runtime_valid`: a dilation by one, then one more row)
-_VALID_HALO = 2
 
 
 class BandDeduceEngine(wiring.Component):
@@ -118,8 +115,10 @@ class BandDeduceEngine(wiring.Component):
         g = Signal(range(groups))               # the group LOAD writes
         col_mask = Signal(w)                     # the grid's columns
         m.d.comb += col_mask.eq(Cat(Const(0, 1), *(c < cols for c in range(C)), Const(0, 1)))
-        halo = _VALID_HALO
-        window = []                              # grid rows g*band - halo .. + band + halo
+        # grid rows g*band - up .. g*band + band - 1 + down: all the run-time masks read
+        up, down = valid_reach()
+        halo = max(up, down)
+        window = []
         for j in range(-halo, band + halo):
             r = Signal(range(-halo, groups * band + halo), name=f"load_row_{j + halo}")
             row = Signal(w, name=f"load_grid_{j + halo}")
