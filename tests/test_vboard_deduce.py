@@ -97,16 +97,20 @@ def test_a_build_without_the_engine_refuses_deduce_mode():
 
 
 @pytest.mark.slow
-def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_property):
-    """Every corpus puzzle up to 10x10, unique mode, on the virtual board at 1 Mbaud:
-    the status agrees with the manifest's ``unique`` column, a unique solution is the
-    ``.sol``, and every counter equals the model's."""
+@pytest.mark.parametrize("band", [0, 1])
+def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_property, band):
+    """Every corpus puzzle up to 10x10, unique mode, on the virtual board at 1 Mbaud, with
+    the fully parallel engine (band 0) and the band engine (band 1): the status agrees
+    with the manifest's ``unique`` column, a unique solution is the ``.sol``, and every
+    counter equals the golden model's (``model.deduce.solve``; ``model.band.band_solve``
+    for the band engine)."""
     from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
+    from tests.test_vboard_band import band_model
     wanted = {"yes": Status.SOLVED_UNIQUE, "no": Status.MULTIPLE, "unsat": Status.NO_SOLUTION}
     rows = [r for r in corpus if r["rows"] <= 10 and r["cols"] <= 10]
     assert len(rows) > 300
-    build = build_design("soc", params={"clock_hz": PAPER_CLOCK_HZ, "baud": FAST_BAUD},
-                         quiet=True)
+    build = build_design("soc", params={"clock_hz": PAPER_CLOCK_HZ, "baud": FAST_BAUD,
+                                        "band": band}, quiet=True)
     cycles = []
     with VirtualBoard("soc", build=build) as vboard:
         with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
@@ -114,16 +118,18 @@ def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_prope
             for row in rows:
                 puzzle, solution = load(row["name"])
                 result = board.solve(puzzle, unique=True, mode="deduce")
-                model = solve(puzzle, max_solutions=2)
+                if band:
+                    _, counters = band_model(puzzle, band=band, unique=True)
+                else:
+                    counters = solve(puzzle, max_solutions=2).counters.as_dict()
                 assert result.status is wanted[row["unique"]], row["name"]
                 if result.status is Status.SOLVED_UNIQUE:
                     assert result.solution == solution, row["name"]
                 for key in DEDUCE_COUNTERS:
-                    assert result.counters[key] == getattr(model.counters, key), \
-                        (row["name"], key)
+                    assert result.counters[key] == counters[key], (row["name"], key)
                 cycles.append(result.counters["cycles"])
     cycles.sort()
     record_property("deduce_cycles", {"puzzles": len(cycles), "median": cycles[len(cycles) // 2],
                                       "max": cycles[-1]})
-    print(f"{len(cycles)} puzzles, solve cycles median {cycles[len(cycles) // 2]}, "
-          f"max {cycles[-1]}")
+    print(f"band {band}: {len(cycles)} puzzles, solve cycles median "
+          f"{cycles[len(cycles) // 2]}, max {cycles[-1]}")
