@@ -903,6 +903,11 @@ def parse_args(argv):
         raise UsageError("--fmax must be a positive clock in MHz")
     if args.paper_max_cells < 0:
         raise UsageError("--paper-max-cells must be at least 0")
+    if args.band is not None:
+        if args.mode == "paper":
+            raise UsageError("--band is for deduce and both modes (the deduction engine)")
+        if args.band < 1:
+            raise UsageError("--band must be at least 1 (framed rows a clock)")
     if args.mode != "paper":
         if args.grid is not None:
             raise UsageError("--grid is for paper mode; deduce and both use --classes")

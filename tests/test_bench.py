@@ -266,6 +266,8 @@ def test_deduce_mode_usage_errors(capsys):
                         (["--mode", "deduce", "--classes", "10by10"], "bad class"),
                         (["--mode", "deduce", "--max-decisions", "0"], "--max-decisions"),
                         (["--mode", "both", "--fmax", "0"], "--fmax"),
+                        (["--band", "1"], "--band is for deduce"),
+                        (["--mode", "deduce", "--band", "0"], "--band must be"),
                         (["--mode", "deduce", "--names", "loopy_60x60_hard_02",
                           "--classes", "10x10"], "fit no build")):
         assert B.main(argv) == 2, argv
