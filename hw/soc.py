@@ -271,10 +271,7 @@ def deduce_engine(max_rows, max_cols, *, band=None, trail_depth=None):
     if band is None:
         from .deduce.engine import DeduceEngine
         return DeduceEngine(max_rows, max_cols, trail_depth=trail_depth or 64)
-    from .deduce.band_engine import BandDeduceEngine
-    if not isinstance(band, int) or not 1 <= band <= max_rows + 2:
-        raise ValueError(f"band must be an integer from 1 to {max_rows + 2} (the framed rows "
-                         f"of a {max_rows}x{max_cols} build), not {band!r}")
+    from .deduce.band_engine import BandDeduceEngine   # it checks ``band``
     return BandDeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth or 32)
 
 

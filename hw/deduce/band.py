@@ -98,9 +98,18 @@ from slitherlink.spec.deduce import C0, C1, H1, V1, VARS, Geometry
 from .sweep import (BOARDS, anchor_boards, anchor_reach, rule_reach, runtime_valid,
                     sweep_next, valid_reach)
 
-__all__ = ["BandSweep", "halo_rows"]
+__all__ = ["BandSweep", "band_groups", "halo_rows"]
 
 COUNT_WIDTH = 8
+
+
+def band_groups(max_rows, max_cols, band):
+    """``(geometry, groups)`` of a band build (module docstring), after checking that
+    ``band`` is a whole number of framed rows, 1 .. ``max_rows + 2``."""
+    if isinstance(band, bool) or not isinstance(band, int) or not 1 <= band <= max_rows + 2:
+        raise ValueError(f"band must be an integer from 1 to {max_rows + 2} (the framed rows "
+                         f"of a {max_rows}x{max_cols} build), not {band!r}")
+    return Geometry(max_rows, max_cols), ceil((max_rows + 2) / band)
 
 
 def halo_rows():
@@ -116,12 +125,9 @@ class BandSweep(wiring.Component):
     """One Jacobi sweep over a state in block RAM, ``band`` rows a clock (module docstring)."""
 
     def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
-        if not 1 <= band <= max_rows + 2:
-            raise ValueError(f"band is 1 .. {max_rows + 2} rows, not {band}")
-        self.geometry = geo = Geometry(max_rows, max_cols)
+        self.geometry, self.groups = geo, groups = band_groups(max_rows, max_cols, band)
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.ram_style = ram_style
-        self.groups = groups = ceil((max_rows + 2) / band)
         bits = band * geo.width
         halo = halo_rows()
         #: halo groups (up, down) of the state and clue windows

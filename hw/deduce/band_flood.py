@@ -98,15 +98,14 @@ boards, and ``fix & unknown`` its deductions; the sweep pass that follows
 ORs them into each word as it reads it.
 """
 
-from math import ceil
-
 from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.deduce import C0, C1, H1, V1, Geometry
+from slitherlink.spec.deduce import C0, C1, H1, V1
 
+from .band import band_groups
 from .sweep import BOARDS
 
 __all__ = ["BandFloods", "closure"]
@@ -136,12 +135,9 @@ class BandFloods(wiring.Component):
     """Both floods as band passes over a state held outside (module docstring)."""
 
     def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
-        if not 1 <= band <= max_rows + 2:
-            raise ValueError(f"band is 1 .. {max_rows + 2} rows, not {band}")
-        self.geometry = geo = Geometry(max_rows, max_cols)
+        self.geometry, self.groups = geo, groups = band_groups(max_rows, max_cols, band)
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.ram_style = ram_style
-        self.groups = groups = ceil((max_rows + 2) / band)
         bits = band * geo.width
         #: clocks of one pass (``busy`` high); passes run back to back
         self.pass_clocks = groups + 2

@@ -94,15 +94,12 @@ engine puts them in the H0 and V0 boards of :class:`BandSweep`'s ``fix_in``).
 ``ram_style`` attribute (``"block"`` forces block RAM).
 """
 
-from math import ceil
-
 from amaranth import Cat, Const, Module, Mux, Signal
 from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.deduce import Geometry
-
+from .band import band_groups
 from .labels import popcount
 from .sweep import BOARDS
 
@@ -199,12 +196,9 @@ class BandLabels(wiring.Component):
     """The label stage as band passes over a state held outside (module docstring)."""
 
     def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
-        if not 1 <= band <= max_rows + 2:
-            raise ValueError(f"band is 1 .. {max_rows + 2} rows, not {band}")
-        self.geometry = geo = Geometry(max_rows, max_cols)
+        self.geometry, self.groups = geo, groups = band_groups(max_rows, max_cols, band)
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.ram_style = ram_style
-        self.groups = groups = ceil((max_rows + 2) / band)
         self.points_per_row = max_cols + 1
         self.label_bits = max(1, (geo.cells - 1).bit_length())
         #: clocks of one pass

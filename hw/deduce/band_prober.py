@@ -245,6 +245,17 @@ class BandProber(wiring.Component):
                     m.d.comb += out[C0].eq(word[C0] | cell_bit)
             return out
 
+        def propagated(then):
+            """When a propagation that must not fail ends: its counts; a conflict ends the
+            run (``deduce`` fails), else ``then()``."""
+            with m.If(prop.done):
+                accumulate()
+                with m.If(prop.conflict):
+                    m.d.sync += bad.eq(1)
+                    m.next = "DONE"
+                with m.Else():
+                    then()
+
         busy = Signal()
         m.d.comb += self.busy.eq(busy | prop.busy)
         with m.If(busy):
@@ -263,13 +274,7 @@ class BandProber(wiring.Component):
                     m.next = "FIRST"
             with m.State("FIRST"):             # the initial propagation
                 m.d.comb += [busy.eq(1), active.eq(1)]
-                with m.If(prop.done):
-                    accumulate()
-                    with m.If(prop.conflict):
-                        m.d.sync += bad.eq(1)
-                        m.next = "DONE"
-                    with m.Else():
-                        new_pass(0)
+                propagated(lambda: new_pass(0))
             with m.State("SCAN"):
                 m.d.comb += [busy.eq(1), active.eq(1)]
                 bump("scan_clocks")
@@ -366,13 +371,7 @@ class BandProber(wiring.Component):
                         after_cell()
             with m.State("FIX"):
                 m.d.comb += [busy.eq(1), active.eq(1)]
-                with m.If(prop.done):
-                    accumulate()
-                    with m.If(prop.conflict):
-                        m.d.sync += bad.eq(1)
-                        m.next = "DONE"
-                    with m.Else():
-                        after_cell()
+                propagated(after_cell)
             with m.State("DONE"):
                 m.d.comb += self.done.eq(1)
                 m.next = "IDLE"
