@@ -59,34 +59,26 @@ def to_build_labels(geo_m, dut, lab):
     return out
 
 
-class Driver:
-    def __init__(self, h, ctx):
-        self.h, self.dut, self.ctx = h, h.dut, ctx
-
-    async def load_state(self, build):
-        h, ctx = self.h, self.ctx
-        for g, word in enumerate(words(self.dut, build)):
-            ctx.set(h.addr, g)
-            ctx.set(h.data, word)
-            ctx.set(h.we, 1)
-            await ctx.tick()
-        ctx.set(h.we, 0)
+class LabelPorts:
+    """Loads and reads the label memory of a band label block ``self.lb`` through the
+    label ports of ``self.dut`` (the block itself, or a propagator or prober around it)."""
 
     def _words(self, labs):
-        dut = self.dut
-        p, nb, w = dut.points_per_row, dut.label_bits, dut.geometry.width
+        lb = self.lb
+        p, nb, w = lb.points_per_row, lb.label_bits, lb.geometry.width
         out = []
-        for g in range(dut.groups):
-            own = dut.own_labels(g)
+        for g in range(lb.groups):
+            own = lb.own_labels(g)
             value = 0
-            for j in range(dut.band):
+            for j in range(lb.band):
                 for c in range(p):
-                    q = (g * dut.band + j) * w + c
+                    q = (g * lb.band + j) * w + c
                     value |= labs.get(q, own[j * p + c]) << ((j * p + c) * nb)
             out.append(value)
         return out
 
     async def load_labels(self, labs):
+        """``labs``: build point -> label (others: their own index)."""
         dut, ctx = self.dut, self.ctx
         for g, word in enumerate(self._words(labs)):
             ctx.set(dut.label_addr, g)
@@ -97,19 +89,34 @@ class Driver:
 
     async def read_labels(self):
         """The labels of the build's points, by point index."""
-        dut, ctx = self.dut, self.ctx
-        p, nb, w = dut.points_per_row, dut.label_bits, dut.geometry.width
+        dut, ctx, lb = self.dut, self.ctx, self.lb
+        p, nb, w = lb.points_per_row, lb.label_bits, lb.geometry.width
         out = {}
-        for g in range(dut.groups):
+        for g in range(lb.groups):
             ctx.set(dut.label_addr, g)
             await ctx.tick()
             value = ctx.get(dut.label_out.as_value())
-            for j in range(dut.band):
-                r = g * dut.band + j
-                if r <= dut.max_rows:
+            for j in range(lb.band):
+                r = g * lb.band + j
+                if r <= lb.max_rows:
                     for c in range(p):
                         out[r * w + c] = value >> ((j * p + c) * nb) & ((1 << nb) - 1)
         return out
+
+
+class Driver(LabelPorts):
+    def __init__(self, h, ctx):
+        self.h, self.dut, self.ctx = h, h.dut, ctx
+        self.lb = self.dut
+
+    async def load_state(self, build):
+        h, ctx = self.h, self.ctx
+        for g, word in enumerate(words(self.dut, build)):
+            ctx.set(h.addr, g)
+            ctx.set(h.data, word)
+            ctx.set(h.we, 1)
+            await ctx.tick()
+        ctx.set(h.we, 0)
 
     async def read_fix(self):
         dut, ctx = self.dut, self.ctx

@@ -16,7 +16,7 @@ from slitherlink.hw.deduce.band_propagator import BandPropagator
 from slitherlink.model.band import register_labels
 from slitherlink.model.deduce import C0, C1, H1, V1
 from tests.deduce.gateware_cases import puzzle_of, to_build
-from tests.deduce.test_band_labels import to_build_labels
+from tests.deduce.test_band_labels import LabelPorts, to_build_labels
 from tests.deduce.test_band_sweep import Driver as SweepDriver
 from tests.deduce.test_band_sweep import simulate as sweep_simulate
 
@@ -92,7 +92,7 @@ def single_calls(name, states):
 
 # -- driver -------------------------------------------------------------------------------------
 
-class Driver(SweepDriver):
+class Driver(SweepDriver, LabelPorts):
     """The sweep's driver (the propagator has the same load and read ports), plus the
     label memory and the propagation."""
 
@@ -114,38 +114,6 @@ class Driver(SweepDriver):
         ctx.set(dut.dirty_we, 1)
         await ctx.tick()
         ctx.set(dut.dirty_we, 0)
-
-    async def load_labels(self, labs):
-        """``labs``: build point -> label (others: their own index)."""
-        dut, ctx, lb = self.dut, self.ctx, self.lb
-        p, nb, w = lb.points_per_row, lb.label_bits, dut.geometry.width
-        for g in range(dut.groups):
-            own = lb.own_labels(g)
-            value = 0
-            for j in range(dut.band):
-                for c in range(p):
-                    q = (g * dut.band + j) * w + c
-                    value |= labs.get(q, own[j * p + c]) << ((j * p + c) * nb)
-            ctx.set(dut.label_addr, g)
-            ctx.set(dut.label_in.as_value(), value)
-            ctx.set(dut.label_we, 1)
-            await ctx.tick()
-        ctx.set(dut.label_we, 0)
-
-    async def read_labels(self):
-        dut, ctx, lb = self.dut, self.ctx, self.lb
-        p, nb, w = lb.points_per_row, lb.label_bits, dut.geometry.width
-        out = {}
-        for g in range(dut.groups):
-            ctx.set(dut.label_addr, g)
-            await ctx.tick()
-            value = ctx.get(dut.label_out.as_value())
-            for j in range(dut.band):
-                r = g * dut.band + j
-                if r <= dut.max_rows:
-                    for c in range(p):
-                        out[r * w + c] = value >> ((j * p + c) * nb) & ((1 << nb) - 1)
-        return out
 
     async def propagate(self, limit=200_000):
         """One propagation; returns (conflict, counts, clocks) and checks busy/done
