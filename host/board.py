@@ -29,7 +29,10 @@ the frame lengths (:mod:`host.link`):
 3. PING: the VERSION reply gives the build's largest grid, clock and baud rate
    and whether it has the deduction engine; a puzzle larger than the build, or
    deduce mode on a build without the engine, is refused here, before the
-   SOLVE is sent;
+   SOLVE is sent.  A puzzle that fits the build only transposed (an R x C
+   puzzle on a build of at least C x R) is sent transposed and its solution
+   transposed back (:meth:`Puzzle.transposed`; the counters are those of the
+   transposed puzzle, and ``counters["transposed"]`` says so);
 4. SOLVE; while the search runs the device is silent.  After a silence of
    about twice the expected answer time plus 2^25 device cycles (the search
    allowance of :mod:`host.link`) the host sends the SOLVE again as a probe:
@@ -75,6 +78,7 @@ from .engines import DEFAULT_MODE
 from .errors import ExitCode, HostError, OptionError
 from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, InFlight, LinkTiming,
                    frame_lengths, log_event, log_sent)
+from .puzzle import transpose_colouring
 from .result import Result
 
 __all__ = ["solve", "check_options", "Board", "open_board", "close_all", "BoardError",
@@ -506,12 +510,17 @@ class Board:
         return self.ping()
 
     def check_size(self, puzzle):
+        """Whether ``puzzle`` must be sent transposed: False when it fits the build as
+        it is, True when only its transpose fits; :class:`TooLarge` when neither does."""
         if self.version is None:
             self.ping()
         v = self.version
-        if puzzle.rows > v.max_rows or puzzle.cols > v.max_cols:
-            raise TooLarge(f"a {puzzle.size} puzzle is larger than {self.what} was built "
-                           f"for ({v.max_rows}x{v.max_cols})")
+        if puzzle.rows <= v.max_rows and puzzle.cols <= v.max_cols:
+            return False
+        if puzzle.cols <= v.max_rows and puzzle.rows <= v.max_cols:
+            return True
+        raise TooLarge(f"a {puzzle.size} puzzle is larger than {self.what} was built "
+                       f"for ({v.max_rows}x{v.max_cols}), also transposed")
 
     def no_deduce(self, why):
         """The one-line error of deduce mode on a build without the deduction engine."""
@@ -545,10 +554,14 @@ class Board:
                 fallback = "paper mode: this build has no deduction engine"
         mode = P.as_mode(mode)
         bound = _bound(mode, max_checks, max_decisions)
-        self.check_size(puzzle)
+        transposed = self.check_size(puzzle)
         self.check_mode(mode)
+        if transposed:
+            asked, puzzle = puzzle, puzzle.transposed()
         if self._unsynced:  # the last solve may have left a second search or a late RESULT
             self.abort()
+        size = (f"{asked.size} puzzle (sent transposed, {puzzle.size})" if transposed
+                else f"{puzzle.size} puzzle")
         frame = P.encode_solve(puzzle, unique=unique, max_checks=bound, mode=mode)
         abort_frame = P.encode_abort()
         rows, cols = puzzle.rows, puzzle.cols
@@ -570,7 +583,7 @@ class Board:
                 if reply.code == P.ErrorCode.BUSY:
                     return _BUSY
                 if reply.code == P.ErrorCode.TOO_LARGE:
-                    raise TooLarge(f"{self.what} refused the {puzzle.size} puzzle as larger "
+                    raise TooLarge(f"{self.what} refused the {size} as larger "
                                    f"than it was built for ({reply})")
                 if reply.code == P.ErrorCode.NO_DEDUCE:
                     if mode is not Mode.DEDUCE:
@@ -629,7 +642,10 @@ class Board:
             except BoardError as error:
                 log.info("%s: the ABORT after a repeated SOLVE failed (%s); it is repeated "
                          "before the next puzzle", self.port, error)
-        return self._result(puzzle, reply, seconds, fallback)
+        result = self._result(puzzle, reply, seconds, fallback)
+        if transposed:
+            result = _transposed_back(result, self.version)
+        return result
 
     def _result(self, puzzle, reply, seconds, fallback=None):
         v = self.version
@@ -653,6 +669,18 @@ class Board:
             if note:
                 result.message = (result.message + "; " if result.message else "") + note
         return result
+
+
+def _transposed_back(result, version):
+    """The result of a transposed puzzle (see :meth:`Board.check_size`) as the result of
+    the puzzle asked: its solutions transposed back; the counters stay the device's."""
+    result.solutions = [transpose_colouring(s) for s in result.solutions]
+    result.solution = result.solutions[0] if result.solutions else None
+    result.counters["transposed"] = True
+    note = (f"solved transposed: the build is {version.max_rows}x{version.max_cols} "
+            f"(the counters are those of the transposed puzzle)")
+    result.message = f"{result.message}; {note}" if result.message else note
+    return result
 
 
 _LENGTHS = {}

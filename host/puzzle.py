@@ -10,7 +10,8 @@ compared as colourings.
 from dataclasses import dataclass
 
 __all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain",
-           "parse_colouring", "format_colouring", "MAX_SIDE", "MAX_CELLS", "check_grid_size"]
+           "parse_colouring", "format_colouring", "transpose_colouring", "MAX_SIDE", "MAX_CELLS",
+           "check_grid_size"]
 
 #: the most rows or columns of a grid read from any format (the corpus's largest is 60x60)
 MAX_SIDE = 300
@@ -85,6 +86,13 @@ class Puzzle:
     def __str__(self):
         return format_plain(self)
 
+    def transposed(self):
+        """The C x R puzzle of this one mirrored in its main diagonal (row ``r``,
+        column ``c`` -> row ``c``, column ``r``).  The rules of Slitherlink do not
+        change under that mirror, so its solutions are this puzzle's, transposed
+        (:func:`transpose_colouring`): a build of C x R cells solves an R x C puzzle."""
+        return Puzzle(tuple(zip(*self.clues)), name=self.name)
+
 
 def parse_plain(text, *, source=None, name=""):
     """Read the plain grid format: ``#`` comment lines, then R lines of C of ``0123.``."""
@@ -146,6 +154,11 @@ def parse_colouring(text, *, source=None):
     if any(len(r) != len(rows[0]) for r in rows):
         raise PuzzleError("ragged colouring", source=source)
     return tuple(rows)
+
+
+def transpose_colouring(colouring):
+    """A colouring (rows of booleans) mirrored in its main diagonal."""
+    return tuple(tuple(column) for column in zip(*colouring))
 
 
 def format_colouring(colouring):

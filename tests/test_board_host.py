@@ -16,7 +16,7 @@ from slitherlink.host import board as B
 from slitherlink.host import protocol as P
 from slitherlink.host.engines import get_engine
 from slitherlink.host.fakedevice import FakeDevice
-from slitherlink.host.puzzle import Puzzle
+from slitherlink.host.puzzle import Puzzle, transpose_colouring
 from slitherlink.host.result import Status
 from slitherlink.model import deduce
 from slitherlink.model.paper import search
@@ -387,6 +387,48 @@ def test_too_large_is_refused_before_sending(serve):
     assert "10x10" in str(error.value) and "5x5" in str(error.value)
     assert error.value.exit_code == 11
     assert not requests_of(device, P.MsgType.SOLVE)
+
+
+@pytest.mark.parametrize("mode", ["deduce", "paper"])
+def test_a_puzzle_that_fits_only_transposed(serve, mode):
+    """A 10x12 puzzle on a 12x10 build: sent as its 12x10 transpose, answered with the
+    solution transposed back (the corpus's), the counters of the transposed puzzle's
+    search, and a note; the check on the way out is against the puzzle asked."""
+    puzzle, solution = load("pzpr_penpa_1")  # 10x12
+    assert (puzzle.rows, puzzle.cols) == (10, 12)
+    device = FakeDevice(max_rows=12, max_cols=10)
+    result = get_engine("board")(puzzle, unique=True, port=serve(device), mode=mode)
+    assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+    sent = P.decode_solve(requests_of(device, P.MsgType.SOLVE)[-1])
+    assert (sent.rows, sent.cols) == (12, 10) and sent.clues == puzzle.transposed().clues
+    if mode == "deduce":
+        model = deduce.solve(puzzle.transposed(), max_solutions=2).counters.as_dict()
+    else:
+        model = search(puzzle.transposed(), max_solutions=2).counters.as_dict()
+    assert {key: result.counters[key] for key in model} == model
+    assert result.counters["transposed"] is True
+    assert "solved transposed: the build is 12x10" in result.message
+    # as it is, a puzzle that fits is not transposed
+    small, small_solution = load("janko_0002")
+    plain = B.solve(small, unique=True, port=serve(FakeDevice(max_rows=12, max_cols=10)))
+    assert plain.solution == small_solution and "transposed" not in plain.counters
+
+
+def test_transpose_is_its_own_inverse():
+    puzzle, solution = load("pzpr_penpa_1")
+    assert puzzle.transposed().transposed() == puzzle
+    assert puzzle.transposed().clues[3][7] == puzzle.clues[7][3]
+    assert transpose_colouring(transpose_colouring(solution)) == solution
+    assert len(transpose_colouring(solution)) == puzzle.cols
+
+
+def test_too_large_also_transposed(serve):
+    """Neither the puzzle nor its transpose fits: exit code 11, nothing sent."""
+    device = FakeDevice(max_rows=12, max_cols=10)
+    puzzle, _ = load("janko_0068")  # 12x16
+    with pytest.raises(B.TooLarge, match="12x16.*12x10.*also transposed") as error:
+        B.solve(puzzle, port=serve(device))
+    assert error.value.exit_code == 11 and not requests_of(device, P.MsgType.SOLVE)
 
 
 def test_too_large_answered_by_the_device(serve):
