@@ -65,3 +65,21 @@ def test_paper_mode_on_the_band_build(band_board):
     for mode in ("deduce", "paper"):
         result = band_board.solve(puzzle, unique=True, mode=mode)
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+
+
+@pytest.mark.slow
+def test_a_puzzle_solved_transposed_on_a_non_square_build():
+    """A 12x10 build and the 10x12 pzpr_penpa_1: the host sends its transpose, the band
+    engine solves that (every counter the band model's on the transposed puzzle), and the
+    answer comes back transposed: the corpus's solution, checked on the puzzle asked."""
+    from slitherlink.host.engines import get_engine
+    build = build_design("soc", params={"band": 1, "max_rows": 12, "max_cols": 10},
+                         quiet=True)
+    puzzle, solution = load("pzpr_penpa_1")
+    with VirtualBoard("soc", build=build) as vboard:
+        result = get_engine("board")(puzzle, unique=True, port=vboard.port,
+                                     baud=vboard.baud, mode="deduce")
+    assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+    assert result.counters["transposed"] is True
+    _, counters = band_model(puzzle.transposed(), band=1, unique=True)
+    assert {key: result.counters[key] for key in counters} == counters
