@@ -17,6 +17,7 @@ medians and maxima (counted in "limit").
 
 import argparse
 import csv
+import dataclasses
 import statistics
 import sys
 
@@ -38,7 +39,7 @@ def run_band(row, *, bands, latency, max_decisions, time_limit, check):
     made = []
 
     def make_engine(puzzle, **options):
-        made.append(band_engine(puzzle, check=check, skip_bands=bands, **options))
+        made.append(band_engine(puzzle, check=check, span_bands=bands, **options))
         return made[-1]
 
     result = run(row, max_decisions=max_decisions, time_limit=time_limit,
@@ -46,13 +47,14 @@ def run_band(row, *, bands, latency, max_decisions, time_limit, check):
     engine = made[0]
     b, c = engine.band_counters, engine.counters
     result.update(b.as_dict())
+    result["sweep_spans"] = {band: tuple(v) for band, v in b.sweep_spans.items()}
     result.update(floods=c.floods, label_runs=c.label_runs, saves=c.saves,
                   restores=c.restores, backtracks=c.backtracks)
     rows = engine.geo.rows
+    whole = dataclasses.replace(b, sweep_spans={})
     for band in bands:
         result[f"band{band}"] = BandCycleModel(band, latency).cycles(c, b, rows)
-        if band in b.sweep_words:
-            result[f"skip{band}"] = BandCycleModel(band, latency, skip=True).cycles(c, b, rows)
+        result[f"whole{band}"] = BandCycleModel(band, latency).cycles(c, whole, rows)
     result["snapshot_cycles"] = rows * (c.saves + c.restores)
     result["branch_cycles"] = BandCycleModel().branch * (c.decisions + c.backtracks)
     return result
@@ -64,12 +66,12 @@ def _med_max(values):
     return f"{statistics.median(values):,.0f} / {max(values):,}"
 
 
-def table(results, bands, builds, latency, skip=False):
+def table(results, bands, builds, latency, whole=False):
     cols = ["parallel"] + [f"band {b}" for b in bands]
     keys = ["cycles"] + [f"band{b}" for b in bands]
-    if skip:
-        cols = [f"band {b} skip" for b in bands]
-        keys = [f"skip{b}" for b in bands]
+    if whole:
+        cols = [f"band {b} whole sweeps" for b in bands]
+        keys = [f"whole{b}" for b in bands]
     lines = ["| size class | puzzles | wrong | limit | " + " | ".join(
         f"{c} med / max" for c in cols) + " |", "|" + "---|" * (4 + len(cols))]
     labels = [grid_name(g) for g in builds] + ["larger"]
@@ -96,7 +98,8 @@ def shares(results, bands, latency):
         parts = [0, 0, 0, 0, 0]
         for r in done:
             per = model.pass_clocks(int(r["size"].split("x")[0]))
-            parts[0] += r["sweep_passes"] * per
+            words, inner = r["sweep_spans"][band]
+            parts[0] += words + inner + r["sweep_passes"] * latency
             parts[1] += r["flood_passes"] * per
             parts[2] += r["label_passes"] * per
             parts[3] += r["snapshot_cycles"]
@@ -164,9 +167,9 @@ def main(argv=None):
           f"issue 12's goals: 10x10 median <= {GOALS['median_10x10']:,}, "
           f"20x36 median <= {GOALS['median_20x36']:,}, max <= {GOALS['max_cycles']:,}\n")
     print(table(results, bands, builds, args.latency))
-    print("\nthe variant with dirty-word skipping in the sweep passes "
-          "(BandCycleModel(skip=True)):\n")
-    print(table(results, bands, builds, args.latency, skip=True))
+    print("\nwithout sweep spans (every sweep pass over every word, as before the "
+          "spans):\n")
+    print(table(results, bands, builds, args.latency, whole=True))
     print()
     print(shares(results, bands, args.latency))
     limited = [r["name"] for r in results if r["verdict"] == "limit"]

@@ -20,6 +20,9 @@ window that holds the *old* rows ``r0-1 .. r0+band`` (every rule of
 ``rule_table()`` concludes at most one row away from its premises: a halo of
 one row each side, :func:`sweep_halo`); the new rows ``r0 .. r0+band-1`` are
 written back.  One pass is exactly one Jacobi sweep (:func:`model.deduce.sweep`).
+A pass need not write every word: only the words that can change (its *span*,
+:func:`sweep_span` and :class:`BandEngine`), which it reads with one word above
+and the halo below; the rows it does not write could not have changed.
 
 **Flood pass** (:func:`band_floods`).  Both floods of :func:`model.deduce.floods`
 run in the same passes.  Each flood keeps one *reach* bit per cell beside the
@@ -85,7 +88,8 @@ restore, as :class:`model.deduce.CycleModel`).
 
 Cycle model (:class:`BandCycleModel`)::
 
-    cycles = (sweeps + flood_passes + label_passes) x (ceil((R+2)/band) + L)
+    cycles = (span words + inner spans + sweeps x L)
+             + (flood_passes + label_passes) x (ceil((R+2)/band) + L)
              + R x (saves + restores) + 40 x (decisions + backtracks)
 
 :class:`BandEngine` runs the same search as :func:`model.deduce.solve` (it is
@@ -103,7 +107,7 @@ from slitherlink.spec.deduce import rule_table
 
 __all__ = ["band_sweep", "sweep_halo", "band_floods", "band_labels", "register_labels",
            "BandCounters", "BandCycleModel", "BandEngine", "BandOutcome", "band_solve", "band_engine",
-           "DEFAULT_LATENCY"]
+           "sweep_span", "DEFAULT_LATENCY"]
 
 #: pipeline latency of one pass (read, compute, write; the window's read-ahead)
 DEFAULT_LATENCY = 2
@@ -352,32 +356,30 @@ class BandCounters:
     sweep_passes: int = 0  # = Counters.sweeps: one pass per sweep
     flood_passes: int = 0
     label_passes: int = 0
-    #: the variant with dirty-word skipping (see :class:`BandCycleModel`):
-    #: band height -> words the sweep passes visit, in total
-    sweep_words: dict = field(default_factory=dict)
+    #: band height -> ``[words, inner]``: the words the sweep passes wrote, in all
+    #: (each pass its *span*, see :class:`BandEngine`), and the passes whose span
+    #: does not begin with word 0 (they read the word above it first)
+    sweep_spans: dict = field(default_factory=dict)
 
     def as_dict(self):
-        return {k: v for k, v in vars(self).items() if k != "sweep_words"}
+        return {k: v for k, v in vars(self).items() if k != "sweep_spans"}
 
 
 @dataclass(frozen=True)
 class BandCycleModel:
     """Cycles of the band engine::
 
-        (sweeps + flood passes + label passes) x (ceil((R+2)/band) + latency)
+        (sweep words + sweep passes x latency + inner sweep passes)
+        + (flood passes + label passes) x (ceil((R+2)/band) + latency)
         + R x (saves + restores) + branch x (decisions + backtracks)
 
-    A pass streams the ``ceil((R+2)/band)`` words of the framed rows and
-    drains a ``latency``-clock pipeline before the next pass (the next pass,
-    in the other direction, starts with the word the last one wrote last).
-
-    ``skip``: a variant (not the specified design) in which a sweep pass
-    visits only the *dirty* words - those holding a row within one row of a
-    row that changed since the last sweep pass (by that pass, a flood or a
-    label deduction; the first sweep pass of a propagation visits every word).
-    A Jacobi sweep cannot change a row whose rows -1..+1 did not change
-    since it last computed it, so this is exact; a sweep pass then costs its
-    dirty words + ``latency`` (``BandCounters.sweep_words``).
+    A flood or label pass streams the ``ceil((R+2)/band)`` words of the framed
+    rows and drains a ``latency``-clock pipeline before the next pass (the next
+    pass, in the other direction, starts with the word the last one wrote last).
+    A sweep pass streams only its span of words (:class:`BandEngine`), one clock
+    more when the span does not begin with word 0 (the word above it is read
+    first); without spans in the counters (``BandCounters.sweep_spans`` has no
+    entry for ``band``) every sweep pass is a whole pass.
     Flood and label deductions are applied by the next sweep pass and the
     end flags are counted in the last pass, so there is no extra pass.
     Snapshots and the trail move one row per clock (as
@@ -386,19 +388,30 @@ class BandCycleModel:
     band: int = 1
     latency: int = DEFAULT_LATENCY
     branch: int = D.FIRMWARE_CYCLES_PER_BRANCH
-    skip: bool = False
 
     def pass_clocks(self, rows):
         return _words(rows + 2, self.band) + self.latency
 
     def cycles(self, counters, band_counters, rows):
         c, b = counters, band_counters
-        if self.skip:
-            sweeps = b.sweep_words[self.band] + self.latency * b.sweep_passes
-        else:
+        spans = b.sweep_spans.get(self.band)
+        if spans is None:
             sweeps = b.sweep_passes * self.pass_clocks(rows)
+        else:
+            words, inner = spans
+            sweeps = words + inner + self.latency * b.sweep_passes
         return ((b.flood_passes + b.label_passes) * self.pass_clocks(rows) + sweeps
                 + rows * (c.saves + c.restores) + self.branch * (c.decisions + c.backtracks))
+
+
+def sweep_span(seed, band, words):
+    """The span ``(first, last)`` of words a sweep pass writes: every word (``seed``
+    None), else the words of the rows in ``seed`` and one word either side, within
+    ``0 .. words - 1`` (:class:`BandEngine`)."""
+    if seed is None:
+        return 0, words - 1
+    groups = [r // band for r in seed]
+    return max(min(groups) - 1, 0), min(max(groups) + 1, words - 1)
 
 
 class BandEngine(D.Engine):
@@ -408,16 +421,34 @@ class BandEngine(D.Engine):
     state and conflict always, the label registers too with ``check``; an
     AssertionError if not) and propagates with the model's results, so the
     search is the model's.  The label passes start from the label array of
-    the model's registers (what the hardware's registers hold)."""
+    the model's registers (what the hardware's registers hold).
 
-    def __init__(self, puzzle, *, band=1, check=True, skip_bands=(1, 2, 4), **kwargs):
+    **Sweep spans.**  A sweep pass writes only the words that can change: a
+    Jacobi sweep cannot change a row whose rows -1 .. +1 did not change since
+    it last computed it (every rule concludes at most one row from its
+    premises, :func:`sweep_halo`).  So the pass after a sweep pass that changed
+    rows writes the words of those rows and one word either side
+    (:func:`sweep_span`); the first pass of a propagation from a state that an
+    assumption (:meth:`_assume`: a probe, a probe's fix, a decision, a
+    backtrack) changed in one cell writes the cell's word and one word either
+    side, since the state before the assumption was a fixpoint; the first pass
+    of any other propagation (``deduce`` from a loaded state) and the pass after
+    a flood or label stage deduced something write every word.  The words
+    counted are the puzzle's (``ceil((R+2)/band)``), for every band height in
+    ``span_bands`` (``BandCounters.sweep_spans``).  With ``check``, every row a
+    sweep changes is checked to be in its span (and within one row of the rows
+    that changed before it)."""
+
+    def __init__(self, puzzle, *, band=1, check=True, span_bands=(1, 2, 4), **kwargs):
         super().__init__(puzzle, **kwargs)
         self.band = band
         self.check = check
-        self.band_counters = BandCounters(sweep_words={k: 0 for k in skip_bands})
+        bands = set(span_bands) | {band}
+        self.band_counters = BandCounters(sweep_spans={k: [0, 0] for k in sorted(bands)})
         #: label arrays by the lines they settled on (the registers' contents
         #: for the model's ``registers``; a cache of :func:`register_labels`)
         self._arrays = {}
+        self._assumed = None  # the row of the cell the last assumption set
 
     def _start_labels(self, warm):
         key = (warm[0], warm[1])
@@ -427,20 +458,33 @@ class BandEngine(D.Engine):
             self._arrays[key] = register_labels(self.geo, warm)
         return self._arrays[key]
 
+    def _assume(self, state, bit, colour):
+        self._assumed = bit // self.geo.width
+        return super()._assume(state, bit, colour)
+
     def propagate(self, state):
-        self._dirty = None  # rows the next sweep pass must visit (None: all)
+        row, self._assumed = self._assumed, None
+        #: rows whose words (and one either side) the next sweep pass writes (None: all)
+        self._seed = None if row is None else {row}
+        #: rows the next sweep pass may change (None: all; the check)
+        self._dirty = None if row is None else self._near({row})
         return super().propagate(state)
 
     def _sweep_stage(self, state):
         self.band_counters.sweep_passes += 1
         new = super()._sweep_stage(state)
-        dirty = self._dirty
-        self._visit(dirty)
+        nrows = self.geo.rows + 2
         changed = self._changed_rows(state, new)
-        if self.check and dirty is not None and not changed <= dirty:
+        for band, counts in self.band_counters.sweep_spans.items():
+            first, last = sweep_span(self._seed, band, _words(nrows, band))
+            counts[0] += last - first + 1
+            counts[1] += first > 0
+            if self.check and any(not first <= r // band <= last for r in changed):
+                raise AssertionError("a sweep changed a row outside its span")
+        if self.check and self._dirty is not None and not changed <= self._dirty:
             raise AssertionError("a sweep changed a row that was not dirty")
-        if changed:
-            self._dirty = self._near(changed)
+        self._seed = changed
+        self._dirty = self._near(changed)
         return new
 
     def _flood_stage(self, state):
@@ -468,6 +512,7 @@ class BandEngine(D.Engine):
         return new, bad
 
     def _deduced(self, old, new):
+        self._seed = None   # the pass that applies a stage's deductions writes every word
         self._dirty = self._near(self._changed_rows(old, new))
 
     def _changed_rows(self, old, new):
@@ -481,12 +526,6 @@ class BandEngine(D.Engine):
     def _near(self, rows):
         last = self.geo.rows + 1
         return {j for i in rows for j in (i - 1, i, i + 1) if 0 <= j <= last}
-
-    def _visit(self, dirty):
-        words = self.band_counters.sweep_words
-        for band in words:
-            words[band] += (_words(self.geo.rows + 2, band) if dirty is None
-                            else len({r // band for r in dirty}))
 
 
 def _on_lines(geo, state, lab):
@@ -505,10 +544,10 @@ class BandOutcome:
         return BandCycleModel(band, latency).cycles(self.outcome.counters, self.band, self.rows)
 
 
-def band_engine(puzzle, *, band=1, check=True, skip_bands=(1, 2, 4), **kwargs):
+def band_engine(puzzle, *, band=1, check=True, span_bands=(1, 2, 4), **kwargs):
     """A :class:`BandEngine` for ``puzzle``, to pass to :func:`model.deduce.solve`
     (``engine=``); ``kwargs`` are :class:`model.deduce.Engine`'s options."""
-    return BandEngine(puzzle, band=band, check=check, skip_bands=skip_bands, **kwargs)
+    return BandEngine(puzzle, band=band, check=check, span_bands=span_bands, **kwargs)
 
 
 def band_solve(puzzle, *, band=1, check=True, probing=True, early_loop=True, deadline=None,

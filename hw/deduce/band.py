@@ -46,17 +46,28 @@ are written back to the state memory while the window still holds the old
 rows, and every group is read before it is written, so a pass is exactly one
 Jacobi sweep (every conclusion from the old state).
 
+**The span** (:func:`model.band.sweep_span`): a pass writes only the groups
+``first .. last`` (inputs sampled with ``start``; ``0 .. groups - 1`` is a whole
+pass); the rows outside could not change (:class:`model.band.BandEngine`: the
+sequencer that starts the pass knows which rows changed since they were last
+computed).  It reads from ``base = first - hc_up`` (``0`` when ``first`` is 0:
+the rows above the grid are the zeros the windows were cleared to) to ``last +
+hc_down``.
+
 Timing: ``start`` (in the clock it is seen) clears the windows; then a pass
-runs ``clocks = groups + hc_down + 1`` clocks with ``busy`` high (the read
-latency of one clock, ``hc_down`` groups of the clue window's lower halo read
-ahead, one group per clock): in clock ``t`` the clue memory reads group ``t``
-and the state memory group ``t - hc_down + hs_down``; the oldest read word is
-the window's newest row group directly (the memory's output register), and
-group ``t - 1 - hc_down`` is written back.  In the clock after the last one
-``done`` is high for one clock; ``changed`` (some new row differs from the
-old), ``conflict`` (some variable of the new state has both values) and
-``clocks`` stay valid until the next ``start``.  E.g. ``band`` = 1 at 10x10:
-12 groups, 15 clocks; at 20x36: 22 groups, 25 clocks.
+runs ``clocks = (last - first + 1) + hc_down + 1`` clocks, ``hc_up`` more when
+``first > 0``, with ``busy`` high (the read latency of one clock, ``hc_down``
+groups of the clue window's lower halo read ahead, one group per clock): in
+clock ``t`` the clue memory reads group ``base + t`` and the state memory group
+``base + t - hc_down + hs_down``; the oldest read word is the window's newest
+row group directly (the memory's output register), and group ``base + t - 1 -
+hc_down`` is written back if it is in the span.  In the clock after the last
+one ``done`` is high for one clock; ``changed`` (some new row differs from the
+old), ``changed_first`` / ``changed_last`` (the first and the last group that
+changed), ``conflict`` (some variable of the new state has both values) and
+``clocks`` stay valid until the next ``start``.  E.g. ``band`` = 1 at 10x10: 12
+groups, 15 clocks a whole pass; at 20x36: 22 groups, 25 clocks; the span of
+three groups 2 .. 4, 7 clocks.
 
 ``ram_style`` (optional) is put on both memories as the ``ram_style`` attribute:
 ``"block"`` forces block RAM; by default yosys chooses (LUT RAM at these
@@ -74,9 +85,11 @@ model's sweep after a stage deduced something.
 For the propagation sequencer (:class:`~hw.deduce.band_propagator.BandPropagator`),
 valid with ``changed``: ``lines_added`` (some H1 or V1 bit of the new rows
 differs from the old: the pass added a LINE; the sweep is the only stage that
-adds lines) and ``live`` (some grid cell of the new state is IN or unknown;
-after a pass that changed nothing, ``~live`` is ``Engine.propagate``'s "every
-cell OUT: no loop").
+adds lines).  ``live``: some cell of the build in the state memory is IN or
+unknown (a bit per group, set from every word written, by a pass or from
+outside); cells outside the run-time grid are OUT unless there is a conflict,
+so after a pass that changed nothing, ``~live`` is ``Engine.propagate``'s
+"every cell OUT: no loop", whatever the pass's span.
 
 Ports for loading and reading back (only while not ``busy``): ``addr``
 (a group), ``state_we`` with ``state_in`` writes a state word, ``clue_we``
@@ -147,6 +160,8 @@ class BandSweep(wiring.Component):
             "state_out": Out(self.state_layout),
             "fix_addr": Out(range(groups)),
             "fix_in": In(self.state_layout),
+            "first": In(range(groups)),
+            "last": In(range(groups)),
             "start": In(1),
             "busy": Out(1),
             "done": Out(1),
@@ -154,6 +169,8 @@ class BandSweep(wiring.Component):
             "conflict": Out(1),
             "lines_added": Out(1),
             "live": Out(1),
+            "changed_first": Out(range(groups)),
+            "changed_last": Out(range(groups)),
             "clue_out": Out(self.clue_layout),
             "clocks": Out(COUNT_WIDTH),
         })
@@ -192,15 +209,30 @@ class BandSweep(wiring.Component):
         (hs_up, hs_down), (hc_up, hc_down) = self.state_halo, self.clue_halo
         t = Signal(range(self.pass_clocks + 1))
         running = Signal()
+        # the span: groups first .. last are written; the clue memory reads group base + t
+        first, last = Signal(range(groups)), Signal(range(groups))
+        base = Signal(range(-hc_up - 1, groups + 1))
+        t_end = Signal(range(self.pass_clocks + 1))   # the pass's last clock
 
-        # -- reads: the clue memory reads group t, the state memory hc_down - hs_down later
+        def begin():
+            """``start``: the span, the counts and flags cleared."""
+            base_v = Mux(self.first == 0, 0, self.first - hc_up)
+            return [t.eq(0), first.eq(self.first), last.eq(self.last), base.eq(base_v),
+                    t_end.eq(self.last + 1 + hc_down - base_v),
+                    self.changed.eq(0), self.conflict.eq(0), self.lines_added.eq(0),
+                    self.clocks.eq(0)]
+
+        # -- reads: the clue memory reads group base + t, the state memory hc_down - hs_down
+        # later
         def read(port, lead, name):
-            """Issue the read of group ``t - lead``; returns (in range, flags of its rows)
-            as registered for the word the port outputs in the next clock."""
-            group = Signal(range(-lead - 1, self.pass_clocks + 1), name=f"group_{name}")
+            """Issue the read of group ``base + t - lead``; returns (in range, flags of its
+            rows) as registered for the word the port outputs in the next clock."""
+            group = Signal(range(-lead - hc_up - 2, self.pass_clocks + groups + 1),
+                           name=f"group_{name}")
             ok = Signal(name=f"ok_{name}")
             ok_q = Signal(name=f"ok_q_{name}")
-            m.d.comb += [group.eq(t - lead), ok.eq(running & (group >= 0) & (group < groups))]
+            m.d.comb += [group.eq(base + t - lead),
+                         ok.eq(running & (group >= 0) & (group < groups))]
             with m.If(running):
                 m.d.comb += port.addr.eq(group)
             with m.Else():
@@ -286,20 +318,22 @@ class BandSweep(wiring.Component):
         band_conflict = Cat(*((new[i] & new[i + 1]) for i in range(0, BOARDS, 2))).any()
         # for the propagation sequencer: a LINE added (H1, V1), a grid cell not OUT
         band_lines = Cat(*((new[i] ^ old[i]) & rows_in for i in (H1, V1))).any()
-        grid_c = grid[lo + centre:lo + centre + bits]
-        band_live = (grid_c & (new[C1] | ~new[C0])).any()
 
-        # -- writes: group t - 1 - hc_down, once it is the window's centre
-        out_group = Signal(range(-hc_down - 2, self.pass_clocks + 1))
+        # -- writes: group base + t - 1 - hc_down, once it is the window's centre, if in
+        # the span
+        out_group = Signal(range(-hc_down - hc_up - 3, self.pass_clocks + groups + 1))
         writing = Signal()
-        m.d.comb += [out_group.eq(t - 1 - hc_down),
-                     writing.eq(running & (out_group >= 0) & (out_group < groups))]
+        m.d.comb += [out_group.eq(base + t - 1 - hc_down),
+                     writing.eq(running & (out_group >= first) & (out_group <= last))]
         with m.If(writing):
             m.d.comb += [s_wr.addr.eq(out_group), s_wr.data.eq(new), s_wr.en.eq(1)]
             m.d.sync += [self.changed.eq(self.changed | band_changed),
                          self.conflict.eq(self.conflict | band_conflict),
-                         self.lines_added.eq(self.lines_added | band_lines),
-                         self.live.eq(self.live | band_live)]
+                         self.lines_added.eq(self.lines_added | band_lines)]
+            with m.If(band_changed):
+                with m.If(~self.changed):
+                    m.d.sync += self.changed_first.eq(out_group)
+                m.d.sync += self.changed_last.eq(out_group)
         with m.Elif(~running):
             m.d.comb += [s_wr.addr.eq(self.addr), s_wr.data.eq(self.state_in),
                          s_wr.en.eq(self.state_we)]
@@ -307,22 +341,38 @@ class BandSweep(wiring.Component):
                      c_wr.en.eq(self.clue_we & ~running),
                      self.state_out.eq(s_rd.data), self.clue_out.eq(c_rd.data)]
 
+        # -- live: per group, whether the word last written has a cell of the build IN or
+        # unknown (updated by every write, the pass's and the outside's)
+        live = Signal(groups)
+        cells = Signal(bits)
+        with m.Switch(s_wr.addr):
+            for g in range(groups):
+                with m.Case(g):
+                    mask = 0
+                    for j in range(band):
+                        r = g * band + j
+                        if r < len(kind_of_row):
+                            mask |= kinds[kind_of_row[r]]["C"] << (j * w)
+                    m.d.comb += cells.eq(mask)
+        with m.If(s_wr.en):
+            m.d.sync += live.bit_select(s_wr.addr, 1).eq(
+                (cells & (s_wr.data[C1] | ~s_wr.data[C0])).any())
+        m.d.comb += self.live.eq(live.any())
+
         with m.FSM(name="band"):
             with m.State("IDLE"):
                 with m.If(self.start):
-                    m.d.sync += [t.eq(0), self.changed.eq(0), self.conflict.eq(0),
-                                 self.lines_added.eq(0), self.live.eq(0), self.clocks.eq(0)]
+                    m.d.sync += begin()
                     m.next = "RUN"
             with m.State("RUN"):
                 m.d.comb += [running.eq(1), self.busy.eq(1)]
                 m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
-                with m.If(t == self.pass_clocks - 1):
+                with m.If(t == t_end):
                     m.next = "DONE"
             with m.State("DONE"):
                 m.d.comb += self.done.eq(1)
                 with m.If(self.start):
-                    m.d.sync += [t.eq(0), self.changed.eq(0), self.conflict.eq(0),
-                                 self.lines_added.eq(0), self.live.eq(0), self.clocks.eq(0)]
+                    m.d.sync += begin()
                     m.next = "RUN"
                 with m.Else():
                     m.next = "IDLE"

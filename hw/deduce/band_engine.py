@@ -18,7 +18,10 @@ Commands (DEDUCE_CONTROL; each keeps STATUS.busy high until it ends):
   with the initial state (cells beyond the grid OUT, variables the puzzle lacks S, the
   rest unknown) - 2 clocks a group; then the label memory is cleared (``groups``
   clocks); the trail is emptied and the counters zeroed.
-* **DEDUCE**: the prober runs :meth:`model.deduce.Engine.deduce`.
+* **DEDUCE**: the prober runs :meth:`model.deduce.Engine.deduce`, its first sweep pass
+  over every group of the grid (DEDUCE_SIZE's rows; a sweep pass never writes the groups
+  below them); after DECIDE and BACKTRACK over the decision's group and
+  one either side (:class:`~hw.deduce.band_prober.BandProber`'s spans).
 * **DECIDE**: the prober's best cell (the cell whose weaker probe deduced the most) is
   pushed on the trail with the state and label words and the labels' dirty bit, set IN,
   and deduced.  A push copies one word of state and labels a clock (``groups + 1``
@@ -190,6 +193,20 @@ class BandDeduceEngine(wiring.Component):
             m.d.comb += [view.eq(word), out.eq(view), out[board].eq(view[board] | cell_bit)]
             return out
 
+        # --- the sweep spans of the prober's first propagation: the grid's groups 0 .. limit
+        # for DEDUCE (a loaded state), the decision's group and one either side for DECIDE and
+        # BACKTRACK (the state before the cell was set is a fixpoint)
+        limit = Signal(range(groups))
+        with m.Switch(rows):
+            for r in range(1, R + 1):
+                with m.Case(r):
+                    m.d.comb += limit.eq((r + 1) // band)
+            with m.Default():
+                m.d.comb += limit.eq(groups - 1)
+        m.d.comb += [prober.limit.eq(limit),
+                     prober.first.eq(Mux(cell_group == 0, 0, cell_group - 1)),
+                     prober.last.eq(Mux(cell_group >= limit, limit, cell_group + 1))]
+
         # --- counters -------------------------------------------------------------------------
         totals = {name: Signal(_TOTAL_WIDTH, name=f"total_{name}")
                   for name in regmap.DEDUCE_HW_COUNTERS}
@@ -214,7 +231,7 @@ class BandDeduceEngine(wiring.Component):
                     m.d.sync += [total.eq(0) for total in totals.values()]
                     m.next = "LOAD_READ"
                 with m.Elif(command["deduce"]):
-                    m.d.comb += prober.start.eq(1)
+                    m.d.comb += [prober.start.eq(1), prober.first.eq(0), prober.last.eq(limit)]
                     m.next = "RUN"
                 with m.Elif(command["decide"] & ~trail_full & ~complete & ~conflict
                             & prober.best_valid):

@@ -66,16 +66,26 @@ clocks per save and per restore: ``groups + 2 = rows + 4`` per cell at band 1
 (its two saves) and ``groups + 1 = rows + 3`` per restore, plus the scans the
 model does not charge.
 
+**Sweep spans** (:class:`~hw.deduce.band_propagator.BandPropagator`): the first
+propagation's first sweep pass writes the groups ``first .. last`` (inputs: every
+group of the grid, ``0 .. limit``, for a loaded state; the group of a cell the
+engine set and one either side after a decision or a backtrack); every other
+propagation starts from the live state, a fixpoint, with the probed cell set, so
+its first pass writes the cell's group and one either side (within ``0 ..
+limit``).
+
 Ports: as :class:`~hw.deduce.band_propagator.BandPropagator`'s (``addr``,
 ``state_*``, ``clue_*``, ``label_*``, ``dirty*``, ``clear_labels``, ``island``;
-the outside's only when not ``busy``); ``start`` runs ``deduce``; ``busy`` until
+the outside's only when not ``busy``; ``first``, ``last``, ``limit``: the spans,
+sampled with ``start``, ``limit`` held); ``start`` runs ``deduce``; ``busy`` until
 ``done`` (one clock); ``conflict`` and the best cell valid from ``done`` to the
 next ``start``; ``complete`` (every grid cell known: the run ended with a near pass
 that saw no unknown cell) from ``done`` to the next ``start``, 0 after a conflict.
 Counters, cleared by ``start``: ``probes``, ``probe_hits``,
 ``saves``, ``restores`` and the propagator's totals ``sweeps``,
-``flood_passes``, ``label_passes``, ``floods``, ``label_runs`` (equal to the
-model's), ``prop_clocks``, ``cells``, ``scan_clocks`` and ``clocks``.
+``flood_passes``, ``label_passes``, ``floods``, ``label_runs``, ``sweep_words``,
+``sweep_inner`` (equal to the model's), ``prop_clocks``, ``cells``,
+``scan_clocks`` and ``clocks``.
 """
 
 from amaranth import Cat, Module, Mux, Signal
@@ -85,7 +95,7 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1
 
-from .band_propagator import COUNT_WIDTH, BandPropagator, memory_ports
+from .band_propagator import COUNT_WIDTH, SPAN_COUNTERS, BandPropagator, memory_ports
 from .labels import popcount
 
 __all__ = ["BandProber", "PROPAGATOR_COUNTERS"]
@@ -108,9 +118,12 @@ class BandProber(wiring.Component):
         self.state_layout, self.clue_layout = sw.state_layout, sw.clue_layout
         self.label_layout = lb.label_layout
         counters = ("probes", "probe_hits", "saves", "restores", "cells", "prop_clocks",
-                    "scan_clocks", "clocks") + PROPAGATOR_COUNTERS
+                    "scan_clocks", "clocks") + PROPAGATOR_COUNTERS + SPAN_COUNTERS
         super().__init__({
             **memory_ports(sw, lb, groups),
+            "first": In(range(groups)),
+            "last": In(range(groups)),
+            "limit": In(range(groups)),
             "start": In(1),
             "busy": Out(1),
             "done": Out(1),
@@ -181,7 +194,7 @@ class BandProber(wiring.Component):
 
         def accumulate():
             m.d.sync += [getattr(self, n).eq(getattr(self, n) + getattr(prop, n))
-                         for n in PROPAGATOR_COUNTERS]
+                         for n in PROPAGATOR_COUNTERS + SPAN_COUNTERS]
             m.d.sync += self.prop_clocks.eq(self.prop_clocks + prop.clocks)
 
         # -- the word arriving from the state / clue read ports, as known cells and grid
@@ -256,6 +269,13 @@ class BandProber(wiring.Component):
                 with m.Else():
                     then()
 
+        # -- the spans of the propagations' first sweep passes: the outside's for the first
+        # propagation, the probed cell's group and one either side for the others (the
+        # state before the cell was set is a fixpoint)
+        m.d.comb += [prop.limit.eq(self.limit),
+                     prop.first.eq(Mux(cell_group == 0, 0, cell_group - 1)),
+                     prop.last.eq(Mux(cell_group >= self.limit, self.limit, cell_group + 1))]
+
         busy = Signal()
         m.d.comb += self.busy.eq(busy | prop.busy)
         with m.If(busy):
@@ -267,10 +287,11 @@ class BandProber(wiring.Component):
                     m.d.sync += [getattr(self, n).eq(0) for n in
                                  ("probes", "probe_hits", "saves", "restores", "cells",
                                   "prop_clocks", "scan_clocks", "clocks")
-                                 + PROPAGATOR_COUNTERS]
+                                 + PROPAGATOR_COUNTERS + SPAN_COUNTERS]
                     m.d.sync += [bad.eq(0), best.eq(0), best_valid.eq(0), best_group.eq(0),
                                  best_pos.eq(0), self.complete.eq(0)]
-                    m.d.comb += prop.start.eq(1)
+                    m.d.comb += [prop.start.eq(1), prop.first.eq(self.first),
+                                 prop.last.eq(self.last)]
                     m.next = "FIRST"
             with m.State("FIRST"):             # the initial propagation
                 m.d.comb += [busy.eq(1), active.eq(1)]

@@ -26,9 +26,19 @@ a :class:`~hw.deduce.band_flood.BandFloods` and a
   other pass gets zero.  The blocks hold their results until their next
   ``start``, so the words are still there during that pass.
 * "Every cell OUT: no loop" (``Engine.propagate`` checks it after the sweep
-  loop): ``BandSweep.live`` is accumulated by every pass over its new rows
-  (some grid cell IN or unknown); the pass that ends the sweep loop changed
-  nothing, so its ``live`` is the check on the state the floods would get.
+  loop): ``BandSweep.live`` (some cell of the state memory IN or unknown, kept
+  per group on every write) after the pass that ends the sweep loop.
+* **Sweep spans** (:class:`model.band.BandEngine`): the first pass writes the
+  groups ``first .. last`` (inputs, sampled with ``start``: every group of the
+  grid, or the group of the cell an assumption set and one either side); a pass
+  after a pass that changed rows writes the groups from one before the first
+  changed group to one after the last (``BandSweep.changed_first`` /
+  ``changed_last``), a pass that applies a flood or label stage's deductions
+  every group of the grid, ``0 .. limit`` (``limit``: the group of the grid's
+  last framed row, an input held for the propagation).  Counted:
+  ``sweep_words`` (the groups the passes wrote) and ``sweep_inner`` (passes
+  whose span does not begin with group 0), equal to the band model's
+  ``sweep_spans``.
 * The labels' ``dirty`` flag is the model's ``(H1, V1) != registers[1]``: it
   is set (``lines_changed``) in the clock a sweep pass ends with
   ``BandSweep.lines_added`` (a pass wrote a new H1 or V1 bit; floods add only
@@ -40,32 +50,37 @@ a :class:`~hw.deduce.band_flood.BandFloods` and a
 
 **The FSM** (states IDLE, SWEEP, FLOOD, LABELS, DONE)::
 
-    IDLE   start: counters cleared, sweep pass started (no fix)          -> SWEEP
+    IDLE   start: counters cleared, sweep pass first .. last (no fix)   -> SWEEP
     SWEEP  in the sweep's done clock: sweeps += 1; lines_added: labels dirty;
-           conflict -> DONE (conflict); changed -> next sweep pass (no fix);
+           conflict -> DONE (conflict); changed -> next sweep pass over the
+           changed groups and one either side (no fix);
            ~live -> DONE (conflict: no loop); else floods started        -> FLOOD
     FLOOD  in the floods' done clock: flood_passes += passes;
-           conflict -> DONE (conflict); deduced -> sweep pass with the flood
-           fix -> SWEEP; labels dirty -> labels started -> LABELS; else DONE
+           conflict -> DONE (conflict); deduced -> sweep pass 0 .. limit with
+           the flood fix -> SWEEP; labels dirty -> labels started -> LABELS;
+           else DONE
     LABELS in the labels' done clock: label_passes += passes;
-           conflict -> DONE (conflict); deduced -> sweep pass with the label
-           fix -> SWEEP; else DONE
+           conflict -> DONE (conflict); deduced -> sweep pass 0 .. limit with
+           the label fix -> SWEEP; else DONE
     DONE   ``done`` for one clock                                       -> IDLE
 
 **Clocks.**  ``busy`` is high from the clock after ``start`` to the clock
 before ``done``, and ``clocks`` counts exactly those clocks.  A sweep pass is
-``BandSweep.pass_clocks`` (``groups + 3`` at band 1) clocks plus its ``done``
-clock, in which the next stage is started; a flood or label run is
-``passes x (groups + 2)`` clocks plus its ``done`` clock.  So::
+its span's groups plus ``hc_down + 1`` clocks (``BandSweep``; ``hc_up`` more for
+a span after group 0) plus its ``done`` clock, in which the next stage is
+started; a flood or label run is ``passes x (groups + 2)`` clocks plus its
+``done`` clock.  So::
 
-    clocks = sweeps x (sweep.pass_clocks + 1)
+    clocks = sweep_words + sweeps x (hc_down + 2) + sweep_inner x hc_up
            + (flood_passes + label_passes) x (groups + 2) + floods + label_runs
 
-against :class:`model.band.BandCycleModel`'s ``(sweeps + flood_passes +
-label_passes) x (groups + 2)`` (``L = 2``): at band 1, 2 more clocks a sweep
-pass (one for the sweep's deeper clue window, one for the hand-off from pass
-to pass), none more a flood or label pass, and one more per flood run and per
-label run (the hand-off).  E.g. 10x10: 16 clocks a sweep pass against 14.
+against :class:`model.band.BandCycleModel`'s ``sweep_words + sweep_inner +
+sweeps x 2 + (flood_passes + label_passes) x (groups + 2)`` (``L = 2``; its
+words are the puzzle's, as here when ``limit`` is the grid's): at band 1
+(``hc_down = 2``, ``hc_up = 1``), 2 more clocks a sweep pass (one for the
+sweep's deeper clue window, one for the hand-off from pass to pass), none more
+a flood or label pass, and one more per flood run and per label run (the
+hand-off).  E.g. 10x10: 16 clocks a whole sweep pass against 14.
 
 Ports: ``island`` (BandSweep's); when not ``busy``: ``addr``, ``state_we`` +
 ``state_in``, ``clue_we`` + ``clue_in``, ``state_out`` and ``clue_out`` (the
@@ -74,12 +89,13 @@ sweep's memories), ``label_addr``, ``label_we`` + ``label_in``, ``label_out``,
 snapshots), ``clear_labels`` (a pass of ``groups`` clocks over the label
 memory, ``busy`` high); ``start`` runs a propagation; ``busy`` until ``done``
 (one clock); ``conflict`` valid from ``done`` to the next ``start``.
-Counters, cleared by ``start``: ``sweeps``, ``flood_passes``,
-``label_passes`` (equal to the model's), ``floods``, ``label_runs`` and
+``first``, ``last`` and ``limit`` (the spans, above).  Counters, cleared by
+``start``: ``sweeps``, ``flood_passes``, ``label_passes``, ``sweep_words``,
+``sweep_inner`` (equal to the model's), ``floods``, ``label_runs`` and
 ``clocks``.
 """
 
-from amaranth import Module, Signal
+from amaranth import Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
@@ -89,9 +105,12 @@ from .band import BandSweep
 from .band_flood import BandFloods
 from .band_labels import BandLabels
 
-__all__ = ["BandPropagator", "memory_ports"]
+__all__ = ["BandPropagator", "memory_ports", "SPAN_COUNTERS"]
 
 COUNT_WIDTH = 24
+#: the sweep spans' counts (:class:`model.band.BandCounters` ``sweep_spans`` at the build's
+#: band height): groups written, and passes whose span does not begin with group 0
+SPAN_COUNTERS = ("sweep_words", "sweep_inner")
 
 
 def memory_ports(sweep, labels, groups):
@@ -128,15 +147,23 @@ class BandPropagator(wiring.Component):
         self.geometry = self.sweep.geometry
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.groups = groups = self.sweep.groups
-        #: clocks a sweep pass takes in a propagation (with its hand-off clock)
+        #: clocks a whole sweep pass takes in a propagation (with its hand-off clock)
         self.sweep_clocks = self.sweep.pass_clocks + 1
+        #: clocks a sweep pass takes beyond its span's groups (with its hand-off clock),
+        #: and the clocks more when the span does not begin with group 0
+        hc_up, hc_down = self.sweep.clue_halo
+        self.sweep_overhead, self.sweep_inner_clocks = hc_down + 2, hc_up
         #: clocks a flood or label pass takes
         self.stage_pass_clocks = self.floods_block.pass_clocks
         assert self.stage_pass_clocks == self.labels_block.pass_clocks == groups + 2
         sw, lb = self.sweep, self.labels_block
-        counters = ("sweeps", "flood_passes", "label_passes", "floods", "label_runs", "clocks")
+        counters = ("sweeps", "flood_passes", "label_passes", "floods", "label_runs",
+                    "clocks") + SPAN_COUNTERS
         super().__init__({
             **memory_ports(sw, lb, groups),
+            "first": In(range(groups)),
+            "last": In(range(groups)),
+            "limit": In(range(groups)),
             "start": In(1),
             "busy": Out(1),
             "done": Out(1),
@@ -192,10 +219,23 @@ class BandPropagator(wiring.Component):
             m.d.sync += bad.eq(conflict)
             m.next = "DONE"
 
-        def sweep_pass(sel):
-            m.d.comb += sw.start.eq(1)
-            m.d.sync += fix_sel.eq(sel)
+        def sweep_pass(sel, first, last, fresh=False):
+            """Start a sweep pass over the span ``first .. last``, with fix ``sel`` (``fresh``:
+            the first of a propagation, the span counts start from it)."""
+            f, l = Signal(range(self.groups), name="span_first"), \
+                Signal(range(self.groups), name="span_last")
+            m.d.comb += [f.eq(first), l.eq(last), sw.start.eq(1), sw.first.eq(f), sw.last.eq(l)]
+            words, inner = (0, 0) if fresh else (self.sweep_words, self.sweep_inner)
+            m.d.sync += [fix_sel.eq(sel), self.sweep_words.eq(words + (l - f + 1)),
+                         self.sweep_inner.eq(inner + (f != 0))]
             m.next = "SWEEP"
+
+        # the span after a pass that changed rows: their groups and one either side
+        next_first, next_last = Signal(range(self.groups)), Signal(range(self.groups))
+        m.d.comb += [
+            next_first.eq(Mux(sw.changed_first == 0, 0, sw.changed_first - 1)),
+            next_last.eq(Mux(sw.changed_last >= self.limit, self.limit, sw.changed_last + 1)),
+        ]
 
         m.d.comb += self.busy.eq(running | lb.busy)
         with m.FSM(name="band_propagate"):
@@ -204,7 +244,7 @@ class BandPropagator(wiring.Component):
                     m.d.sync += [self.sweeps.eq(0), self.flood_passes.eq(0),
                                  self.label_passes.eq(0), self.floods.eq(0),
                                  self.label_runs.eq(0), self.clocks.eq(0), bad.eq(0)]
-                    sweep_pass(0)
+                    sweep_pass(0, self.first, self.last, fresh=True)
             with m.State("SWEEP"):
                 m.d.comb += running.eq(1)
                 m.d.sync += self.clocks.eq(self.clocks + 1)
@@ -214,7 +254,7 @@ class BandPropagator(wiring.Component):
                     with m.If(sw.conflict):
                         finish(1)
                     with m.Elif(sw.changed):
-                        sweep_pass(0)
+                        sweep_pass(0, next_first, next_last)
                     with m.Elif(~sw.live):
                         finish(1)   # every grid cell OUT: no loop
                     with m.Else():
@@ -229,7 +269,7 @@ class BandPropagator(wiring.Component):
                     with m.If(fl.conflict):
                         finish(1)
                     with m.Elif(fl.deduced):
-                        sweep_pass(1)
+                        sweep_pass(1, 0, self.limit)
                     with m.Elif(lb.dirty):
                         # the lines differ from those the labels settled on
                         m.d.comb += lb.start.eq(1)
@@ -245,7 +285,7 @@ class BandPropagator(wiring.Component):
                     with m.If(lb.conflict):
                         finish(1)
                     with m.Elif(lb.deduced):
-                        sweep_pass(2)
+                        sweep_pass(2, 0, self.limit)
                     with m.Else():
                         finish(0)
             with m.State("DONE"):

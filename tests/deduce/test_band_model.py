@@ -4,13 +4,15 @@ find what ``floods`` and ``labels`` find (random states and states met in real
 corpus searches, several band heights up to R+2), and the band engine runs the
 same search as ``solve``."""
 
+import dataclasses
 import random
 
 import pytest
 
 import slitherlink.model.deduce as deduce_model
 from slitherlink.model.band import (BandCounters, BandCycleModel, band_floods, band_labels,
-                                    band_solve, band_sweep, register_labels, sweep_halo)
+                                    band_solve, band_sweep, register_labels, sweep_halo,
+                                    sweep_span)
 from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Counters, Engine,
                                       floods, labels, segment_base, solve, sweep)
 from slitherlink.spec.deduce import VARS
@@ -299,12 +301,35 @@ def test_same_search_as_solve(name):
     assert c.floods <= b.flood_passes <= c.flood_iterations + c.floods
     assert c.label_runs <= b.label_passes <= c.label_iterations + c.label_runs
     # the passes do not depend on the band height
-    assert band_solve(puzzle, max_solutions=2, band=puzzle.rows + 2, check=False).band == b
-    # the dirty-word variant (check=True checked that no clean row changed)
+    assert band_solve(puzzle, max_solutions=2, band=puzzle.rows + 2,
+                      check=False).band.as_dict() == b.as_dict()
+    # the sweep spans (check=True checked that every row a sweep changed was in its
+    # span): never more than whole passes, and at band 1 fewer on every puzzle that probes
+    whole = dataclasses.replace(b, sweep_spans={})
     for band in (1, 2, 4):
-        skip = BandCycleModel(band, skip=True).cycles(c, b, puzzle.rows)
-        full = BandCycleModel(band).cycles(c, b, puzzle.rows)
-        assert skip <= full == got.cycles(band)
+        words, inner = b.sweep_spans[band]
+        assert inner <= b.sweep_passes
+        assert words <= b.sweep_passes * -(-(puzzle.rows + 2) // band)
+        spans = BandCycleModel(band).cycles(c, b, puzzle.rows)
+        assert spans == got.cycles(band) <= BandCycleModel(band).cycles(c, whole, puzzle.rows)
+        if c.probes and band == 1:
+            assert spans < BandCycleModel(band).cycles(c, whole, puzzle.rows)
+
+
+def test_the_span_check_fails_on_a_span_too_narrow(monkeypatch):
+    """The spans are checked, not assumed: without the word either side of the rows
+    that changed, a sweep changes a row outside its span and the check says so."""
+    import slitherlink.model.band as band_model
+
+    def narrow(seed, band, words):
+        if seed is None:
+            return 0, words - 1
+        return min(seed) // band, max(seed) // band
+
+    monkeypatch.setattr(band_model, "sweep_span", narrow)
+    puzzle, _ = load("janko_0047")
+    with pytest.raises(AssertionError, match="outside its span"):
+        band_solve(puzzle, max_solutions=2, check=True)
 
 
 def test_band_solve_keeps_limits():
@@ -324,8 +349,20 @@ def test_cycle_model():
     assert BandCycleModel(2).cycles(c, b, 10) == 22 * (6 + 2) + 10 * 5 + 40 * 2
     assert BandCycleModel(5, latency=3).cycles(c, b, 10) == 22 * (3 + 3) + 10 * 5 + 40 * 2
     assert BandCycleModel(12, latency=0).pass_clocks(10) == 1
-    b.sweep_words = {1: 40, 2: 25}
-    assert BandCycleModel(1, skip=True).cycles(c, b, 10) == \
-        (40 + 2 * 10) + 12 * (12 + 2) + 10 * 5 + 40 * 2
-    assert BandCycleModel(2, latency=1, skip=True).cycles(c, b, 10) == \
-        (25 + 10) + 12 * (6 + 1) + 10 * 5 + 40 * 2
+    # sweep spans: the words written, one clock more for a span after word 0
+    b.sweep_spans = {1: [40, 3], 2: [25, 4]}
+    assert BandCycleModel(1).cycles(c, b, 10) == \
+        (40 + 3 + 2 * 10) + 12 * (12 + 2) + 10 * 5 + 40 * 2
+    assert BandCycleModel(2, latency=1).cycles(c, b, 10) == \
+        (25 + 4 + 10) + 12 * (6 + 1) + 10 * 5 + 40 * 2
+    # a band height without spans: whole sweep passes
+    assert BandCycleModel(4).cycles(c, b, 10) == 22 * (3 + 2) + 10 * 5 + 40 * 2
+
+
+def test_sweep_span():
+    assert sweep_span(None, 1, 12) == (0, 11)
+    assert sweep_span({5}, 1, 12) == (4, 6)
+    assert sweep_span({0, 3}, 1, 12) == (0, 4)
+    assert sweep_span({11}, 1, 12) == (10, 11)
+    assert sweep_span({5, 6}, 2, 6) == (1, 4)     # rows 5, 6: words 2, 3
+    assert sweep_span({1}, 4, 3) == (0, 1)

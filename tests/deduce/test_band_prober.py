@@ -24,35 +24,38 @@ from tests.deduce.test_band_propagator import Driver
 from tests.deduce.test_band_sweep import simulate as sweep_simulate
 
 COUNTERS = ("probes", "probe_hits", "saves", "restores",
-            "sweeps", "flood_passes", "label_passes", "floods", "label_runs")
+            "sweeps", "flood_passes", "label_passes", "floods", "label_runs",
+            "sweep_words", "sweep_inner")
 
 
-def spy_engine(puzzle):
+def spy_engine(puzzle, band=1):
     """A BandEngine whose deduce calls are recorded, in order: ``(geo, state, registers
-    before, new state, conflict, counter deltas, best bit, registers after)``."""
-    engine = band_model.band_engine(puzzle, check=False)
+    before, new state, conflict, counter deltas, best bit, registers after, assumed)``;
+    ``assumed``: the row of the cell the decision or backtrack before the call set
+    (None: a loaded state)."""
+    engine = band_model.band_engine(puzzle, band=band, check=False, span_bands=(band,))
     calls = []
     real = engine.deduce
 
     def counts():
         c, b = engine.counters, engine.band_counters
         return (c.probes, c.probe_hits, c.saves, c.restores, c.sweeps, b.flood_passes,
-                b.label_passes, c.floods, c.label_runs)
+                b.label_passes, c.floods, c.label_runs, *b.sweep_spans[band])
 
     def spy(state):
-        before, regs = counts(), engine.registers
+        before, regs, assumed = counts(), engine.registers, engine._assumed
         new, bad = real(state)
         delta = tuple(a - z for a, z in zip(counts(), before))
         calls.append((engine.geo, list(state), regs, list(new), bad, delta, engine.best,
-                      engine.registers))
+                      engine.registers, assumed))
         return new, bad
     engine.deduce = spy
     return engine, calls
 
 
-def recorded_calls(name, limit, *, max_decisions=30):
+def recorded_calls(name, limit, *, band=1, max_decisions=30):
     puzzle = puzzle_of(name)
-    engine, calls = spy_engine(puzzle)
+    engine, calls = spy_engine(puzzle, band)
     D.solve(puzzle, max_solutions=2, max_decisions=max_decisions, engine=engine)
     return puzzle, calls[:limit]
 
@@ -71,7 +74,9 @@ def wrong_guesses(name, count):
             engine.clear_labels()
             inside = solution[r][c] if solution is not None else 0
             bit = geo.bit(r, c).bit_length() - 1
-            engine.deduce(engine._assume(engine.initial_state(), bit, 1 - inside))
+            state = engine._assume(engine.initial_state(), bit, 1 - inside)
+            engine._assumed = None   # not set in a fixpoint: the first sweep is whole
+            engine.deduce(state)
     return puzzle, calls
 
 
@@ -80,8 +85,16 @@ class ProberDriver(Driver):
         self.dut, self.ctx = dut, ctx
         self.lb = dut.propagator.labels_block
 
-    async def deduce(self, limit):
+    async def deduce(self, geo, assumed, limit):
+        """One deduce of a puzzle of model geometry ``geo`` (``assumed``: as the propagator
+        driver's)."""
         dut, ctx = self.dut, self.ctx
+        words = -(-(geo.rows + 2) // dut.band)
+        seed = None if assumed is None else {assumed}
+        first, last = band_model.sweep_span(seed, dut.band, words)
+        ctx.set(dut.first, first)
+        ctx.set(dut.last, last)
+        ctx.set(dut.limit, words - 1)
         await self.run(limit, "deduce")
         got = {n: ctx.get(getattr(dut, n)) for n in COUNTERS + (
             "cells", "prop_clocks", "scan_clocks", "clocks")}
@@ -112,7 +125,7 @@ def check(max_rows, max_cols, band, searches, dut=None):
             await drv.load_puzzle(puzzle)
             await drv.clear_labels()
             last_key = D.Engine(puzzle).registers
-            for geo, state, regs, new, bad, counts, best, after in calls:
+            for geo, state, regs, new, bad, counts, best, after, assumed in calls:
                 stats["calls"] += 1
                 await drv.load_state(to_build(geo, geo_b, state))
                 if regs is last_key:
@@ -121,7 +134,7 @@ def check(max_rows, max_cols, band, searches, dut=None):
                     start = {} if regs[0] is None else register_labels(geo, regs[0])
                     await drv.load_labels(to_build_labels(geo, drv.dut, start) if start else {})
                 await drv.set_dirty((state[H1], state[V1]) != regs[1])
-                conflict, got, hw_best = await drv.deduce(200_000)
+                conflict, got, hw_best = await drv.deduce(geo, assumed, 200_000)
                 want_best = None if best is None else \
                     (best // geo.width) * geo_b.width + best % geo.width
                 have = tuple(got[n] for n in COUNTERS)
@@ -174,5 +187,6 @@ def test_searches_and_wrong_guesses_6x6():
     (8, 9, 3, ["janko_0025", "edge_5x5_noclues"], 4),
 ])
 def test_recorded_searches_slow(max_rows, max_cols, band, names, limit):
-    stats = check(max_rows, max_cols, band, [recorded_calls(n, limit) for n in names])
+    stats = check(max_rows, max_cols, band,
+                  [recorded_calls(n, limit, band=band) for n in names])
     assert stats["probes"] >= 10 and stats["hits"] >= 1 and stats["best"] >= 1

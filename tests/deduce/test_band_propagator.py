@@ -23,14 +23,16 @@ from tests.deduce.test_band_sweep import simulate as sweep_simulate
 
 # -- recorded propagations ------------------------------------------------------------------------
 
-def spy_engine(puzzle):
+def spy_engine(puzzle, band=1):
     """A BandEngine for ``puzzle`` whose propagate calls are recorded, in order, in the
     returned list: ``(geo, state, registers before, new state, conflict, counts,
     registers after, info)``; ``counts`` = (sweeps, flood_passes, label_passes,
-    floods, label_runs) of the call; ``info``: how many flood and label stages of
-    the call deduced something (applied through the sweep's ``fix`` port) and how
-    the call ended (:func:`ending`)."""
-    engine = band_model.band_engine(puzzle, check=False)
+    floods, label_runs, sweep words, inner sweep spans) of the call (the spans at
+    ``band``); ``info``: how many flood and label stages of the call deduced
+    something (applied through the sweep's ``fix`` port), how the call ended
+    (:func:`ending`), and ``assumed``: the row of the cell an assumption set in the
+    state (None: the first sweep pass is over every group)."""
+    engine = band_model.band_engine(puzzle, band=band, check=False, span_bands=(band,))
     calls = []
     real = engine.propagate
     info = {}
@@ -47,11 +49,12 @@ def spy_engine(puzzle):
 
     def counts():
         c, b = engine.counters, engine.band_counters
-        return (c.sweeps, b.flood_passes, b.label_passes, c.floods, c.label_runs)
+        return (c.sweeps, b.flood_passes, b.label_passes, c.floods, c.label_runs,
+                *b.sweep_spans[band])
 
     def spy(state):
         before, regs = counts(), engine.registers
-        info.update(flood_fixes=0, label_fixes=0, last=None)
+        info.update(flood_fixes=0, label_fixes=0, last=None, assumed=engine._assumed)
         new, bad = real(state)
         info["end"] = ending(new, bad, info.pop("last"))
         delta = tuple(a - z for a, z in zip(counts(), before))
@@ -72,18 +75,18 @@ def ending(new, bad, last):
     return "sweep conflict" if D.conflict_of(new) else "no loop"
 
 
-def recorded_calls(name, limit, *, max_decisions=30):
+def recorded_calls(name, limit, *, band=1, max_decisions=30):
     """The propagate calls of a whole search of ``name`` (the first ``limit``)."""
     puzzle = puzzle_of(name)
-    engine, calls = spy_engine(puzzle)
+    engine, calls = spy_engine(puzzle, band)
     D.solve(puzzle, max_solutions=2, max_decisions=max_decisions, engine=engine)
     return puzzle, calls[:limit]
 
 
-def single_calls(name, states):
+def single_calls(name, states, band=1):
     """One propagate call per state (model geometry), each from cleared label registers."""
     puzzle = puzzle_of(name)
-    engine, calls = spy_engine(puzzle)
+    engine, calls = spy_engine(puzzle, band)
     for state in states:
         engine.clear_labels()
         engine.propagate(state)
@@ -115,13 +118,23 @@ class Driver(SweepDriver, LabelPorts):
         await ctx.tick()
         ctx.set(dut.dirty_we, 0)
 
-    async def propagate(self, limit=200_000):
-        """One propagation; returns (conflict, counts, clocks) and checks busy/done
-        (at most ``limit`` clocks)."""
+    async def propagate(self, geo, assumed, limit=200_000):
+        """One propagation of a puzzle of model geometry ``geo`` (the last group of its
+        grid is ``limit``; ``assumed``: the row of the cell an assumption set, whose
+        group and one either side the first pass writes, or None: every group);
+        returns (conflict, counts, clocks) and checks busy/done (at most ``limit``
+        clocks)."""
         dut, ctx = self.dut, self.ctx
+        words = -(-(geo.rows + 2) // dut.band)
+        seed = None if assumed is None else {assumed}
+        first, last = band_model.sweep_span(seed, dut.band, words)
+        ctx.set(dut.first, first)
+        ctx.set(dut.last, last)
+        ctx.set(dut.limit, words - 1)
         busy = await self.run(limit, "the propagation")
         counts = tuple(ctx.get(getattr(dut, n)) for n in (
-            "sweeps", "flood_passes", "label_passes", "floods", "label_runs"))
+            "sweeps", "flood_passes", "label_passes", "floods", "label_runs", "sweep_words",
+            "sweep_inner"))
         return bool(ctx.get(dut.conflict)), counts, busy
 
 
@@ -131,8 +144,9 @@ def simulate(dut, bench):
 
 def expected_clocks(dut, counts):
     """The documented clock count (module docstring of band_propagator)."""
-    sweeps, fp, lp, floods, runs = counts
-    return (sweeps * dut.sweep_clocks + (fp + lp) * dut.stage_pass_clocks + floods + runs)
+    sweeps, fp, lp, floods, runs, words, inner = counts
+    return (words + sweeps * dut.sweep_overhead + inner * dut.sweep_inner_clocks
+            + (fp + lp) * dut.stage_pass_clocks + floods + runs)
 
 
 def on_lines(geo, lines):
@@ -141,7 +155,8 @@ def on_lines(geo, lines):
 
 def check_searches(max_rows, max_cols, band, names, limit):
     """Every recorded call of each search, in order; returns statistics."""
-    return check(max_rows, max_cols, band, [recorded_calls(name, limit) for name in names])
+    return check(max_rows, max_cols, band,
+                 [recorded_calls(name, limit, band=band) for name in names])
 
 
 def check(max_rows, max_cols, band, searches):
@@ -151,7 +166,8 @@ def check(max_rows, max_cols, band, searches):
     geo_b = dut.geometry
     failures = []
     stats = {"calls": 0, "kept": 0, "conflicts": 0, "label_runs": 0, "flood_fixes": 0,
-             "label_fixes": 0, "clocks": 0, "model_clocks": 0, "ends": set()}
+             "label_fixes": 0, "clocks": 0, "model_clocks": 0, "ends": set(),
+             "assumed": 0, "inner": 0}
 
     async def bench(drv):
         for puzzle, calls in searches:
@@ -169,7 +185,7 @@ def check(max_rows, max_cols, band, searches):
                     await drv.load_labels(to_build_labels(geo, drv.dut, start) if start else {})
                 await drv.set_dirty((state[H1], state[V1]) != regs[1])
                 conflict, got, clocks = await drv.propagate(
-                    2 * expected_clocks(dut, counts) + 100)
+                    geo, info["assumed"], 2 * expected_clocks(dut, counts) + 100)
                 ok = (conflict, got) == (bad, counts)
                 ok &= clocks == expected_clocks(dut, got)
                 if not bad:
@@ -189,6 +205,8 @@ def check(max_rows, max_cols, band, searches):
                 stats["label_fixes"] += info["label_fixes"]
                 stats["ends"].add(info["end"])
                 stats["label_runs"] += counts[4]
+                stats["assumed"] += info["assumed"] is not None
+                stats["inner"] += counts[6]
                 stats["clocks"] += clocks
                 stats["model_clocks"] += band_model.BandCycleModel(band).pass_clocks(
                     max_rows) * (counts[0] + counts[1] + counts[2])
@@ -227,6 +245,8 @@ def test_recorded_searches(max_rows, max_cols, band, names, limit):
     stats = check_searches(max_rows, max_cols, band, names, limit)
     assert stats["conflicts"] >= 1 and stats["label_fixes"] >= 1 and stats["kept"] >= 5
     assert stats["label_runs"] >= 10
+    # first passes over an assumed cell's span, and spans after group 0
+    assert stats["assumed"] >= 10 and stats["inner"] >= 10
 
 
 @pytest.mark.slow

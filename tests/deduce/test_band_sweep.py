@@ -98,10 +98,16 @@ class Driver:
         assert busy == ctx.get(dut.clocks)
         return busy
 
-    async def run_pass(self):
-        """One pass; returns (changed, conflict) and checks the clock count."""
+    async def run_pass(self, first=0, last=None):
+        """One pass over the span ``first .. last`` (default: every group); returns
+        (changed, conflict) and checks the clock count (module docstring of band.py)."""
         dut, ctx = self.dut, self.ctx
-        assert await self.run(self.dut.pass_clocks, "the pass") == dut.pass_clocks
+        last = dut.groups - 1 if last is None else last
+        ctx.set(dut.first, first)
+        ctx.set(dut.last, last)
+        up, down = dut.clue_halo
+        clocks = (last - first + 1) + down + 1 + (up if first else 0)
+        assert await self.run(clocks, "the pass") == clocks
         return ctx.get(dut.changed), ctx.get(dut.conflict)
 
 
@@ -229,6 +235,66 @@ def test_passes_reach_the_model_fixpoint(max_rows, max_cols, band, names):
 
     simulate(dut, bench)
     assert max(counts) > 2
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names", [
+    (6, 6, 1, ["loopy_5x5_easy_02", "janko_0022"] + PAIRS),
+    (6, 6, 2, ["loopy_5x5_easy_02", "janko_0014"]),
+    (7, 5, 3, ["janko_0014", PAIRS[1]]),
+])
+def test_a_span_writes_its_groups_and_nothing_else(max_rows, max_cols, band, names):
+    """A pass over the span ``first .. last``: the span's groups as the model's sweep has
+    them (the rows above and below read as they are), every other group untouched;
+    ``changed``, ``changed_first`` / ``changed_last`` and ``conflict`` over the span; the
+    clocks of the span (run_pass checks them).  And ``live`` after every load and pass:
+    some grid cell of the memory is IN or unknown (the model's "no loop" test)."""
+    import random as rnd
+    dut = BandSweep(max_rows, max_cols, band=band)
+    geo_b, bits = dut.geometry, band * dut.geometry.width
+    rng = rnd.Random(band)
+    jobs = [(puzzle, engine, states[:6]) for puzzle, engine, states in jobs_for(names, 5, 3)]
+    seen = {"inner": 0, "first": 0, "changed": 0, "dead": 0}
+
+    def live(engine, state):
+        grid = engine.geo.grid
+        return bool(state[C1] & grid or grid & ~state[C0])
+
+    async def bench(drv):
+        ctx = drv.ctx
+        for puzzle, engine, states in jobs:
+            await drv.load_puzzle(puzzle)
+            dead = list(engine.initial_state())
+            dead[C0] |= engine.geo.grid          # every cell OUT
+            for state in states + [dead]:
+                build = to_build(engine.geo, geo_b, state)
+                await drv.load_state(build)
+                assert ctx.get(dut.live) == live(engine, state)
+                seen["dead"] += not live(engine, state)
+                first = rng.randrange(dut.groups)
+                last = rng.randrange(first, dut.groups)
+                changed, conflict = await drv.run_pass(first, last)
+                want = to_build(engine.geo, geo_b, sweep(engine.geo, engine.anchors, state))
+                span = sum(((1 << bits) - 1) << (g * bits) for g in range(first, last + 1))
+                expect = [(w & span) | (b & ~span) for w, b in zip(want, build)]
+                assert await drv.read_state() == expect, (puzzle.name, first, last)
+                moved = [g for g in range(first, last + 1)
+                         if any((e ^ b) >> (g * bits) & ((1 << bits) - 1)
+                                for e, b in zip(expect, build))]
+                assert changed == bool(moved)
+                if moved:
+                    assert (ctx.get(dut.changed_first), ctx.get(dut.changed_last)) == \
+                        (moved[0], moved[-1])
+                assert conflict == any(expect[i] & expect[i + 1] & span
+                                       for i in range(0, 10, 2))
+                if not conflict:
+                    grid = to_build(engine.geo, geo_b, [engine.geo.grid] + [0] * 9)[0]
+                    assert ctx.get(dut.live) == bool(expect[C1] & grid or grid & ~expect[C0])
+                seen["inner"] += first > 0
+                seen["first"] += first == 0
+                seen["changed"] += bool(moved)
+
+    simulate(dut, bench)
+    assert seen["inner"] and seen["first"] and seen["changed"] and seen["dead"]
 
 
 def test_the_fixpoint_loop_is_the_engines():
