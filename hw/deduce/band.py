@@ -243,18 +243,19 @@ class BandSweep(wiring.Component):
         s_group, s_ok, s_ok_q = read(s_rd, hc_down - hs_down, "state")
         m.d.comb += self.fix_addr.eq(Mux(s_ok, s_group, 0))
         c_group, c_ok, c_ok_q = read(c_rd, 0, "clues")
+        def group_value(g, value):
+            """The constant of group ``g``: ``value(j, kind)`` summed over its framed rows
+            (row ``j`` of the group, of kind ``kind``; padding rows left out)."""
+            return sum(value(j, kind_of_row[g * band + j]) for j in range(band)
+                       if g * band + j < len(kind_of_row))
+
         # the row flags (one-hot kind per row; 0 for padding and out-of-range groups)
         flags = Signal(band * nk)
         flags_q = Signal(band * nk)
         with m.Switch(c_group):
             for g in range(groups):
                 with m.Case(g):
-                    value = 0
-                    for j in range(band):
-                        r = g * band + j
-                        if r < len(kind_of_row):
-                            value |= 1 << (j * nk + kind_of_row[r])
-                    m.d.comb += flags.eq(value)
+                    m.d.comb += flags.eq(group_value(g, lambda j, k: 1 << (j * nk + k)))
         m.d.sync += flags_q.eq(Mux(c_ok, flags, 0))
 
         # -- the windows: registered groups (oldest first) and the memory's output word
@@ -348,12 +349,7 @@ class BandSweep(wiring.Component):
         with m.Switch(s_wr.addr):
             for g in range(groups):
                 with m.Case(g):
-                    mask = 0
-                    for j in range(band):
-                        r = g * band + j
-                        if r < len(kind_of_row):
-                            mask |= kinds[kind_of_row[r]]["C"] << (j * w)
-                    m.d.comb += cells.eq(mask)
+                    m.d.comb += cells.eq(group_value(g, lambda j, k: kinds[k]["C"] << (j * w)))
         with m.If(s_wr.en):
             m.d.sync += live.bit_select(s_wr.addr, 1).eq(
                 (cells & (s_wr.data[C1] | ~s_wr.data[C0])).any())

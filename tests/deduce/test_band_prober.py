@@ -89,12 +89,7 @@ class ProberDriver(Driver):
         """One deduce of a puzzle of model geometry ``geo`` (``assumed``: as the propagator
         driver's)."""
         dut, ctx = self.dut, self.ctx
-        words = -(-(geo.rows + 2) // dut.band)
-        seed = None if assumed is None else {assumed}
-        first, last = band_model.sweep_span(seed, dut.band, words)
-        ctx.set(dut.first, first)
-        ctx.set(dut.last, last)
-        ctx.set(dut.limit, words - 1)
+        self.set_span(geo, assumed)
         await self.run(limit, "deduce")
         got = {n: ctx.get(getattr(dut, n)) for n in COUNTERS + (
             "cells", "prop_clocks", "scan_clocks", "clocks")}

@@ -118,12 +118,9 @@ class Driver(SweepDriver, LabelPorts):
         await ctx.tick()
         ctx.set(dut.dirty_we, 0)
 
-    async def propagate(self, geo, assumed, limit=200_000):
-        """One propagation of a puzzle of model geometry ``geo`` (the last group of its
-        grid is ``limit``; ``assumed``: the row of the cell an assumption set, whose
-        group and one either side the first pass writes, or None: every group);
-        returns (conflict, counts, clocks) and checks busy/done (at most ``limit``
-        clocks)."""
+    def set_span(self, geo, assumed):
+        """``first``, ``last`` and ``limit`` for a puzzle of model geometry ``geo``: the
+        span the model's first sweep pass writes (``assumed``: as :meth:`propagate`'s)."""
         dut, ctx = self.dut, self.ctx
         words = -(-(geo.rows + 2) // dut.band)
         seed = None if assumed is None else {assumed}
@@ -131,6 +128,15 @@ class Driver(SweepDriver, LabelPorts):
         ctx.set(dut.first, first)
         ctx.set(dut.last, last)
         ctx.set(dut.limit, words - 1)
+
+    async def propagate(self, geo, assumed, limit=200_000):
+        """One propagation of a puzzle of model geometry ``geo`` (the last group of its
+        grid is ``limit``; ``assumed``: the row of the cell an assumption set, whose
+        group and one either side the first pass writes, or None: every group);
+        returns (conflict, counts, clocks) and checks busy/done (at most ``limit``
+        clocks)."""
+        dut, ctx = self.dut, self.ctx
+        self.set_span(geo, assumed)
         busy = await self.run(limit, "the propagation")
         counts = tuple(ctx.get(getattr(dut, n)) for n in (
             "sweeps", "flood_passes", "label_passes", "floods", "label_runs", "sweep_words",
