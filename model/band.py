@@ -51,10 +51,16 @@ run): OUT: ``frame & region`` in every row (ahead too); IN: nothing, and the
 first row of the pass with an IN cell injects its lowest IN cell (the first
 IN cell in scan order, :func:`model.deduce.floods`' seed) before its closure.
 A pass *changes* when some row's reach differs from what it was before the
-pass (pass 1: from the seeds).  The passes end with the first pass that
-changes nothing (it is counted); in that pass every row's reach is final as it
-is computed, so the conflicts (an IN cell out of the IN reach, an OUT grid
-cell out of the OUT reach) and "a deduction exists" are accumulated in it.
+pass (pass 1: from the seeds).  A pass leaves something *pending* when a row's
+new reach would seed the row processed just before it in the pass (the one
+with the new reach it already used: a cell of that row's region, across a
+non-LINE V edge, outside that row's new reach).  The passes end with the first
+pass that changes nothing or leaves nothing pending (it is counted): after a
+pass that leaves nothing pending, a pass the other way would change nothing
+(every row would see the same rows as its last computation did, or rows that
+offer it nothing new), so in that pass every row's reach is final as it is
+computed, and the conflicts (an IN cell out of the IN reach, an OUT grid cell
+out of the OUT reach) and "a deduction exists" are accumulated in it.
 The deductions themselves (unreached unknown cell: OUT, resp. IN) are not
 written by the flood: the sweep pass that always follows a flood that deduced
 something applies them as it reads each row (state | deductions from the reach
@@ -72,8 +78,10 @@ their label.  The warm start is the register contents: the labels settled at
 the last run (:func:`model.deduce.labels`' ``warm``), which are, component by
 component of the lines they settled on, the component's minimum point index
 (:func:`register_labels`); a point on no line holds its own index.  The
-passes end with the first pass that changes no label (counted); in it the
-labels are final, so the roots (points on a line whose label is their own
+passes end with the first pass that changes no label or leaves nothing
+*pending* (no row's new labels are lower, across a LINE H edge, than those of
+the row processed just before it: as for the floods, a pass the other way would
+change nothing; counted); in it the labels are final, so the roots (points on a line whose label is their own
 index: one per component) and the ends (points with exactly one line) are
 counted in it, and the end pairs (an end whose neighbour across a non-LINE
 edge is an end with the same label).  A cycle exists when ``2 x roots >
@@ -203,7 +211,7 @@ def band_floods(geo, state, band):
     while True:
         passes += 1
         down = passes % 2 == 1
-        changed = False
+        changed = pending = False
         for i in _order(nrows, band, down):
             above = reach_out[i - 1] & not_v[i - 1] if i > 0 else 0
             below = reach_out[i + 1] & not_v[i] if i + 1 < nrows else 0
@@ -222,7 +230,12 @@ def band_floods(geo, state, band):
                 new = _closure(seeds & region_in[i], link_in[i], steps)
                 if new != reach_in[i]:
                     reach_in[i], changed = new, True
-        if not changed:
+            j = i - 1 if down else i + 1  # the row processed just before (in the grid)
+            if 0 <= j < nrows:
+                edge = not_v[min(i, j)]
+                pending |= bool(reach_out[i] & edge & region_out[j] & ~reach_out[j]
+                                | reach_in[i] & edge & region_in[j] & ~reach_in[j])
+        if not changed or not pending:
             break
     # the last pass: conflicts and deductions from the final reach
     reach = sum(r << (i * w) for i, r in enumerate(reach_in))
@@ -317,14 +330,19 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None):
     passes = 0
     while True:
         passes += 1
-        changed = False
-        for i in _order(nrows, band, passes % 2 == 1):
+        down = passes % 2 == 1
+        changed = pending = False
+        for i in _order(nrows, band, down):
             for run, sources in runs[i]:
                 low = min(lab[q] for q in sources)
                 for q in run:
                     if lab[q] != low:
                         lab[q], changed = low, True
-        if not changed:
+            j = i - 1 if down else i + 1  # the row processed just before (in the grid)
+            if 0 <= j < nrows:
+                pending |= any(min(lab[q] for q in sources) < lab[run[0]]
+                               for run, sources in runs[j])
+        if not changed or not pending:
             break
     # the last pass: roots, ends, end pairs
     roots = sum(lab[p] == p for p in adj)

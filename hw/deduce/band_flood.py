@@ -49,12 +49,17 @@ IN cell (``C1 & grid``) injects its lowest IN cell before its closure.  With
 ``band`` > 1 the rows of a group are chained combinationally in the pass
 direction (one closure chain, its inputs and outputs reversed by a
 multiplexer in bottom-up passes): a pass computes the same rows for every
-band height, ``band`` closures deep.  The passes end with the first pass that
-changes no reach bit (counted); in that pass the reach is final as it is
-computed, so the conflicts (an IN cell out of the IN reach; an OUT grid cell
-out of the OUT reach) and "a deduction exists" (an unknown grid cell out of
-a reach, the IN one counting only when there is an IN cell) are accumulated
-in every pass and kept from the last.
+band height, ``band`` closures deep.  A pass leaves something *pending* when
+a row's new reach would seed the row processed just before it (the held row
+for a group's first row, the row before it in the chain for the others: a cell
+of that row's region, across a non-LINE edge between them, outside its new
+reach).  The passes end with the first pass that changes no reach bit or leaves
+nothing pending (counted); in that pass the reach is final as it is computed
+(a pass the other way would change nothing: :func:`model.band.band_floods`),
+so the conflicts (an IN cell out of the IN reach; an OUT grid cell out of the
+OUT reach) and "a deduction exists" (an unknown grid cell out of a reach, the
+IN one counting only when there is an IN cell) are accumulated in every pass
+and kept from the last.
 
 Pipeline of a pass (``t = 0 .. groups + 1``; ``order(t)`` = group ``t``
 top-down, ``groups - 1 - t`` bottom-up):
@@ -252,6 +257,8 @@ class BandFloods(wiring.Component):
         # held row's, bottom-up the ahead row's
         held_in, held_out, held_v1 = (Signal(w, name=n) for n in ("held_in", "held_out",
                                                                      "held_v1"))
+        # and its regions (for the pending test: what a row's new reach offers it)
+        held_rin, held_rout = Signal(w, name="held_region_in"), Signal(w, name="held_region_out")
         v_before = Mux(down, held_v1, ar["v1"])
         v1 = cr["v1"]
         # the edge masks (not LINE) towards the row processed before / after row j
@@ -269,7 +276,9 @@ class BandFloods(wiring.Component):
             ("link_out", link_out), ("ins", ins), ("old_in", old_in), ("old_out", old_out),
             ("m_prev", m_prev), ("m_next", m_next))}
         prev_in, prev_out = held_in, held_out
+        prev_rin, prev_rout = held_rin, held_rout
         new_in_ch, new_out_ch = [], []
+        pending_ch = []       # a row's new reach would seed the row processed before it
         injected = Const(0)   # an earlier position of this group injected the seed
         for p in range(band):
             if p + 1 < band:
@@ -289,7 +298,10 @@ class BandFloods(wiring.Component):
                          n_out.eq(closure(seeds_out & ch["region_out"][p], ch["link_out"][p], w))]
             new_in_ch.append(n_in)
             new_out_ch.append(n_out)
+            pending_ch.append(((n_in & ch["m_prev"][p] & prev_rin & ~prev_in)
+                               | (n_out & ch["m_prev"][p] & prev_rout & ~prev_out)).any())
             prev_in, prev_out = n_in, n_out
+            prev_rin, prev_rout = ch["region_in"][p], ch["region_out"][p]
             injected = injected | row_ins.any()
         # back to row space
         new_in, new_out = chain(new_in_ch), chain(new_out_ch)
@@ -313,19 +325,22 @@ class BandFloods(wiring.Component):
                                                  for j in range(band)))),
             ]
             m.d.sync += [held_in.eq(new_in_ch[-1]), held_out.eq(new_out_ch[-1]),
+                         held_rin.eq(ch["region_in"][-1]), held_rout.eq(ch["region_out"][-1]),
                          held_v1.eq(Mux(down, v1[band - 1], 0)),
                          seeded.eq(seeded | has_ins)]
         with m.Else():
-            m.d.sync += [held_in.eq(0), held_out.eq(0), held_v1.eq(0)]
+            m.d.sync += [held_in.eq(0), held_out.eq(0), held_v1.eq(0), held_rin.eq(0),
+                         held_rout.eq(0)]
 
         # -- fix port: the stored words at fix_addr (the read port's output when idle)
         m.d.comb += [self.fix_c0.eq(r_rd.data.unreached_in & seeded.replicate(bits)),
                      self.fix_c1.eq(r_rd.data.unreached_out)]
 
         # -- the pass accumulators (of this pass; the last pass's are the results)
-        acc_changed, acc_conflict, acc_in, acc_out = (Signal(name=n) for n in (
-            "acc_changed", "acc_conflict", "acc_ded_in", "acc_ded_out"))
+        acc_changed, acc_conflict, acc_in, acc_out, acc_pending = (Signal(name=n) for n in (
+            "acc_changed", "acc_conflict", "acc_ded_in", "acc_ded_out", "acc_pending"))
         tot_changed = acc_changed | (processing & changed)
+        tot_pending = acc_pending | (processing & Cat(*pending_ch).any())
         tot_conflict = acc_conflict | (processing & conflict)
         tot_in = acc_in | (processing & ded_in)
         tot_out = acc_out | (processing & ded_out)
@@ -334,7 +349,8 @@ class BandFloods(wiring.Component):
         def clear_run():
             return [t.eq(0), down.eq(1), first.eq(1), seeded.eq(0), self.passes.eq(1),
                     self.clocks.eq(0), self.conflict.eq(0), self.deduced.eq(0),
-                    acc_changed.eq(0), acc_conflict.eq(0), acc_in.eq(0), acc_out.eq(0)]
+                    acc_changed.eq(0), acc_conflict.eq(0), acc_in.eq(0), acc_out.eq(0),
+                    acc_pending.eq(0)]
 
         with m.FSM(name="band_floods"):
             with m.State("IDLE"):
@@ -345,14 +361,15 @@ class BandFloods(wiring.Component):
                 m.d.comb += [running.eq(1), self.busy.eq(1)]
                 m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1),
                              acc_changed.eq(tot_changed), acc_conflict.eq(tot_conflict),
-                             acc_in.eq(tot_in), acc_out.eq(tot_out)]
+                             acc_in.eq(tot_in), acc_out.eq(tot_out),
+                             acc_pending.eq(tot_pending)]
                 with m.If(t == self.pass_clocks - 1):
-                    with m.If(tot_changed):
+                    with m.If(tot_changed & tot_pending):
                         # the next pass, the other way, from the group written last
                         m.d.sync += [t.eq(0), down.eq(~down), first.eq(0),
                                      self.passes.eq(self.passes + 1),
                                      acc_changed.eq(0), acc_conflict.eq(0),
-                                     acc_in.eq(0), acc_out.eq(0)]
+                                     acc_in.eq(0), acc_out.eq(0), acc_pending.eq(0)]
                     with m.Else():
                         m.d.sync += [self.conflict.eq(tot_conflict),
                                      self.deduced.eq(tot_out | (tot_in & in_active))]

@@ -71,10 +71,14 @@ the old), the roots (a point on a line whose label is its own index), the ends
 (a point with exactly one line), the end pairs (an unknown edge between two
 ends with the same label) and the unknown edges; counted and OR-ed over the
 pass, reset at the start of each pass.  Every pass writes the group's NOLINE
-candidates (end pairs, unknown edges) to the *fix memory*.  The passes end
-with the first pass that changes no label (counted in ``passes``); in it every
-label read equals its final value, so its counts and the fix words it wrote
-are the final ones.  Passes follow each other without a gap.
+candidates (end pairs, unknown edges) to the *fix memory*.  A row leaves
+something *pending* when one of its new labels is lower than the new label
+across a LINE H edge in the row processed just before it (that row would take
+it in a pass the other way).  The passes end with the first pass that changes
+no label or leaves nothing pending (counted in ``passes``); in it every label
+is final as it is computed (:func:`model.band.band_labels`), so its counts and
+the fix words it wrote are the final ones.  Passes follow each other without a
+gap.
 
 Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
 is high for ``clocks = passes x (groups + 2)`` clocks (the model's
@@ -341,6 +345,7 @@ class BandLabels(wiring.Component):
         dn_link = [row(s_cur.h, j + 1) if j + 1 < band else row(below_s.h, 0)
                    for j in range(band)]                                   # H@(r+1, c)
         outs = []
+        pending_rows = []   # per chain slot: the row before it would take a lower label
         for k in range(band):
             jd, ju = k, band - 1 - k   # the row of slot k top-down / bottom-up
             old = [Signal(nb, name=f"old_{k}_{c}") for c in range(p)]
@@ -364,6 +369,11 @@ class BandLabels(wiring.Component):
                 t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
                 x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
             outs.append(run_min(m, f"run{k}", x, vl))
+            # pending: a new label lower than the one across a LINE edge in the row before
+            pend = Signal(name=f"pending_{k}")
+            m.d.comb += pend.eq(Cat(*(lb[c] & (outs[k][c] < before[c])
+                                      for c in range(p))).any())
+            pending_rows.append(pend)
         for j in range(band):
             for c in range(p):
                 m.d.comb += lab(new, j, c).eq(Mux(down, outs[j][c], outs[band - 1 - j][c]))
@@ -412,7 +422,9 @@ class BandLabels(wiring.Component):
         roots_now = popcount(m, roots, "roots")
         ends_count = popcount(m, ends_now, "ends")
         roots_acc, ends_acc = Signal(count_w), Signal(count_w)
-        any_pair, any_free, changed_acc = Signal(), Signal(), Signal()
+        any_pair, any_free, changed_acc, pending_acc = Signal(), Signal(), Signal(), Signal()
+        pending = Signal()
+        m.d.comb += pending.eq(Cat(*pending_rows).any())
 
         proc = Signal()
         out_group = Signal(range(groups))
@@ -425,7 +437,8 @@ class BandLabels(wiring.Component):
             m.d.sync += [roots_acc.eq(roots_acc + roots_now), ends_acc.eq(ends_acc + ends_count),
                          any_pair.eq(any_pair | pair_h.any() | pair_v.any()),
                          any_free.eq(any_free | s_cur.fh.any() | s_cur.fv.any()),
-                         changed_acc.eq(changed_acc | changed)]
+                         changed_acc.eq(changed_acc | changed),
+                         pending_acc.eq(pending_acc | pending)]
         with m.Elif(clearing):
             m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own), l_wr.en.eq(1)]
         with m.Elif(~running):
@@ -448,7 +461,7 @@ class BandLabels(wiring.Component):
 
         def new_pass():
             return [t.eq(0), roots_acc.eq(0), ends_acc.eq(0), any_pair.eq(0), any_free.eq(0),
-                    changed_acc.eq(0)]
+                    changed_acc.eq(0), pending_acc.eq(0)]
 
         def begin():
             return new_pass() + [down.eq(1), self.passes.eq(1), self.clocks.eq(0)]
@@ -476,7 +489,7 @@ class BandLabels(wiring.Component):
                 m.d.comb += [running.eq(1), self.busy.eq(1)]
                 m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
                 with m.If(t == self.pass_clocks - 1):
-                    with m.If(changed_acc | changed):
+                    with m.If((changed_acc | changed) & (pending_acc | pending)):
                         m.d.sync += new_pass() + [down.eq(~down), self.passes.eq(self.passes + 1)]
                     with m.Else():
                         m.d.sync += self.dirty.eq(0)

@@ -220,7 +220,7 @@ def test_elaborates_and_clocks():
 def test_floods_equal_the_model(max_rows, max_cols, band, names):
     outcomes, counts = check(max_rows, max_cols, band, jobs_for(names))
     assert outcomes == {"conflict", "deduced", "none"}
-    assert max(counts) >= 3
+    assert max(counts) >= 2   # runs of several passes (the pending test ends the others early)
 
 
 @pytest.mark.slow
