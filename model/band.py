@@ -78,10 +78,13 @@ their label.  The warm start is the register contents: the labels settled at
 the last run (:func:`model.deduce.labels`' ``warm``), which are, component by
 component of the lines they settled on, the component's minimum point index
 (:func:`register_labels`); a point on no line holds its own index.  The
-passes end with the first pass that changes no label or leaves nothing
-*pending* (no row's new labels are lower, across a LINE H edge, than those of
-the row processed just before it: as for the floods, a pass the other way would
-change nothing; counted); in it the labels are final, so the roots (points on a line whose label is their own
+passes end with the first pass that changes no label, or the first top-down
+pass that leaves nothing *pending* (no row's new labels are lower, across a
+LINE H edge, than those of the row processed just before it: as for the floods,
+a pass the other way would change nothing; a bottom-up pass does not end a run
+that way, as the end pairs across a row's upper H edges are taken with the row
+above, which that pass has not reached yet; counted); in it the labels are
+final, so the roots (points on a line whose label is their own
 index: one per component) and the ends (points with exactly one line) are
 counted in it, and the end pairs (an end whose neighbour across a non-LINE
 edge is an end with the same label).  A cycle exists when ``2 x roots >
@@ -342,7 +345,10 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None):
             if 0 <= j < nrows:
                 pending |= any(min(lab[q] for q in sources) < lab[run[0]]
                                for run, sources in runs[j])
-        if not changed or not pending:
+        # only a top-down pass may end the run early: a row's end pairs across the H
+        # edges above it are taken with the labels of the row above, which a bottom-up
+        # pass reaches later (they could still change in it)
+        if not changed or (not pending and down):
             break
     # the last pass: roots, ends, end pairs
     roots = sum(lab[p] == p for p in adj)

@@ -75,9 +75,11 @@ candidates (end pairs, unknown edges) to the *fix memory*.  A row leaves
 something *pending* when one of its new labels is lower than the new label
 across a LINE H edge in the row processed just before it (that row would take
 it in a pass the other way).  The passes end with the first pass that changes
-no label or leaves nothing pending (counted in ``passes``); in it every label
-is final as it is computed (:func:`model.band.band_labels`), so its counts and
-the fix words it wrote are the final ones.  Passes follow each other without a
+no label, or the first *top-down* pass that leaves nothing pending (counted in
+``passes``); in it every label is final as it is computed
+(:func:`model.band.band_labels`), so its counts and the fix words it wrote are
+the final ones (a row's end pairs across its upper H edges compare it with the
+row above, which only a top-down pass has updated by then).  Passes follow each other without a
 gap.
 
 Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
@@ -489,7 +491,9 @@ class BandLabels(wiring.Component):
                 m.d.comb += [running.eq(1), self.busy.eq(1)]
                 m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
                 with m.If(t == self.pass_clocks - 1):
-                    with m.If((changed_acc | changed) & (pending_acc | pending)):
+                    # only a top-down pass ends early: the end pairs across a row's
+                    # upper H edges use the row above, new only in a top-down pass
+                    with m.If((changed_acc | changed) & (pending_acc | pending | ~down)):
                         m.d.sync += new_pass() + [down.eq(~down), self.passes.eq(self.passes + 1)]
                     with m.Else():
                         m.d.sync += self.dirty.eq(0)

@@ -400,6 +400,29 @@ def test_recorded_search_runs(max_rows, max_cols, band, names, limit=30):
     assert len(outcomes) >= 2
 
 
+def test_end_pairs_after_a_bottom_up_pass():
+    """janko_0982's first label runs, in order, on a 10x18 build: runs whose last pass
+    changes labels.  A bottom-up pass must not end a run early (the end pairs across a
+    row's upper H edges would use the row above before that pass updated it): the fix
+    words here differed from the model's when it did."""
+    dut = BandLabels(10, 18)
+    (runs,) = recorded_runs(["janko_0982"], 4)
+    outcomes = set()
+
+    async def bench(drv):
+        await drv.clear()
+        last, held = EMPTY_BASE, list(range(runs[0][0].cells))
+        for geo, state, warm, settled in runs:
+            if warm is not last:
+                held = register_labels(geo, warm)
+                await drv.load_labels(to_build_labels(geo, drv.dut, held))
+            held = await check_run(drv, geo, state, warm, held, outcomes)
+            last = settled
+
+    simulate(dut, bench)
+    assert "pairs" in outcomes
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("max_rows,max_cols,band", [(8, 9, 1), (8, 9, 2), (8, 9, 4), (11, 11, 1)])
 def test_larger_builds(max_rows, max_cols, band):
