@@ -61,6 +61,7 @@ from slitherlink.spec.deduce import C0, C1, VARS
 from .. import bus
 from ..accelerator import ADDR_WIDTH, field_of
 from .band_prober import PROPAGATOR_COUNTERS, BandProber
+from .band_propagator import span_around
 from .engine import register_file
 from .sweep import BOARDS, runtime_valid, valid_reach
 
@@ -204,8 +205,8 @@ class BandDeduceEngine(wiring.Component):
             with m.Default():
                 m.d.comb += limit.eq(groups - 1)
         m.d.comb += [prober.limit.eq(limit),
-                     prober.first.eq(Mux(cell_group == 0, 0, cell_group - 1)),
-                     prober.last.eq(Mux(cell_group >= limit, limit, cell_group + 1))]
+                     *(a.eq(b) for a, b in zip((prober.first, prober.last),
+                                               span_around(cell_group, cell_group, limit)))]
 
         # --- counters -------------------------------------------------------------------------
         totals = {name: Signal(_TOTAL_WIDTH, name=f"total_{name}")

@@ -95,7 +95,8 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1
 
-from .band_propagator import COUNT_WIDTH, SPAN_COUNTERS, BandPropagator, memory_ports
+from .band_propagator import (COUNT_WIDTH, SPAN_COUNTERS, BandPropagator, memory_ports,
+                              span_around)
 from .labels import popcount
 
 __all__ = ["BandProber", "PROPAGATOR_COUNTERS"]
@@ -273,8 +274,8 @@ class BandProber(wiring.Component):
         # propagation, the probed cell's group and one either side for the others (the
         # state before the cell was set is a fixpoint)
         m.d.comb += [prop.limit.eq(self.limit),
-                     prop.first.eq(Mux(cell_group == 0, 0, cell_group - 1)),
-                     prop.last.eq(Mux(cell_group >= self.limit, self.limit, cell_group + 1))]
+                     *(a.eq(b) for a, b in zip((prop.first, prop.last),
+                                               span_around(cell_group, cell_group, self.limit)))]
 
         busy = Signal()
         m.d.comb += self.busy.eq(busy | prop.busy)

@@ -105,12 +105,18 @@ from .band import BandSweep
 from .band_flood import BandFloods
 from .band_labels import BandLabels
 
-__all__ = ["BandPropagator", "memory_ports", "SPAN_COUNTERS"]
+__all__ = ["BandPropagator", "memory_ports", "span_around", "SPAN_COUNTERS"]
 
 COUNT_WIDTH = 24
 #: the sweep spans' counts (:class:`model.band.BandCounters` ``sweep_spans`` at the build's
 #: band height): groups written, and passes whose span does not begin with group 0
 SPAN_COUNTERS = ("sweep_words", "sweep_inner")
+
+
+def span_around(first, last, limit):
+    """``(first', last')``: the sweep span from one group before ``first`` to one after
+    ``last``, within ``0 .. limit`` (values; the gateware's :func:`model.band.sweep_span`)."""
+    return Mux(first == 0, 0, first - 1), Mux(last >= limit, limit, last + 1)
 
 
 def memory_ports(sweep, labels, groups):
@@ -232,10 +238,8 @@ class BandPropagator(wiring.Component):
 
         # the span after a pass that changed rows: their groups and one either side
         next_first, next_last = Signal(range(self.groups)), Signal(range(self.groups))
-        m.d.comb += [
-            next_first.eq(Mux(sw.changed_first == 0, 0, sw.changed_first - 1)),
-            next_last.eq(Mux(sw.changed_last >= self.limit, self.limit, sw.changed_last + 1)),
-        ]
+        m.d.comb += [a.eq(b) for a, b in zip(
+            (next_first, next_last), span_around(sw.changed_first, sw.changed_last, self.limit))]
 
         m.d.comb += self.busy.eq(running | lb.busy)
         with m.FSM(name="band_propagate"):
