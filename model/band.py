@@ -100,7 +100,7 @@ restore, as :class:`model.deduce.CycleModel`).
 Cycle model (:class:`BandCycleModel`)::
 
     cycles = (span words + inner spans + sweeps x L)
-             + (flood_passes + label_passes) x (ceil((R+2)/band) + L)
+             + (flood_passes + label_passes) x (ceil((R+2)/band) + L) + label_runs
              + R x (saves + restores) + 40 x (decisions + backtracks)
 
 :class:`BandEngine` runs the same search as :func:`model.deduce.solve` (it is
@@ -395,6 +395,7 @@ class BandCycleModel:
 
         (sweep words + sweep passes x latency + inner sweep passes)
         + (flood passes + label passes) x (ceil((R+2)/band) + latency)
+        + drain x label runs
         + R x (saves + restores) + branch x (decisions + backtracks)
 
     A flood or label pass streams the ``ceil((R+2)/band)`` words of the framed
@@ -405,13 +406,17 @@ class BandCycleModel:
     first); without spans in the counters (``BandCounters.sweep_spans`` has no
     entry for ``band``) every sweep pass is a whole pass.
     Flood and label deductions are applied by the next sweep pass and the
-    end flags are counted in the last pass, so there is no extra pass.
+    end flags are counted in the last pass, so there is no extra pass; the
+    label stage's findings are one clock behind its row updates (a pipeline
+    register, for the clock rate), so a label run ends ``drain`` clocks after
+    its last pass.
     Snapshots and the trail move one row per clock (as
     :class:`model.deduce.CycleModel`); ``branch`` firmware clocks per
     decision and per backtrack."""
     band: int = 1
     latency: int = DEFAULT_LATENCY
     branch: int = D.FIRMWARE_CYCLES_PER_BRANCH
+    drain: int = 1
 
     def pass_clocks(self, rows):
         return _words(rows + 2, self.band) + self.latency
@@ -425,6 +430,7 @@ class BandCycleModel:
             words, inner = spans
             sweeps = words + inner + self.latency * b.sweep_passes
         return ((b.flood_passes + b.label_passes) * self.pass_clocks(rows) + sweeps
+                + self.drain * c.label_runs
                 + rows * (c.saves + c.restores) + self.branch * (c.decisions + c.backtracks))
 
 

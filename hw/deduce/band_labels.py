@@ -63,10 +63,16 @@ levels, ``P/2`` operators a level), the copy back over the network of
 network (``ceil(log2 P) + 1`` levels, about a fifth fewer operators).  The
 combinational path of a clock is ``band x (2 + ceil(log2 P))``
 compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels,
-then the findings below (an equality, a popcount, an accumulator) - at 20x36
-(``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.
+- at 20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.
+The new labels are registered (they are the next group's "row before"), and
+the findings below (equalities, popcounts, accumulators) are computed from that
+register in the next clock, with the window registered beside it: a pipeline
+register between a row's update and its findings, so that the clock's path is
+the update alone (the findings were the tail of the critical path of the ECP5
+builds, docs/deduce.md section 12.8).  The recurrence of a pass (a row needs
+the new labels of the row before it, not its findings) is unchanged.
 
-In the same clock the group's rows give: ``changed`` (a new label differs from
+From its group's new labels the findings stage gives: ``changed`` (a new label differs from
 the old), the roots (a point on a line whose label is its own index), the ends
 (a point with exactly one line), the end pairs (an unknown edge between two
 ends with the same label) and the unknown edges; counted and OR-ed over the
@@ -79,13 +85,15 @@ no label, or the first *top-down* pass that leaves nothing pending (counted in
 ``passes``); in it every label is final as it is computed
 (:func:`model.band.band_labels`), so its counts and the fix words it wrote are
 the final ones (a row's end pairs across its upper H edges compare it with the
-row above, which only a top-down pass has updated by then).  Passes follow each other without a
-gap.
+row above, which only a top-down pass has updated by then).  Passes follow each
+other without a gap: the next pass's first clock (a read) is the clock in which
+the findings of the last group of the pass before decide whether it runs; when
+the run ends instead, that clock is the run's :data:`DRAIN`.
 
 Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
-is high for ``clocks = passes x (groups + 2)`` clocks (the model's
+is high for ``clocks = passes x (groups + 2) + 1`` clocks (the model's
 ``ceil((R+2)/band) + L`` a pass with ``L = 2``: one clock of read latency, one
-of read-ahead); in the next clock ``done`` is high for one clock.  After
+of read-ahead; and the drain); in the next clock ``done`` is high for one clock.  After
 ``done`` and until the next ``start``: ``passes``, ``clocks``, ``closed`` (``2 x
 roots > ends``: a cycle), ``multi`` (two roots or more), ``conflict``
 (closed and multi), ``deduced`` (some NOLINE deduction exists: with closed
@@ -109,10 +117,14 @@ from .band import band_groups
 from .labels import popcount
 from .sweep import BOARDS
 
-__all__ = ["BandLabels", "LATENCY", "prefix_levels", "run_min"]
+__all__ = ["BandLabels", "DRAIN", "LATENCY", "prefix_levels", "run_min"]
 
 #: clocks a pass takes beyond one a group (read latency, read-ahead)
 LATENCY = 2
+#: clocks a run takes beyond its passes: the findings are one clock behind the row
+#: updates (a pipeline register between them), so the last pass's last group is
+#: counted in the clock after its update
+DRAIN = 1
 COUNT_WIDTH = 16
 PASS_WIDTH = 8
 #: Brent-Kung levels of the row's prefix networks (:func:`prefix_levels`): 0 for the
@@ -347,7 +359,6 @@ class BandLabels(wiring.Component):
         dn_link = [row(s_cur.h, j + 1) if j + 1 < band else row(below_s.h, 0)
                    for j in range(band)]                                   # H@(r+1, c)
         outs = []
-        pending_rows = []   # per chain slot: the row before it would take a lower label
         for k in range(band):
             jd, ju = k, band - 1 - k   # the row of slot k top-down / bottom-up
             old = [Signal(nb, name=f"old_{k}_{c}") for c in range(p)]
@@ -371,24 +382,53 @@ class BandLabels(wiring.Component):
                 t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
                 x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
             outs.append(run_min(m, f"run{k}", x, vl))
-            # pending: a new label lower than the one across a LINE edge in the row before
-            pend = Signal(name=f"pending_{k}")
-            m.d.comb += pend.eq(Cat(*(lb[c] & (outs[k][c] < before[c])
-                                      for c in range(p))).any())
-            pending_rows.append(pend)
         for j in range(band):
             for c in range(p):
                 m.d.comb += lab(new, j, c).eq(Mux(down, outs[j][c], outs[band - 1 - j][c]))
 
+        # -- the findings stage, one clock behind: the group updated in the previous
+        # clock (its new labels are l_prev) with the window it was updated in, registered
+        down2 = Signal()
+        g3, ok3 = Signal(range(groups)), Signal()
+        old2 = Signal(self.label_layout)
+        s2 = Signal(window_layout())
+        above_h2, above_v2, below_h2 = Signal(w), Signal(w), Signal(w)
+        lb2 = [Signal(w, name=f"lb2_{k}") for k in range(band)]
+        above_lab2 = [Signal(nb, name=f"above_lab2_{c}") for c in range(p)]
+        before2 = [Signal(nb, name=f"before2_{c}") for c in range(p)]
+        proc = Signal()
+        m.d.comb += proc.eq(running & ok2)
+        m.d.sync += [down2.eq(down), g3.eq(g2), ok3.eq(proc), old2.eq(l_cur), s2.eq(s_cur),
+                     above_h2.eq(row(above_s.h, band - 1)), above_v2.eq(row(above_s.v, band - 1)),
+                     below_h2.eq(row(below_s.h, 0))]
+        for k in range(band):
+            m.d.sync += lb2[k].eq(Mux(down, up_link[k], dn_link[band - 1 - k]))
+        for c in range(p):
+            # the labels of the row above the group (absolute order): new in a top-down
+            # pass (the group before it), old in a bottom-up one (the group after it)
+            m.d.sync += [above_lab2[c].eq(Mux(down, lab(l_prev, band - 1, c),
+                                              lab(l_next, band - 1, c))),
+                         before2[c].eq(Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c)))]
+        new2 = l_prev
+
+        # pending: in some chain slot a new label lower than the new label across a LINE
+        # H edge in the row before it (the row before slot 0 is the group before)
+        pending_rows = []
+        slot_prev = before2
+        for k in range(band):
+            slot = [Mux(down2, lab(new2, k, c), lab(new2, band - 1 - k, c)) for c in range(p)]
+            pend = Signal(name=f"pending_{k}")
+            m.d.comb += pend.eq(Cat(*(lb2[k][c] & (slot[c] < slot_prev[c]) for c in range(p))).any())
+            pending_rows.append(pend)
+            slot_prev = slot
+
         # -- the group's findings (absolute row order; final in the last pass)
         changed = Signal()
-        m.d.comb += changed.eq(new.as_value() != l_cur.as_value())
+        m.d.comb += changed.eq(new2.as_value() != old2.as_value())
         # rows -1 .. band - 1 of labels and links; H links of row band too
-        lab_rows = [[Mux(down, lab(l_prev, band - 1, c), lab(l_next, band - 1, c))
-                     for c in range(p)]] + [[lab(new, j, c) for c in range(p)]
-                                            for j in range(band)]
-        h_rows = [row(above_s.h, band - 1)] + up_link + [row(below_s.h, 0)]
-        v_rows = [row(above_s.v, band - 1)] + [row(s_cur.v, j) for j in range(band)]
+        lab_rows = [above_lab2] + [[lab(new2, j, c) for c in range(p)] for j in range(band)]
+        h_rows = [above_h2] + [row(s2.h, j) for j in range(band)] + [below_h2]
+        v_rows = [above_v2] + [row(s2.v, j) for j in range(band)]
         end_rows, on_rows = [], []
         for i in range(band + 1):
             ends, online = Signal(p, name=f"end_{i}"), Signal(p, name=f"online_{i}")
@@ -399,14 +439,14 @@ class BandLabels(wiring.Component):
             on_rows.append(online)
         # own indexes of the group's points (also the words a clear writes)
         own_group = Signal(range(groups))
-        m.d.comb += own_group.eq(Mux(clearing, clear_g, g2))
+        m.d.comb += own_group.eq(Mux(clearing, clear_g, g3))
         base = Signal(nb + 8)
         m.d.comb += base.eq(own_group * (band * w))
         own = Signal(self.label_layout)
         for j in range(band):
             for c in range(p):
                 m.d.comb += lab(own, j, c).eq(base + (j * w + c))
-        roots = Cat(*(on_rows[j + 1][c] & (lab(new, j, c) == lab(own, j, c))
+        roots = Cat(*(on_rows[j + 1][c] & (lab(new2, j, c) == lab(own, j, c))
                       for j in range(band) for c in range(p)))
         ends_now = Cat(*end_rows[1:])
         pair_h, pair_v = Signal(bits), Signal(bits)
@@ -414,11 +454,11 @@ class BandLabels(wiring.Component):
             i = j + 1
             for c in range(p):
                 m.d.comb += row(pair_h, j)[c].eq(
-                    end_rows[i - 1][c] & end_rows[i][c] & row(s_cur.fh, j)[c]
+                    end_rows[i - 1][c] & end_rows[i][c] & row(s2.fh, j)[c]
                     & (lab_rows[i - 1][c] == lab_rows[i][c]))
                 if c >= 1:
                     m.d.comb += row(pair_v, j)[c].eq(
-                        end_rows[i][c - 1] & end_rows[i][c] & row(s_cur.fv, j)[c]
+                        end_rows[i][c - 1] & end_rows[i][c] & row(s2.fv, j)[c]
                         & (lab_rows[i][c - 1] == lab_rows[i][c]))
         count_w = max(1, (band * groups * p).bit_length() + 1)
         roots_now = popcount(m, roots, "roots")
@@ -428,24 +468,22 @@ class BandLabels(wiring.Component):
         pending = Signal()
         m.d.comb += pending.eq(Cat(*pending_rows).any())
 
-        proc = Signal()
-        out_group = Signal(range(groups))
-        m.d.comb += [proc.eq(running & ok2), out_group.eq(g2)]
         with m.If(proc):
-            m.d.comb += [l_wr.addr.eq(out_group), l_wr.data.eq(new), l_wr.en.eq(1),
-                         f_wr.addr.eq(out_group), f_wr.en.eq(1),
-                         f_wr.data.pair_h.eq(pair_h), f_wr.data.pair_v.eq(pair_v),
-                         f_wr.data.free_h.eq(s_cur.fh), f_wr.data.free_v.eq(s_cur.fv)]
-            m.d.sync += [roots_acc.eq(roots_acc + roots_now), ends_acc.eq(ends_acc + ends_count),
-                         any_pair.eq(any_pair | pair_h.any() | pair_v.any()),
-                         any_free.eq(any_free | s_cur.fh.any() | s_cur.fv.any()),
-                         changed_acc.eq(changed_acc | changed),
-                         pending_acc.eq(pending_acc | pending)]
+            m.d.comb += [l_wr.addr.eq(g2), l_wr.data.eq(new), l_wr.en.eq(1)]
         with m.Elif(clearing):
             m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own), l_wr.en.eq(1)]
         with m.Elif(~running):
             m.d.comb += [l_wr.addr.eq(self.label_addr), l_wr.data.eq(self.label_in),
                          l_wr.en.eq(self.label_we)]
+        with m.If(ok3):
+            m.d.comb += [f_wr.addr.eq(g3), f_wr.en.eq(1),
+                         f_wr.data.pair_h.eq(pair_h), f_wr.data.pair_v.eq(pair_v),
+                         f_wr.data.free_h.eq(s2.fh), f_wr.data.free_v.eq(s2.fv)]
+            m.d.sync += [roots_acc.eq(roots_acc + roots_now), ends_acc.eq(ends_acc + ends_count),
+                         any_pair.eq(any_pair | pair_h.any() | pair_v.any()),
+                         any_free.eq(any_free | s2.fh.any() | s2.fv.any()),
+                         changed_acc.eq(changed_acc | changed),
+                         pending_acc.eq(pending_acc | pending)]
 
         # -- results
         settle, pairs_on = Signal(), Signal()
@@ -461,12 +499,13 @@ class BandLabels(wiring.Component):
             self.fix_v0.eq(Mux(settle, f_rd.data.free_v, 0) | Mux(pairs_on, f_rd.data.pair_v, 0)),
         ]
 
-        def new_pass():
-            return [t.eq(0), roots_acc.eq(0), ends_acc.eq(0), any_pair.eq(0), any_free.eq(0),
+        def clear_counts():
+            return [roots_acc.eq(0), ends_acc.eq(0), any_pair.eq(0), any_free.eq(0),
                     changed_acc.eq(0), pending_acc.eq(0)]
 
         def begin():
-            return new_pass() + [down.eq(1), self.passes.eq(1), self.clocks.eq(0)]
+            return clear_counts() + [t.eq(0), tail.eq(0), down.eq(1), self.passes.eq(1),
+                                     self.clocks.eq(0)]
 
         # the dirty flag (later statements win)
         with m.If(self.lines_changed):
@@ -474,6 +513,10 @@ class BandLabels(wiring.Component):
         with m.Elif(self.dirty_we):
             m.d.sync += self.dirty.eq(self.dirty_in)
 
+        # ``tail``: the clock after a pass's last update, the first clock of the next
+        # pass (its first read, in the other direction), in which the findings of the
+        # pass's last group decide whether that pass runs or the run ends
+        tail = Signal()
         with m.FSM(name="band_labels"):
             with m.State("IDLE"):
                 with m.If(self.start):
@@ -491,10 +534,13 @@ class BandLabels(wiring.Component):
                 m.d.comb += [running.eq(1), self.busy.eq(1)]
                 m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
                 with m.If(t == self.pass_clocks - 1):
+                    m.d.sync += [t.eq(0), down.eq(~down), tail.eq(1)]
+                with m.If(tail):
+                    m.d.sync += tail.eq(0)
                     # only a top-down pass ends early: the end pairs across a row's
                     # upper H edges use the row above, new only in a top-down pass
-                    with m.If((changed_acc | changed) & (pending_acc | pending | ~down)):
-                        m.d.sync += new_pass() + [down.eq(~down), self.passes.eq(self.passes + 1)]
+                    with m.If((changed_acc | changed) & (pending_acc | pending | ~down2)):
+                        m.d.sync += clear_counts() + [self.passes.eq(self.passes + 1)]
                     with m.Else():
                         m.d.sync += self.dirty.eq(0)
                         m.next = "DONE"

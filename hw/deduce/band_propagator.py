@@ -68,19 +68,20 @@ a :class:`~hw.deduce.band_flood.BandFloods` and a
 before ``done``, and ``clocks`` counts exactly those clocks.  A sweep pass is
 its span's groups plus ``hc_down + 1`` clocks (``BandSweep``; ``hc_up`` more for
 a span after group 0) plus its ``done`` clock, in which the next stage is
-started; a flood or label run is ``passes x (groups + 2)`` clocks plus its
-``done`` clock.  So::
+started; a flood run is ``passes x (groups + 2)`` clocks plus its ``done``
+clock, a label run the same and its drain (``band_labels.DRAIN``, the clock
+of the findings of its last group).  So::
 
     clocks = sweep_words + sweeps x (hc_down + 2) + sweep_inner x hc_up
-           + (flood_passes + label_passes) x (groups + 2) + floods + label_runs
+           + (flood_passes + label_passes) x (groups + 2) + floods + 2 x label_runs
 
 against :class:`model.band.BandCycleModel`'s ``sweep_words + sweep_inner +
-sweeps x 2 + (flood_passes + label_passes) x (groups + 2)`` (``L = 2``; its
-words are the puzzle's, as here when ``limit`` is the grid's): at band 1
-(``hc_down = 2``, ``hc_up = 1``), 2 more clocks a sweep pass (one for the
-sweep's deeper clue window, one for the hand-off from pass to pass), none more
-a flood or label pass, and one more per flood run and per label run (the
-hand-off).  E.g. 10x10: 16 clocks a whole sweep pass against 14.
+sweeps x 2 + (flood_passes + label_passes) x (groups + 2) + label_runs``
+(``L = 2``; its words are the puzzle's, as here when ``limit`` is the grid's):
+at band 1 (``hc_down = 2``, ``hc_up = 1``), 2 more clocks a sweep pass (one
+for the sweep's deeper clue window, one for the hand-off from pass to pass),
+none more a flood or label pass, and one more per flood run and per label run
+(the hand-off).  E.g. 10x10: 16 clocks a whole sweep pass against 14.
 
 Ports: ``island`` (BandSweep's); when not ``busy``: ``addr``, ``state_we`` +
 ``state_in``, ``clue_we`` + ``clue_in``, ``state_out`` and ``clue_out`` (the

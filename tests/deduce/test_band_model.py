@@ -345,21 +345,22 @@ def test_band_solve_keeps_limits():
 
 
 def test_cycle_model():
-    c = Counters(sweeps=10, saves=3, restores=2, decisions=1, backtracks=1)
+    c = Counters(sweeps=10, saves=3, restores=2, decisions=1, backtracks=1, label_runs=2)
     b = BandCounters(sweep_passes=10, flood_passes=7, label_passes=5)
-    # 10x10: 12 framed rows
-    assert BandCycleModel(1).cycles(c, b, 10) == 22 * (12 + 2) + 10 * 5 + 40 * 2
-    assert BandCycleModel(2).cycles(c, b, 10) == 22 * (6 + 2) + 10 * 5 + 40 * 2
-    assert BandCycleModel(5, latency=3).cycles(c, b, 10) == 22 * (3 + 3) + 10 * 5 + 40 * 2
+    # 10x10: 12 framed rows; a label run drains one clock
+    assert BandCycleModel(1).cycles(c, b, 10) == 22 * (12 + 2) + 2 + 10 * 5 + 40 * 2
+    assert BandCycleModel(2).cycles(c, b, 10) == 22 * (6 + 2) + 2 + 10 * 5 + 40 * 2
+    assert BandCycleModel(5, latency=3).cycles(c, b, 10) == 22 * (3 + 3) + 2 + 10 * 5 + 40 * 2
+    assert BandCycleModel(1, drain=0).cycles(c, b, 10) == 22 * (12 + 2) + 10 * 5 + 40 * 2
     assert BandCycleModel(12, latency=0).pass_clocks(10) == 1
     # sweep spans: the words written, one clock more for a span after word 0
     b.sweep_spans = {1: [40, 3], 2: [25, 4]}
     assert BandCycleModel(1).cycles(c, b, 10) == \
-        (40 + 3 + 2 * 10) + 12 * (12 + 2) + 10 * 5 + 40 * 2
+        (40 + 3 + 2 * 10) + 12 * (12 + 2) + 2 + 10 * 5 + 40 * 2
     assert BandCycleModel(2, latency=1).cycles(c, b, 10) == \
-        (25 + 4 + 10) + 12 * (6 + 1) + 10 * 5 + 40 * 2
+        (25 + 4 + 10) + 12 * (6 + 1) + 2 + 10 * 5 + 40 * 2
     # a band height without spans: whole sweep passes
-    assert BandCycleModel(4).cycles(c, b, 10) == 22 * (3 + 2) + 10 * 5 + 40 * 2
+    assert BandCycleModel(4).cycles(c, b, 10) == 22 * (3 + 2) + 2 + 10 * 5 + 40 * 2
 
 
 def test_sweep_span():

@@ -12,6 +12,7 @@ from amaranth.hdl import Fragment
 
 import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
+from slitherlink.hw.deduce.band_labels import DRAIN
 from slitherlink.hw.deduce.band_propagator import BandPropagator
 from slitherlink.model.band import register_labels
 from slitherlink.model.deduce import C0, C1, H1, V1
@@ -152,7 +153,7 @@ def expected_clocks(dut, counts):
     """The documented clock count (module docstring of band_propagator)."""
     sweeps, fp, lp, floods, runs, words, inner = counts
     return (words + sweeps * dut.sweep_overhead + inner * dut.sweep_inner_clocks
-            + (fp + lp) * dut.stage_pass_clocks + floods + runs)
+            + (fp + lp) * dut.stage_pass_clocks + floods + runs * (1 + DRAIN))
 
 
 def on_lines(geo, lines):
@@ -233,6 +234,8 @@ def test_elaborates_and_clocks():
     for rows, cols, clocks in ((10, 10, 16), (20, 36, 26)):
         # the model's groups + 2, and 2 more: 14 + 2 and 24 + 2
         assert band_model.BandCycleModel(1).pass_clocks(rows) + 2 == clocks
+    # the model's label runs drain as the label block's do
+    assert band_model.BandCycleModel().drain == DRAIN == 1
     half = BandPropagator(6, 6, band=2)
     assert (half.groups, half.sweep_clocks, half.stage_pass_clocks) == (4, 7, 6)
     Fragment.get(half, None)
