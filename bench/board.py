@@ -814,9 +814,10 @@ def parse_args(argv):
     parser.add_argument("--band", type=int, default=None, metavar="N",
                         help="deduce mode: builds with the band deduction engine, N framed "
                              "rows a word (default: the fully parallel engine)")
-    parser.add_argument("--fmax", type=float, default=None, metavar="MHZ",
+    parser.add_argument("--fmax", default=None, metavar="MHZ",
                         help="deduce and both: also give times and speed-ups at this clock "
-                             "(e.g. the ECP5 post-route Fmax; default: none)")
+                             "(e.g. the ECP5 post-route Fmax), or each class at its build's: "
+                             "CLASS=MHZ,... (e.g. 10x10=39.4,20x20=30.1; default: none)")
     parser.add_argument("--paper-max-cells", type=int, default=100,
                         help="both: the paper's search only on puzzles of up to this many "
                              "cells (default: %(default)s, the paper's 10x10)")
@@ -899,8 +900,11 @@ def parse_args(argv):
         raise UsageError(str(error)) from None
     if not 1 <= args.max_decisions < 1 << 32:
         raise UsageError("--max-decisions must be from 1 to 2**32-1")
-    if args.fmax is not None and not args.fmax > 0:
-        raise UsageError("--fmax must be a positive clock in MHz")
+    if args.fmax is not None:
+        try:
+            args.fmax = D.parse_fmax(args.fmax)
+        except ValueError as error:
+            raise UsageError(str(error)) from None
     if args.paper_max_cells < 0:
         raise UsageError("--paper-max-cells must be at least 0")
     if args.band is not None:
@@ -1222,8 +1226,9 @@ def finish_deduce(records, paper_records, meta, args, log):
         writer.writeheader()
         for rec in records:
             row = {k: v for k, v in rec.items() if k != "peers"}
+            mhz = D.fmax_for(fmax, rec["class"])
             if fmax:
-                row["seconds_at_fmax"] = rec["cycles"] / (fmax * 1e6)
+                row["seconds_at_fmax"] = rec["cycles"] / (mhz * 1e6) if mhz else ""
             for engine in meta["engines"]:
                 p = rec["peers"].get(engine, {})
                 row.update({f"{engine}_status": p.get("status", ""),

@@ -29,6 +29,7 @@ from slitherlink.host.result import Result, Status
 from slitherlink.spec.protocol import DEDUCE_COUNTERS
 
 __all__ = ["DEFAULT_CLASSES", "DEFAULT_MAX_DECISIONS", "DEDUCE_ENGINES", "GOALS", "parse_classes",
+           "parse_fmax", "fmax_for",
            "class_for", "model_expectation", "compare_with_model", "frame_bytes", "record",
            "summarise", "markdown", "goals"]
 
@@ -66,6 +67,45 @@ def parse_classes(text):
     if not grids:
         raise ValueError("--classes names no build")
     return sorted(set(grids), key=lambda g: (g[0] * g[1], g))
+
+
+def parse_fmax(text):
+    """``--fmax``: ``"39.4"`` (one clock for every class) -> 39.4, or
+    ``"10x10=39.4,36x20=25.1"`` (each class at its own build's post-route Fmax) -> a
+    dict ``{class: MHz}``; ValueError (one line) for a bad one."""
+    def clock(value, what):
+        try:
+            mhz = float(value)
+        except ValueError:
+            mhz = None
+        if mhz is None or not 0 < mhz < 10_000:
+            raise ValueError(f"--fmax: bad clock {value!r}{what}: write MHz, e.g. 39.4")
+        return mhz
+    if "=" not in text:
+        return clock(text.strip(), "")
+    out = {}
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        cls, _, value = part.partition("=")
+        try:
+            (grid,) = parse_classes(cls)
+        except ValueError:
+            raise ValueError(f"--fmax: bad class {cls.strip()!r}: write ROWSxCOLS=MHZ, "
+                             f"e.g. 10x10=39.4") from None
+        out[f"{grid[0]}x{grid[1]}"] = clock(value.strip(), f" for {cls.strip()}")
+    return out
+
+
+def fmax_for(fmax, cls):
+    """The clock (MHz) at which class ``cls`` is timed: ``fmax`` itself (one clock for
+    all), its entry (a clock per build), or None."""
+    return fmax.get(cls) if isinstance(fmax, dict) else fmax
+
+
+def fmax_label(fmax):
+    """``"at 39.4 MHz"`` or ``"at each build's Fmax"``."""
+    return "at each build's Fmax" if isinstance(fmax, dict) else f"at {fmax:g} MHz"
 
 
 def class_for(row, classes):
@@ -201,6 +241,7 @@ def summarise(records, engines, bauds, fmax_mhz=None, paper_records=(), paper_sk
     for cls in sorted(classes, key=_cells):
         recs = classes[cls]
         cycles = [r["cycles"] for r in recs]
+        mhz = fmax_for(fmax_mhz, cls)
         sizes = {}
         for r in recs:
             sizes[r["size"]] = sizes.get(r["size"], 0) + 1
@@ -221,9 +262,10 @@ def summarise(records, engines, bauds, fmax_mhz=None, paper_records=(), paper_sk
             "branch_free": sum(r["decisions"] == 0 for r in recs),
             "seconds_at_50mhz": {"median": _median(cycles) / paper.CLOCK_HZ,
                                  "max": max(cycles) / paper.CLOCK_HZ},
-            "seconds_at_fmax": None if not fmax_mhz else {
-                "median": _median(cycles) / (fmax_mhz * 1e6),
-                "max": max(cycles) / (fmax_mhz * 1e6)},
+            "fmax_mhz": mhz,
+            "seconds_at_fmax": None if not mhz else {
+                "median": _median(cycles) / (mhz * 1e6),
+                "max": max(cycles) / (mhz * 1e6)},
             "frame_bytes_median": _median([r["solve_frame_bytes"] + r["result_frame_bytes"]
                                            for r in recs]),
             **{f"uart_{b}": _median([r[f"uart_{b}"] for r in recs]) for b in bauds},
@@ -242,7 +284,7 @@ def summarise(records, engines, bauds, fmax_mhz=None, paper_records=(), paper_sk
         entry["speedup_50mhz"] = peer["median"] / entry["seconds_at_50mhz"]["median"] \
             if peer and entry["cycles"]["median"] else None
         entry["speedup_fmax"] = peer["median"] / entry["seconds_at_fmax"]["median"] \
-            if peer and fmax_mhz and entry["cycles"]["median"] else None
+            if peer and mhz and entry["cycles"]["median"] else None
         ran = [papers[r["name"]] for r in recs if r["name"] in papers]
         skipped = [r for r in recs if r["name"] in paper_skipped]
         if ran or skipped:
@@ -325,8 +367,10 @@ def markdown(summary, meta, records):
               "stopped (a lower bound; marked ≥). Wrong answers must be 0, and every counter "
               "must equal the golden model's (" + ("`model.band.band_solve`, band "
               f"{meta['band']}" if meta.get("band") else "`model.deduce.solve`") + ").", ""]
-    fcols = [f"median at {fmax:g} MHz", f"max at {fmax:g} MHz"] if fmax else []
-    xcols = [f"speed-up over sat at {fmax:g} MHz"] if fmax else []
+    per_build = isinstance(fmax, dict)
+    fcols = ((["ECP5 Fmax", "median at Fmax", "max at Fmax"] if per_build else
+              [f"median at {fmax:g} MHz", f"max at {fmax:g} MHz"]) if fmax else [])
+    xcols = [f"speed-up over sat {fmax_label(fmax)}"] if fmax else []
     peer_cols = [e for e in ("sat", "cpsat") if e in engines]
     head = (["class (build)", "sizes", "n", "wrong", "limit", "golden model = hw",
              "cycles median", "cycles max", "engine clocks median", "model estimate median",
@@ -345,7 +389,9 @@ def markdown(summary, meta, records):
                  _n(s["model_cycles_median"]), _n(s["decisions_max"]),
                  ge + _t(s["seconds_at_50mhz"]["median"]), ge + _t(s["seconds_at_50mhz"]["max"])]
         if fmax:
-            cells += [ge + _t(s["seconds_at_fmax"]["median"]), ge + _t(s["seconds_at_fmax"]["max"])]
+            at = s["seconds_at_fmax"]
+            cells += ([f"{s['fmax_mhz']:g} MHz" if s["fmax_mhz"] else "-"] if per_build else [])
+            cells += [ge + _t(at["median"]), ge + _t(at["max"])] if at else ["-", "-"]
         for e in peer_cols:
             p = s["peers"].get(e)
             cells.append(f"{'≥ ' if p and p['timeouts'] else ''}{_t(p['median'])}" if p else "-")
@@ -448,9 +494,11 @@ def goals(summary, records, meta):
             f"puzzles of this run (a sample, not the whole corpus)"
             + ("; some stopped at the bound, so their cycles are lower bounds" if limited
                else ""))
-    for label, key, clock in (("at 50 MHz", "speedup_50mhz", 50.0),
-                              (f"at {fmax:g} MHz (Fmax)" if fmax else None, "speedup_fmax",
-                               fmax)):
+    for label, key in (("at 50 MHz", "speedup_50mhz"),
+                       (None if not fmax else f"{fmax_label(fmax)} (ECP5 post-route: " + ", ".join(
+                           f"{c} {v:g} MHz" for c, v in fmax.items()) + ")"
+                        if isinstance(fmax, dict) else f"at {fmax:g} MHz (Fmax)",
+                        "speedup_fmax")):
         if label is None:
             continue
         measured = {cls: s[key] for cls, s in summary.items()}
@@ -467,7 +515,8 @@ def goals(summary, records, meta):
         if low:
             text += f" (below {GOALS['speedup']:g}x: {', '.join(low)})"
         if missing:
-            text += f" (no sat median: {', '.join(missing)})"
+            text += (f" (no sat median{' or no Fmax' if key == 'speedup_fmax' else ''}: "
+                     f"{', '.join(missing)})")
         out.append(text)
     if not fmax:
         out.append("at the ECP5 post-route Fmax: not given (`--fmax MHZ`; re-render with "

@@ -261,11 +261,47 @@ def test_deduce_summary_speedups_and_goals():
     assert "not given" in lines[4]
 
 
+def test_fmax_per_build():
+    """``--fmax`` is one clock, or each class at its own build's post-route Fmax: the
+    times, speed-ups and goals use the class's clock, and a class without one is named
+    as not measured."""
+    assert D.parse_fmax("39.4") == 39.4
+    assert D.parse_fmax("10x10=39.4, 36x20=25") == {"10x10": 39.4, "36x20": 25.0}
+    for bad, words in (("0", "bad clock '0'"), ("fast", "bad clock 'fast'"),
+                       ("10x10=", "bad clock '' for 10x10"), ("10by10=30", "bad class '10by10'"),
+                       ("10x10=30,20x20=-1", "for 20x20"), (",", "bad clock ','")):
+        with pytest.raises(ValueError, match=words):
+            D.parse_fmax(bad)
+    records = [_deduce_record("a", "10x10", "10x10", 800, sat=0.004),
+               _deduce_record("d", "20x36", "20x36", 40_000, sat=0.01),
+               _deduce_record("f", "30x30", "30x30", 200_000, sat=0.03)]
+    fmax = {"10x10": 40.0, "20x36": 20.0}
+    summary = D.summarise(records, ["sat"], [115_200], fmax_mhz=fmax)
+    assert summary["10x10"]["speedup_fmax"] == pytest.approx(0.004 / (800 / 40e6))
+    assert summary["20x36"]["speedup_fmax"] == pytest.approx(0.01 / (40_000 / 20e6))
+    assert summary["30x30"]["seconds_at_fmax"] is None
+    assert summary["30x30"]["speedup_fmax"] is None
+    meta = {"bauds": [115_200], "engines": ["sat"], "fmax_mhz": fmax, "classes": {}}
+    line = D.goals(summary, records, meta)[4]
+    assert line.startswith("≥ 10x faster than sat's median on every size class at each "
+                           "build's Fmax (ECP5 post-route: 10x10 40 MHz, 20x36 20 MHz): "
+                           "**not reached** — 10x10: 200x, 20x36: 5x")
+    assert "(below 10x: 20x36)" in line and "(no sat median or no Fmax: 30x30)" in line
+    run = {"date": "d", "command": "c", "puzzles": 3, "clock_hz": 50e6, "sim_baud": 1_000_000,
+           "max_decisions": 9, "peer_time_limit": 1.0, "jobs": 1, "cpus": 2, "load_start": 0,
+           "hardware_note": "h"}
+    table = D.markdown(summary, {**meta, **run}, records)
+    assert "| ECP5 Fmax | median at Fmax | max at Fmax |" in table
+    assert "| 20x36 | 20x36 (1) |" in table and "| 20 MHz | 2 ms | 2 ms |" in table
+    assert "| 30x30 | 30x30 (1) |" in table and "| - | - | - |" in table
+
+
 def test_deduce_mode_usage_errors(capsys):
     for argv, words in ((["--mode", "deduce", "--grid", "14x24"], "--classes"),
                         (["--mode", "deduce", "--classes", "10by10"], "bad class"),
                         (["--mode", "deduce", "--max-decisions", "0"], "--max-decisions"),
                         (["--mode", "both", "--fmax", "0"], "--fmax"),
+                        (["--mode", "deduce", "--fmax", "10x10=fast"], "--fmax: bad clock"),
                         (["--band", "1"], "--band is for deduce"),
                         (["--mode", "deduce", "--band", "0"], "--band must be"),
                         (["--mode", "deduce", "--names", "loopy_60x60_hard_02",
