@@ -119,6 +119,36 @@ def test_build_is_cached(echo_build, tmp_path):
     assert again.path == echo_build.path and not calls  # same inputs: nothing generated
 
 
+def test_a_source_edited_after_import_is_not_built(tmp_path, monkeypatch):
+    """A process that imported a design's Python file and then sees it changed (a
+    long benchmark while someone edits) would elaborate the old code under the new
+    files' key: it refuses with a clear error instead, and builds nothing.  A changed
+    file it has not imported, or an unchanged one, does not stop it."""
+    src = tmp_path / "src"
+    src.mkdir()
+    used, unused = src / "slk_stale_probe.py", src / "slk_stale_other.py"
+    used.write_text("WIDTH = 1\n")
+    unused.write_text("DEPTH = 1\n")
+    monkeypatch.syspath_prepend(str(src))
+    monkeypatch.delitem(sys.modules, "slk_stale_probe", raising=False)
+    import slk_stale_probe  # noqa: F401  (the process has imported it)
+    snapshot = vbuild.source_snapshot([src])
+    assert vbuild.stale_sources([src], snapshot) == []
+    unused.write_text("DEPTH = 2\n")
+    assert vbuild.stale_sources([src], snapshot) == []
+    used.write_text("WIDTH = 2\n")
+    assert vbuild.stale_sources([src], snapshot) == [used.resolve()]
+
+    def factory():
+        raise AssertionError("no design may be elaborated")
+    with pytest.raises(vbuild.BuildError, match=r"src/slk_stale_probe\.py changed after this "
+                       r"process imported it: a probe virtual board built now would be made "
+                       r"from the old code; run again"):
+        vbuild.build(factory, name="probe", inputs=[src], root=tmp_path / "vb",
+                     snapshot=snapshot, quiet=True)
+    assert not (tmp_path / "vb" / "inputs").exists()
+
+
 def vbuild_inputs():
     from slitherlink.sim.vboard import DESIGNS
     return DESIGNS["echo"][1]

@@ -27,7 +27,7 @@ from pathlib import Path
 
 from slitherlink.paths import part
 
-from .builder import BUILD_ROOT, Build, BuildError, Design, build
+from .builder import BUILD_ROOT, Build, BuildError, Design, build, source_snapshot
 
 __all__ = ["VirtualBoard", "VirtualBoardError", "BuildError", "Build", "Design", "DESIGNS",
            "build_design", "trace_kind"]
@@ -61,6 +61,12 @@ DESIGNS = {
 }
 
 
+#: the Python inputs of every design as they were when this process imported this module
+#: (in a benchmark or a test session, before it elaborated anything): a build refuses if
+#: one the process has imported changed since (``builder.stale_sources``)
+_SNAPSHOT = source_snapshot([f for _, files in DESIGNS.values() for f in files])
+
+
 def trace_kind(path):
     """``"fst"`` for a ``.fst`` file, else ``"vcd"``; ``None`` without a path."""
     if path is None:
@@ -82,7 +88,7 @@ def build_design(name="soc", *, params=None, trace=None, force=False, quiet=Fals
     if name == "echo" and trace in (None, "vcd"):
         trace = "vcd"  # the small self-test board always has VCD tracing: one build
     return build(factory, name=build_name, inputs=inputs, trace=trace, force=force,
-                 quiet=quiet, root=root, key=key)
+                 quiet=quiet, root=root, key=key, snapshot=_SNAPSHOT)
 
 
 class VirtualBoard:

@@ -186,6 +186,35 @@ def input_key(files, extra=""):
     return _hash(*parts)
 
 
+def _python_files(files):
+    for item in map(Path, files):
+        if item.is_dir():
+            yield from (p for p in item.rglob("*.py") if "__pycache__" not in p.parts)
+        elif item.suffix == ".py" and item.exists():
+            yield item
+
+
+def source_snapshot(files):
+    """The hash of every Python file of ``files`` (paths; directories are walked) as it
+    is now: taken when this process starts, for :func:`stale_sources`."""
+    return {path.resolve(): _hash(path.read_bytes()) for path in _python_files(files)}
+
+
+def stale_sources(files, snapshot):
+    """The Python files of ``files`` that this process has imported (they are the
+    ``__file__`` of a module in ``sys.modules``) and that differ from ``snapshot``: a
+    design elaborated now would be made from the code this process imported, not
+    from the files the cache key reads.  Sorted paths."""
+    loaded = {Path(m.__file__).resolve() for m in list(sys.modules.values())
+              if getattr(m, "__file__", None)}
+    stale = []
+    for path in _python_files(files):
+        path = path.resolve()
+        if path in loaded and path in snapshot and _hash(path.read_bytes()) != snapshot[path]:
+            stale.append(path)
+    return sorted(stale)
+
+
 def _config_header(design, trace):
     p = design.ports
     return "\n".join([
@@ -223,14 +252,18 @@ def _say(quiet, message):
 
 
 def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False, quiet=False,
-          jobs=None, key=""):
+          jobs=None, key="", snapshot=None):
     """Build (or find) the virtual board of a design.
 
     ``design_factory()`` returns the :class:`Design`; it is called only when
     no build exists for the current ``inputs`` (the files it is made from).
     ``trace`` is ``None``, ``"vcd"`` or ``"fst"``: a traced binary is a
     separate build.  ``key`` is any further text that selects the build (the
-    design's parameters).  Returns a :class:`Build`.
+    design's parameters).  ``snapshot`` (:func:`source_snapshot` of the
+    inputs when the process started): where no build exists for the inputs
+    as they are, a BuildError and no build if a Python input this process
+    imported has changed since (the design would be elaborated from the old
+    code under the new files' key).  Returns a :class:`Build`.
     """
     if trace not in TRACE_KINDS:
         raise ValueError(f"trace must be one of {TRACE_KINDS}, not {trace!r}")
@@ -244,6 +277,13 @@ def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False
             found = Build.from_json(json.loads(stamp.read_text()))
             if found.path.exists():
                 return found
+        stale = stale_sources(inputs, snapshot) if snapshot is not None else []
+        if stale:
+            names = ", ".join(str(p.relative_to(p.parents[1])) for p in stale[:3])
+            more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
+            raise BuildError(f"{names}{more} changed after this process imported "
+                             f"{'it' if len(stale) == 1 else 'them'}: a {name} virtual board "
+                             f"built now would be made from the old code; run again")
         _say(quiet, f"vboard: generating the {name} design's Verilog")
         design = design_factory()
         if design.name != name:
