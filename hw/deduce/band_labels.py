@@ -62,18 +62,18 @@ levels, ``P/2`` operators a level), the copy back over the network of
 :func:`prefix_levels` with one Brent-Kung level at each end of a Sklansky
 network (``ceil(log2 P) + 1`` levels, about a fifth fewer operators).  The
 combinational path of a clock is ``band x (2 + ceil(log2 P))``
-compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels,
-- at 20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.
+compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels: at
+20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.
 The new labels are registered (they are the next group's "row before"), and
 the findings below (equalities, popcounts, accumulators) are computed from that
 register in the next clock, with the window registered beside it: a pipeline
 register between a row's update and its findings, so that the clock's path is
 the update alone (the findings were the tail of the critical path of the ECP5
-builds, docs/deduce.md section 12.8).  The recurrence of a pass (a row needs
+builds, docs/deduce.md section 12.10).  The recurrence of a pass (a row needs
 the new labels of the row before it, not its findings) is unchanged.
 
-From its group's new labels the findings stage gives: ``changed`` (a new label differs from
-the old), the roots (a point on a line whose label is its own index), the ends
+From its group's new labels the findings stage gives: ``changed`` (a new label
+differs from the old), the roots (a point on a line whose label is its own index), the ends
 (a point with exactly one line), the end pairs (an unknown edge between two
 ends with the same label) and the unknown edges; counted and OR-ed over the
 pass, reset at the start of each pass.  Every pass writes the group's NOLINE
@@ -93,8 +93,8 @@ the run ends instead, that clock is the run's :data:`DRAIN`.
 Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
 is high for ``clocks = passes x (groups + 2) + 1`` clocks (the model's
 ``ceil((R+2)/band) + L`` a pass with ``L = 2``: one clock of read latency, one
-of read-ahead; and the drain); in the next clock ``done`` is high for one clock.  After
-``done`` and until the next ``start``: ``passes``, ``clocks``, ``closed`` (``2 x
+of read-ahead; and the drain); in the next clock ``done`` is high for one
+clock.  After ``done`` and until the next ``start``: ``passes``, ``clocks``, ``closed`` (``2 x
 roots > ends``: a cycle), ``multi`` (two roots or more), ``conflict``
 (closed and multi), ``deduced`` (some NOLINE deduction exists: with closed
 alone an unknown edge, with multi and no cycle an end pair), and the
@@ -418,7 +418,8 @@ class BandLabels(wiring.Component):
         for k in range(band):
             slot = [Mux(down2, lab(new2, k, c), lab(new2, band - 1 - k, c)) for c in range(p)]
             pend = Signal(name=f"pending_{k}")
-            m.d.comb += pend.eq(Cat(*(lb2[k][c] & (slot[c] < slot_prev[c]) for c in range(p))).any())
+            m.d.comb += pend.eq(Cat(*(lb2[k][c] & (slot[c] < slot_prev[c])
+                                      for c in range(p))).any())
             pending_rows.append(pend)
             slot_prev = slot
 
