@@ -359,6 +359,7 @@ class BandLabels(wiring.Component):
         dn_link = [row(s_cur.h, j + 1) if j + 1 < band else row(below_s.h, 0)
                    for j in range(band)]                                   # H@(r+1, c)
         outs = []
+        links_before = []   # per chain slot: the LINE H edges to the row before it
         for k in range(band):
             jd, ju = k, band - 1 - k   # the row of slot k top-down / bottom-up
             old = [Signal(nb, name=f"old_{k}_{c}") for c in range(p)]
@@ -368,8 +369,10 @@ class BandLabels(wiring.Component):
             m.d.comb += [lb.eq(Mux(down, up_link[jd], dn_link[ju])),
                          la.eq(Mux(down, dn_link[jd], up_link[ju])),
                          vl.eq(Mux(down, row(s_cur.v, jd), row(s_cur.v, ju)))]
+            links_before.append(lb)
             if k == 0:
-                before = [Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c)) for c in range(p)]
+                before = first_before = [Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c))
+                                         for c in range(p)]
             else:
                 before = outs[k - 1]
             if k == band - 1:
@@ -401,14 +404,13 @@ class BandLabels(wiring.Component):
         m.d.sync += [down2.eq(down), g3.eq(g2), ok3.eq(proc), old2.eq(l_cur), s2.eq(s_cur),
                      above_h2.eq(row(above_s.h, band - 1)), above_v2.eq(row(above_s.v, band - 1)),
                      below_h2.eq(row(below_s.h, 0))]
-        for k in range(band):
-            m.d.sync += lb2[k].eq(Mux(down, up_link[k], dn_link[band - 1 - k]))
+        m.d.sync += [a.eq(b) for a, b in zip(lb2, links_before)]
+        m.d.sync += [a.eq(b) for a, b in zip(before2, first_before)]
         for c in range(p):
             # the labels of the row above the group (absolute order): new in a top-down
             # pass (the group before it), old in a bottom-up one (the group after it)
-            m.d.sync += [above_lab2[c].eq(Mux(down, lab(l_prev, band - 1, c),
-                                              lab(l_next, band - 1, c))),
-                         before2[c].eq(Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c)))]
+            m.d.sync += above_lab2[c].eq(Mux(down, lab(l_prev, band - 1, c),
+                                             lab(l_next, band - 1, c)))
         new2 = l_prev
 
         # pending: in some chain slot a new label lower than the new label across a LINE
