@@ -29,7 +29,7 @@ from slitherlink.host.result import Result, Status
 from slitherlink.spec.protocol import DEDUCE_COUNTERS
 
 __all__ = ["DEFAULT_CLASSES", "DEFAULT_MAX_DECISIONS", "DEDUCE_ENGINES", "GOALS", "parse_classes",
-           "parse_fmax", "fmax_for",
+           "parse_fmax", "fmax_for", "fmax_label",
            "class_for", "model_expectation", "compare_with_model", "frame_bytes", "record",
            "summarise", "markdown", "goals"]
 
@@ -103,9 +103,13 @@ def fmax_for(fmax, cls):
     return fmax.get(cls) if isinstance(fmax, dict) else fmax
 
 
-def fmax_label(fmax):
-    """``"at 39.4 MHz"`` or ``"at each build's Fmax"``."""
-    return "at each build's Fmax" if isinstance(fmax, dict) else f"at {fmax:g} MHz"
+def fmax_label(fmax, clocks=False):
+    """``"at 39.4 MHz"`` or ``"at each build's Fmax"``; with ``clocks``, ``"at 39.4 MHz
+    (Fmax)"`` or the same with each build's clock."""
+    if isinstance(fmax, dict):
+        return "at each build's Fmax" + (" (ECP5 post-route: " + ", ".join(
+            f"{c} {v:g} MHz" for c, v in fmax.items()) + ")" if clocks else "")
+    return f"at {fmax:g} MHz" + (" (Fmax)" if clocks else "")
 
 
 def class_for(row, classes):
@@ -495,10 +499,7 @@ def goals(summary, records, meta):
             + ("; some stopped at the bound, so their cycles are lower bounds" if limited
                else ""))
     for label, key in (("at 50 MHz", "speedup_50mhz"),
-                       (None if not fmax else f"{fmax_label(fmax)} (ECP5 post-route: " + ", ".join(
-                           f"{c} {v:g} MHz" for c, v in fmax.items()) + ")"
-                        if isinstance(fmax, dict) else f"at {fmax:g} MHz (Fmax)",
-                        "speedup_fmax")):
+                       (fmax_label(fmax, clocks=True) if fmax else None, "speedup_fmax")):
         if label is None:
             continue
         measured = {cls: s[key] for cls, s in summary.items()}

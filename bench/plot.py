@@ -11,6 +11,7 @@ as crosses.  Matplotlib with the Agg back end (no display needed).
 import math
 
 from slitherlink.bench import paper
+from slitherlink.bench.board_deduce import fmax_for, fmax_label
 
 __all__ = ["draw"]
 
@@ -44,12 +45,11 @@ def draw(records, meta, path):
         fmax = meta["fmax_mhz"]
 
         def at_fmax(r):
-            mhz = fmax.get(r.get("class")) if isinstance(fmax, dict) else fmax
+            mhz = fmax_for(fmax, r.get("class"))
             return r["cycles"] / (mhz * 1e6) if mhz else None
-        series.append(("fmax", f"{hardware} " + ("at each build's ECP5 Fmax"
-                                                 if isinstance(fmax, dict)
-                                                 else f"at {fmax:g} MHz (Fmax)"),
-                       at_fmax, lambda r: r["verdict"], "tab:cyan", "o"))
+        series.append(("fmax", f"{hardware} {fmax_label(fmax)}" + (
+            "" if isinstance(fmax, dict) else " (Fmax)"), at_fmax, lambda r: r["verdict"],
+            "tab:cyan", "o"))
     baud = min(meta["bauds"])
     series.append(("e2e", f"{hardware} + UART at {baud:,} baud",
                    lambda r: r[f"e2e_{baud}"], lambda r: r["verdict"], "tab:pink", "v"))
