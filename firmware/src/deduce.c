@@ -67,19 +67,24 @@ void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
     puzzle_cols = cols;
 }
 
-/* Run one command; serve the UART every 128 polls of STATUS while it runs (a poll is
-   about 30 cycles, so about every 4k cycles: the UART's 64-byte receive FIFO holds 32k
-   cycles of bytes at 1 Mbaud and 50 MHz).  Returns STATUS after the command. */
+/* Wait for the running command to end and return STATUS after it; serve the UART every
+   128 polls of STATUS while it runs (a poll is about 30 cycles, so about every 4k cycles:
+   the UART's 64-byte receive FIFO holds 32k cycles of bytes at 1 Mbaud and 50 MHz). */
+static uint32_t wait(uint32_t status, int *abort)
+{
+    for (uint32_t i = 1; status & SLK_DEDUCE_STATUS_BUSY_MASK; i++) {
+        if ((i & 127u) == 0 && !*abort && search_poll())
+            *abort = 1;
+        status = DED(SLK_DEDUCE_STATUS);
+    }
+    return status;
+}
+
+/* Run one command; returns STATUS after it (see wait). */
 static uint32_t run(uint32_t command, int *abort)
 {
     DED(SLK_DEDUCE_CONTROL) = command;
-    for (uint32_t i = 1;; i++) {
-        uint32_t status = DED(SLK_DEDUCE_STATUS);
-        if (!(status & SLK_DEDUCE_STATUS_BUSY_MASK))
-            return status;
-        if ((i & 127u) == 0 && !*abort && search_poll())
-            *abort = 1;
-    }
+    return wait(DED(SLK_DEDUCE_STATUS), abort);
 }
 
 /* The first solution stays in the engine's state registers until a command would
@@ -129,14 +134,14 @@ void deduce_counters(deduce_result_t *result)
         result->counters[k] = DED(SLK_DEDUCE_COUNTER_BASE + 4u * k);
 }
 
-void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
+/* The search from the first DEDUCE's STATUS on (busy: still running), model/deduce.py
+   solve()'s loop.  Not inlined: deduce_run's short path then needs no registers saved. */
+static __attribute__((noinline)) void search(uint32_t status, uint32_t max_solutions,
+                                             uint32_t decision_limit, deduce_result_t *result)
 {
     int abort = 0;
     uint32_t found = 0, decisions = 0;
-    result->exhausted = 0;
-    result->trail_full = 0;
-    solution_in_engine = 0;
-    uint32_t status = run(SLK_DEDUCE_CONTROL_DEDUCE_MASK, &abort);
+    status = wait(status, &abort);
     while (!abort) {
         int bad = (status & SLK_DEDUCE_STATUS_CONFLICT_MASK) != 0;
         if (!bad && (status & SLK_DEDUCE_STATUS_COMPLETE_MASK)) {
@@ -170,4 +175,35 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     result->found = found;
     result->solutions = found;
     result->aborted = abort;
+}
+
+/* The short path is the whole search of a puzzle that deduction alone settles (most of
+   them: docs/deduce.md section 7): a DEDUCE that ends within 128 polls with a conflict,
+   or complete with the solutions asked for or nothing to backtrack to, is answered here,
+   exactly as search() would, without search()'s register saves (about 150 cycles of a
+   10x10's answer, docs/deduce.md section 12.11).  Everything else goes on in search(). */
+void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
+{
+    result->exhausted = 0;
+    result->trail_full = 0;
+    solution_in_engine = 0;
+    DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_DEDUCE_MASK;
+    uint32_t status = DED(SLK_DEDUCE_STATUS);
+    for (uint32_t i = 0; i < 127u && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
+        status = DED(SLK_DEDUCE_STATUS);
+    uint32_t found = (status & (SLK_DEDUCE_STATUS_BUSY_MASK | SLK_DEDUCE_STATUS_CONFLICT_MASK
+                                | SLK_DEDUCE_STATUS_COMPLETE_MASK))
+                     == SLK_DEDUCE_STATUS_COMPLETE_MASK;
+    int settled = !(status & SLK_DEDUCE_STATUS_BUSY_MASK)
+                  && (status & (SLK_DEDUCE_STATUS_CONFLICT_MASK | SLK_DEDUCE_STATUS_COMPLETE_MASK))
+                  && (found >= max_solutions || (status & SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK));
+    if (!settled) {
+        search(status, max_solutions, decision_limit, result);
+        return;
+    }
+    solution_in_engine = found;
+    result->exhausted = found < max_solutions;
+    result->found = found;
+    result->solutions = found;
+    result->aborted = 0;
 }
