@@ -3,7 +3,8 @@ same firmware and protocol as the fully parallel engine, and every DEDUCE_RESULT
 equals the band golden model's (model.band.band_solve: the search of model.deduce.solve,
 flood_iterations and label_iterations counted as band passes), on corpus puzzles up to
 the build's 10x10 (bands 1 and 4): unique, several solutions, none, a decision bound, and
-branching, through both of the firmware's paths (deduce_run's short one and search())."""
+branching, through both of the firmware's paths (deduce_run's short one and
+deduce_search())."""
 
 import pytest
 

@@ -136,8 +136,9 @@ void deduce_counters(deduce_result_t *result)
 
 /* The search from the first DEDUCE's STATUS on (busy: still running), model/deduce.py
    solve()'s loop.  Not inlined: deduce_run's short path then needs no registers saved. */
-static __attribute__((noinline)) void search(uint32_t status, uint32_t max_solutions,
-                                             uint32_t decision_limit, deduce_result_t *result)
+static __attribute__((noinline)) void deduce_search(uint32_t status, uint32_t max_solutions,
+                                                    uint32_t decision_limit,
+                                                    deduce_result_t *result)
 {
     int abort = 0;
     uint32_t found = 0, decisions = 0;
@@ -180,8 +181,9 @@ static __attribute__((noinline)) void search(uint32_t status, uint32_t max_solut
 /* The short path is the whole search of a puzzle that deduction alone settles (most of
    them: docs/deduce.md section 7): a DEDUCE that ends within 128 polls with a conflict,
    or complete with the solutions asked for or nothing to backtrack to, is answered here,
-   exactly as search() would, without search()'s register saves (about 150 cycles of a
-   10x10's answer, docs/deduce.md section 12.11).  Everything else goes on in search(). */
+   exactly as deduce_search() would, without its register saves (about 150 cycles of a
+   10x10's answer, docs/deduce.md section 12.11).  Everything else goes on in
+   deduce_search(). */
 void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
 {
     result->exhausted = 0;
@@ -191,14 +193,13 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     uint32_t status = DED(SLK_DEDUCE_STATUS);
     for (uint32_t i = 0; i < 127u && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
         status = DED(SLK_DEDUCE_STATUS);
-    uint32_t found = (status & (SLK_DEDUCE_STATUS_BUSY_MASK | SLK_DEDUCE_STATUS_CONFLICT_MASK
-                                | SLK_DEDUCE_STATUS_COMPLETE_MASK))
-                     == SLK_DEDUCE_STATUS_COMPLETE_MASK;
-    int settled = !(status & SLK_DEDUCE_STATUS_BUSY_MASK)
-                  && (status & (SLK_DEDUCE_STATUS_CONFLICT_MASK | SLK_DEDUCE_STATUS_COMPLETE_MASK))
+    uint32_t ended = SLK_DEDUCE_STATUS_CONFLICT_MASK | SLK_DEDUCE_STATUS_COMPLETE_MASK;
+    uint32_t found = (status & (SLK_DEDUCE_STATUS_BUSY_MASK | ended))
+                     == SLK_DEDUCE_STATUS_COMPLETE_MASK;   /* a solution */
+    int settled = !(status & SLK_DEDUCE_STATUS_BUSY_MASK) && (status & ended)
                   && (found >= max_solutions || (status & SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK));
     if (!settled) {
-        search(status, max_solutions, decision_limit, result);
+        deduce_search(status, max_solutions, decision_limit, result);
         return;
     }
     solution_in_engine = found;
