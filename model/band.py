@@ -94,13 +94,36 @@ end pair's edge is NOLINE.  As with the floods, the deductions are applied by
 the following sweep pass (the window holds the labels of both ends), gated by
 the two flags.  With no line at all the stage is one pass.
 
+**The label stage beside the floods** (:class:`BandEngine`).  The label
+block streams the same words in the same order as the flood block (a pass of
+each is ``ceil((R+2)/band) + L`` clocks, pass 1 top-down, then alternating), so
+whenever the labels are dirty (the lines differ from those they last settled
+on) the engine starts both together, on the one read port of the state
+memory.  The labels' findings are used only where :meth:`model.deduce.Engine.propagate`
+runs the label stage: after a flood run that deduced nothing.  When the flood
+run deduces something (or finds a conflict) instead, the label run is dropped
+as the flood run ends: after at most as many passes as the floods took (it
+stops at the end of that pass; a run that ended earlier is dropped whole),
+its findings unused and the labels dirty still; the label registers keep what
+those passes wrote, which is a valid warm start for the next run (every label
+is still the index of a point of its component, and no lower than the
+component's minimum).  So the search, every deduction and every counter of
+:mod:`model.deduce` are unchanged; what changes is the label registers'
+contents (the warm starts, so the label passes of later runs) and the clocks:
+a flood run costs its passes, and a label run that is used costs only the
+passes it takes beyond the flood run beside it (``late_label_passes``) and
+its drain, if it ends after the flood run (``late_label_runs``).  The label
+registers are carried as an array (``registers[2]``), saved and restored with
+the state like the model's registers.
+
 **Snapshots and trail**: one row per clock (``rows`` clocks per save or
 restore, as :class:`model.deduce.CycleModel`).
 
 Cycle model (:class:`BandCycleModel`)::
 
     cycles = (span words + inner spans + sweeps x L)
-             + (flood_passes + label_passes) x (ceil((R+2)/band) + L) + label_runs
+             + (flood_passes + late_label_passes) x (ceil((R+2)/band) + L)
+             + late_label_runs
              + R x (saves + restores) + 40 x (decisions + backtracks)
 
 :class:`BandEngine` runs the same search as :func:`model.deduce.solve` (it is
@@ -298,11 +321,13 @@ def register_labels(geo, registers):
     return out
 
 
-def band_labels(geo, state, band, warm=EMPTY_BASE, start=None):
+def band_labels(geo, state, band, warm=EMPTY_BASE, start=None, max_passes=None):
     """The label stage as band passes.
 
     ``start`` is the label register array (as :func:`register_labels` gives
-    it; default: that of ``warm``, the model's registers).  Returns
+    it; default: that of ``warm``, the model's registers).  ``max_passes``:
+    the run stops after that many passes if it has not ended (a dropped run,
+    :class:`BandEngine`; its findings are then not final).  Returns
     ``(new_state, conflict, passes, registers, closed)``: the state and
     conflict equal :func:`model.deduce.labels`'; ``registers`` is the final
     label array (for the model's registers ``r`` returned by ``labels``,
@@ -348,7 +373,7 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None):
         # only a top-down pass may end the run early: a row's end pairs across the H
         # edges above it are taken with the labels of the row above, which a bottom-up
         # pass reaches later (they could still change in it)
-        if not changed or (not pending and down):
+        if not changed or (not pending and down) or passes == max_passes:
             break
     # the last pass: roots, ends, end pairs
     roots = sum(lab[p] == p for p in adj)
@@ -379,7 +404,12 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None):
 class BandCounters:
     sweep_passes: int = 0  # = Counters.sweeps: one pass per sweep
     flood_passes: int = 0
+    #: every pass of the label block: of the runs used and of the runs dropped
     label_passes: int = 0
+    #: the passes of used label runs beyond the flood run beside them, and the used
+    #: runs that ended after that flood run (:class:`BandEngine`: what the labels cost)
+    late_label_passes: int = 0
+    late_label_runs: int = 0
     #: band height -> ``[words, inner]``: the words the sweep passes wrote, in all
     #: (each pass its *span*, see :class:`BandEngine`), and the passes whose span
     #: does not begin with word 0 (they read the word above it first)
@@ -394,8 +424,8 @@ class BandCycleModel:
     """Cycles of the band engine::
 
         (sweep words + sweep passes x latency + inner sweep passes)
-        + (flood passes + label passes) x (ceil((R+2)/band) + latency)
-        + drain x label runs
+        + (flood passes + late label passes) x (ceil((R+2)/band) + latency)
+        + drain x late label runs
         + R x (saves + restores) + branch x (decisions + backtracks)
 
     A flood or label pass streams the ``ceil((R+2)/band)`` words of the framed
@@ -406,10 +436,12 @@ class BandCycleModel:
     first); without spans in the counters (``BandCounters.sweep_spans`` has no
     entry for ``band``) every sweep pass is a whole pass.
     Flood and label deductions are applied by the next sweep pass and the
-    end flags are counted in the last pass, so there is no extra pass; the
-    label stage's findings are one clock behind its row updates (a pipeline
-    register, for the clock rate), so a label run ends ``drain`` clocks after
-    its last pass.
+    end flags are counted in the last pass, so there is no extra pass.  The
+    label runs go beside the flood runs (:class:`BandEngine`), so only the
+    passes a used label run takes beyond the flood run beside it cost clocks;
+    the label stage's findings are one clock behind its row updates (a
+    pipeline register, for the clock rate), so a label run that ends after
+    the flood run ends ``drain`` clocks after its last pass.
     Snapshots and the trail move one row per clock (as
     :class:`model.deduce.CycleModel`); ``branch`` firmware clocks per
     decision and per backtrack."""
@@ -429,8 +461,8 @@ class BandCycleModel:
         else:
             words, inner = spans
             sweeps = words + inner + self.latency * b.sweep_passes
-        return ((b.flood_passes + b.label_passes) * self.pass_clocks(rows) + sweeps
-                + self.drain * c.label_runs
+        return ((b.flood_passes + b.late_label_passes) * self.pass_clocks(rows) + sweeps
+                + self.drain * b.late_label_runs
                 + rows * (c.saves + c.restores) + self.branch * (c.decisions + c.backtracks))
 
 
@@ -467,26 +499,34 @@ class BandEngine(D.Engine):
     counted are the puzzle's (``ceil((R+2)/band)``), for every band height in
     ``span_bands`` (``BandCounters.sweep_spans``).  With ``check``, every row a
     sweep changes is checked to be in its span (and within one row of the rows
-    that changed before it)."""
+    that changed before it).
 
-    def __init__(self, puzzle, *, band=1, check=True, span_bands=(1, 2, 4), **kwargs):
+    **Labels beside the floods** (``beside``, the module docstring): when the
+    labels are dirty at a flood stage, a label run starts with the flood run;
+    if the floods deduce something or find a conflict, it is dropped after at
+    most the flood run's passes (its passes counted in ``label_passes``, its
+    labels kept in ``registers[2]``, the label array, which the model's
+    ``registers`` carry as a third element); else it is the label stage's run,
+    and only its passes beyond the flood run's (and its drain, if it outlasts
+    the flood run) cost clocks.  ``beside=False``: the label stage runs after
+    the flood stage, as :mod:`model.deduce` has it (the cycles of that sequence,
+    for comparison)."""
+
+    def __init__(self, puzzle, *, band=1, check=True, span_bands=(1, 2, 4), beside=True,
+                 **kwargs):
         super().__init__(puzzle, **kwargs)
         self.band = band
         self.check = check
+        self.beside = beside
         bands = set(span_bands) | {band}
         self.band_counters = BandCounters(sweep_spans={k: [0, 0] for k in sorted(bands)})
-        #: label arrays by the lines they settled on (the registers' contents
-        #: for the model's ``registers``; a cache of :func:`register_labels`)
-        self._arrays = {}
         self._assumed = None  # the row of the cell the last assumption set
+        self._flood_run = 0   # the passes of the last flood run (beside the labels)
 
-    def _start_labels(self, warm):
-        key = (warm[0], warm[1])
-        if key not in self._arrays:
-            if len(self._arrays) > 4096:
-                self._arrays.clear()
-            self._arrays[key] = register_labels(self.geo, warm)
-        return self._arrays[key]
+    def clear_labels(self):
+        """The model's cleared registers and the label array: every label its own index."""
+        super().clear_labels()
+        self.registers += (tuple(range(self.geo.cells)),)
 
     def _assume(self, state, bit, colour):
         self._assumed = bit // self.geo.width
@@ -523,22 +563,33 @@ class BandEngine(D.Engine):
         self.band_counters.flood_passes += passes
         if bbad != bad or (not bad and bnew != new):
             raise AssertionError("band floods disagree with model.deduce.floods")
+        self._flood_run = passes if self.beside else 0
+        dirty = self.early_loop and (state[H1], state[V1]) != self.registers[1]
+        if self.beside and dirty and (bad or new != state):
+            # the label run beside this flood run is dropped when the floods end: its
+            # labels stay, its findings are not used, the labels stay dirty
+            *_, spent, lab, _ = band_labels(self.geo, state, self.band,
+                                            start=self.registers[2], max_passes=passes)
+            self.band_counters.label_passes += spent
+            self.registers = self.registers[:2] + (tuple(lab),)
         return new, bad
 
     def _label_stage(self, state):
-        geo, warm = self.geo, self.registers[0]
+        geo, start = self.geo, self.registers[2]
         new, bad = super()._label_stage(state)
         settled = self.registers[0]
-        bnew, bbad, passes, lab, closed = band_labels(geo, state, self.band, warm,
-                                                      self._start_labels(warm))
-        self.band_counters.label_passes += passes
+        bnew, bbad, passes, lab, closed = band_labels(geo, state, self.band, start=start)
+        b = self.band_counters
+        b.label_passes += passes
+        if passes >= self._flood_run:   # it ends after the flood run beside it
+            b.late_label_passes += passes - self._flood_run
+            b.late_label_runs += 1
         if bbad != bad or (not bad and bnew != new) or closed != (settled is None):
             raise AssertionError("band labels disagree with model.deduce.labels")
-        if settled is not None:
-            if self.check and (_on_lines(geo, state, lab) != _on_lines(
-                    geo, state, register_labels(geo, settled))):
-                raise AssertionError("band label registers disagree with the model's")
-            self._arrays[(settled[0], settled[1])] = lab
+        if self.check and settled is not None and (_on_lines(geo, state, lab) != _on_lines(
+                geo, state, register_labels(geo, settled))):
+            raise AssertionError("band label registers disagree with the model's")
+        self.registers += (tuple(lab),)
         return new, bad
 
     def _deduced(self, old, new):
@@ -574,18 +625,19 @@ class BandOutcome:
         return BandCycleModel(band, latency).cycles(self.outcome.counters, self.band, self.rows)
 
 
-def band_engine(puzzle, *, band=1, check=True, span_bands=(1, 2, 4), **kwargs):
+def band_engine(puzzle, *, band=1, check=True, span_bands=(1, 2, 4), beside=True, **kwargs):
     """A :class:`BandEngine` for ``puzzle``, to pass to :func:`model.deduce.solve`
     (``engine=``); ``kwargs`` are :class:`model.deduce.Engine`'s options."""
-    return BandEngine(puzzle, band=band, check=check, span_bands=span_bands, **kwargs)
+    return BandEngine(puzzle, band=band, check=check, span_bands=span_bands, beside=beside,
+                      **kwargs)
 
 
 def band_solve(puzzle, *, band=1, check=True, probing=True, early_loop=True, deadline=None,
-               **kwargs):
+               beside=True, **kwargs):
     """:func:`model.deduce.solve` with a :class:`BandEngine` (the same search:
     same solutions, decisions, probes, sweeps); returns a :class:`BandOutcome`."""
     engine = band_engine(puzzle, band=band, check=check, probing=probing,
-                         early_loop=early_loop, deadline=deadline)
+                         early_loop=early_loop, deadline=deadline, beside=beside)
     outcome = D.solve(puzzle, probing=probing, early_loop=early_loop, deadline=deadline,
                       engine=engine, **kwargs)
     return BandOutcome(outcome, engine.band_counters, engine.geo.rows)

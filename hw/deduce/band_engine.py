@@ -42,7 +42,9 @@ dirty bit, ``trail_depth`` entries).
 ``backtracks`` equal :func:`model.deduce.solve`'s; ``flood_iterations`` and
 ``label_iterations`` count the flood and label *passes* over the band memories
 (:class:`model.band.BandCounters` ``flood_passes`` and ``label_passes``, where the
-fully parallel engine counts clocks of its arrays); ``clocks`` counts every clock a
+fully parallel engine counts clocks of its arrays; the label passes include those of
+label runs dropped beside a flood run that deduced something, see
+:class:`~hw.deduce.band_propagator.BandPropagator`); ``clocks`` counts every clock a
 DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).
 
 **Reads** answer in 2 cycles, always; DEDUCE_ROW(r, half) is read from the state memory

@@ -90,6 +90,11 @@ other without a gap: the next pass's first clock (a read) is the clock in which
 the findings of the last group of the pass before decide whether it runs; when
 the run ends instead, that clock is the run's :data:`DRAIN`.
 
+``abort`` stops a run (no ``done``; the engine drops the run beside a flood run
+that deduced something, in the clock in which the findings of a pass's last
+group are taken, before the next pass writes anything): the labels stay as
+the passes so far wrote them, and ``dirty`` is not cleared.
+
 Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
 is high for ``clocks = passes x (groups + 2) + 1`` clocks (the model's
 ``ceil((R+2)/band) + L`` a pass with ``L = 2``: one clock of read latency, one
@@ -241,6 +246,7 @@ class BandLabels(wiring.Component):
             "fix_h0": Out(bits),
             "fix_v0": Out(bits),
             "start": In(1),
+            "abort": In(1),
             "clear": In(1),
             "busy": Out(1),
             "done": Out(1),
@@ -538,7 +544,10 @@ class BandLabels(wiring.Component):
                 m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
                 with m.If(t == self.pass_clocks - 1):
                     m.d.sync += [t.eq(0), down.eq(~down), tail.eq(1)]
-                with m.If(tail):
+                with m.If(self.abort):
+                    m.d.sync += tail.eq(0)
+                    m.next = "IDLE"
+                with m.Elif(tail):
                     m.d.sync += tail.eq(0)
                     # only a top-down pass ends early: the end pairs across a row's
                     # upper H edges use the row above, new only in a top-down pass

@@ -39,6 +39,19 @@ a :class:`~hw.deduce.band_flood.BandFloods` and a
   ``sweep_words`` (the groups the passes wrote) and ``sweep_inner`` (passes
   whose span does not begin with group 0), equal to the band model's
   ``sweep_spans``.
+* **The labels beside the floods** (:class:`model.band.BandEngine`): the
+  flood and label blocks stream the same groups in the same order, a pass
+  each ``groups + 2`` clocks, so when the labels are dirty the label run
+  starts with the flood run and both read the sweep's port (the floods'
+  address while they run, then the labels'). Its findings are used only
+  where the model runs the label stage, after a flood run that deduced
+  nothing: if it ended first they are taken as the floods end, else the
+  propagator waits for it. When the flood run deduces something or finds a
+  conflict, the label run is dropped (``abort``, in the flood block's
+  ``done`` clock, which is the clock in which the label block takes the
+  findings of the pass it has just finished, before the next pass writes
+  anything): its labels stay as its passes wrote them and the labels stay
+  dirty (``lines_changed`` with it, for a run that ended first).
 * The labels' ``dirty`` flag is the model's ``(H1, V1) != registers[1]``: it
   is set (``lines_changed``) in the clock a sweep pass ends with
   ``BandSweep.lines_added`` (a pass wrote a new H1 or V1 bit; floods add only
@@ -54,14 +67,19 @@ a :class:`~hw.deduce.band_flood.BandFloods` and a
     SWEEP  in the sweep's done clock: sweeps += 1; lines_added: labels dirty;
            conflict -> DONE (conflict); changed -> next sweep pass over the
            changed groups and one either side (no fix);
-           ~live -> DONE (conflict: no loop); else floods started        -> FLOOD
+           ~live -> DONE (conflict: no loop); else floods started, and the
+           labels beside them if dirty (or this pass added a line)    -> FLOOD
     FLOOD  in the floods' done clock: flood_passes += passes;
-           conflict -> DONE (conflict); deduced -> sweep pass 0 .. limit with
-           the flood fix -> SWEEP; labels dirty -> labels started -> LABELS;
+           conflict or deduced: a label run beside them dropped (its passes
+           counted in label_passes), then conflict -> DONE (conflict), deduced
+           -> sweep pass 0 .. limit with the flood fix -> SWEEP;
+           a label run beside them: label_runs += 1, still running -> LABELS,
+           ended -> its findings (as LABELS);
            else DONE
-    LABELS in the labels' done clock: label_passes += passes;
-           conflict -> DONE (conflict); deduced -> sweep pass 0 .. limit with
-           the label fix -> SWEEP; else DONE
+    LABELS in the labels' done clock: label_passes += passes,
+           late_label_passes += passes beyond the flood run's, late_label_runs
+           += 1; conflict -> DONE (conflict); deduced -> sweep pass 0 .. limit
+           with the label fix -> SWEEP; else DONE
     DONE   ``done`` for one clock                                       -> IDLE
 
 **Clocks.**  ``busy`` is high from the clock after ``start`` to the clock
@@ -69,19 +87,23 @@ before ``done``, and ``clocks`` counts exactly those clocks.  A sweep pass is
 its span's groups plus ``hc_down + 1`` clocks (``BandSweep``; ``hc_up`` more for
 a span after group 0) plus its ``done`` clock, in which the next stage is
 started; a flood run is ``passes x (groups + 2)`` clocks plus its ``done``
-clock, a label run the same and its drain (``band_labels.DRAIN``, the clock
-of the findings of its last group).  So::
+clock; a label run beside it costs nothing more if it ends no later (its
+findings are there in the floods' ``done`` clock), else its passes beyond the
+flood run's and its drain (``band_labels.DRAIN``, the clock of the findings
+of its last group; its ``done`` clock starts what follows).  So::
 
     clocks = sweep_words + sweeps x (hc_down + 2) + sweep_inner x hc_up
-           + (flood_passes + label_passes) x (groups + 2) + floods + 2 x label_runs
+           + (flood_passes + late_label_passes) x (groups + 2) + floods
+           + late_label_runs x DRAIN
 
 against :class:`model.band.BandCycleModel`'s ``sweep_words + sweep_inner +
-sweeps x 2 + (flood_passes + label_passes) x (groups + 2) + label_runs``
-(``L = 2``; its words are the puzzle's, as here when ``limit`` is the grid's):
-at band 1 (``hc_down = 2``, ``hc_up = 1``), 2 more clocks a sweep pass (one
-for the sweep's deeper clue window, one for the hand-off from pass to pass),
-none more a flood or label pass, and one more per flood run and per label run
-(the hand-off).  E.g. 10x10: 16 clocks a whole sweep pass against 14.
+sweeps x 2 + (flood_passes + late_label_passes) x (groups + 2) +
+late_label_runs`` (``L = 2``; its words are the puzzle's, as here when
+``limit`` is the grid's): at band 1 (``hc_down = 2``, ``hc_up = 1``), 2 more
+clocks a sweep pass (one for the sweep's deeper clue window, one for the
+hand-off from pass to pass), none more a flood or label pass, and one more
+per flood run (the hand-off).  E.g. 10x10: 16 clocks a whole sweep pass
+against 14.
 
 Ports: ``island`` (BandSweep's); when not ``busy``: ``addr``, ``state_we`` +
 ``state_in``, ``clue_we`` + ``clue_in``, ``state_out`` and ``clue_out`` (the
@@ -92,8 +114,8 @@ memory, ``busy`` high); ``start`` runs a propagation; ``busy`` until ``done``
 (one clock); ``conflict`` valid from ``done`` to the next ``start``.
 ``first``, ``last`` and ``limit`` (the spans, above).  Counters, cleared by
 ``start``: ``sweeps``, ``flood_passes``, ``label_passes``, ``sweep_words``,
-``sweep_inner`` (equal to the model's), ``floods``, ``label_runs`` and
-``clocks``.
+``sweep_inner``, ``late_label_passes``, ``late_label_runs`` (equal to the
+model's), ``floods``, ``label_runs`` and ``clocks``.
 """
 
 from amaranth import Module, Mux, Signal
@@ -106,12 +128,15 @@ from .band import BandSweep
 from .band_flood import BandFloods
 from .band_labels import BandLabels
 
-__all__ = ["BandPropagator", "memory_ports", "span_around", "SPAN_COUNTERS"]
+__all__ = ["BandPropagator", "memory_ports", "span_around", "LATE_COUNTERS", "SPAN_COUNTERS"]
 
 COUNT_WIDTH = 24
 #: the sweep spans' counts (:class:`model.band.BandCounters` ``sweep_spans`` at the build's
 #: band height): groups written, and passes whose span does not begin with group 0
 SPAN_COUNTERS = ("sweep_words", "sweep_inner")
+#: the label passes that cost clocks (:class:`model.band.BandCounters`): those of label runs
+#: used beyond the flood run beside them, and the used runs that outlast their flood run
+LATE_COUNTERS = ("late_label_passes", "late_label_runs")
 
 
 def span_around(first, last, limit):
@@ -165,7 +190,7 @@ class BandPropagator(wiring.Component):
         assert self.stage_pass_clocks == self.labels_block.pass_clocks == groups + 2
         sw, lb = self.sweep, self.labels_block
         counters = ("sweeps", "flood_passes", "label_passes", "floods", "label_runs",
-                    "clocks") + SPAN_COUNTERS
+                    "clocks") + SPAN_COUNTERS + LATE_COUNTERS
         super().__init__({
             **memory_ports(sw, lb, groups),
             "first": In(range(groups)),
@@ -188,10 +213,11 @@ class BandPropagator(wiring.Component):
         running = Signal()   # a propagation is under way (SWEEP, FLOOD, LABELS)
         in_flood, in_labels = Signal(), Signal()
 
-        # -- the sweep's read port: the outside's when idle, else the running block's
-        with m.If(in_flood):
+        # -- the sweep's read port: the outside's when idle, else the running block's (the
+        # floods and the labels beside them read the same group in the same clock)
+        with m.If(in_flood & fl.busy):
             m.d.comb += sw.addr.eq(fl.state_addr)
-        with m.Elif(in_labels):
+        with m.Elif(in_flood | in_labels):
             m.d.comb += sw.addr.eq(lb.state_addr)
         with m.Else():
             m.d.comb += sw.addr.eq(self.addr)
@@ -242,13 +268,27 @@ class BandPropagator(wiring.Component):
         m.d.comb += [a.eq(b) for a, b in zip(
             (next_first, next_last), span_around(sw.changed_first, sw.changed_last, self.limit))]
 
+        labels_on = Signal()   # a label run started beside the flood run
+        flood_run = Signal(range(fl.max_passes + 1))   # the passes of the last flood run
+
+        def labels_found():
+            """The findings of a label run that ended (the label stage's, as after the floods)."""
+            m.d.sync += self.label_passes.eq(self.label_passes + lb.passes)
+            with m.If(lb.conflict):
+                finish(1)
+            with m.Elif(lb.deduced):
+                sweep_pass(2, 0, self.limit)
+            with m.Else():
+                finish(0)
+
         m.d.comb += self.busy.eq(running | lb.busy)
         with m.FSM(name="band_propagate"):
             with m.State("IDLE"):
                 with m.If(self.start):
                     m.d.sync += [self.sweeps.eq(0), self.flood_passes.eq(0),
                                  self.label_passes.eq(0), self.floods.eq(0),
-                                 self.label_runs.eq(0), self.clocks.eq(0), bad.eq(0)]
+                                 self.label_runs.eq(0), self.clocks.eq(0), bad.eq(0),
+                                 self.late_label_passes.eq(0), self.late_label_runs.eq(0)]
                     sweep_pass(0, self.first, self.last, fresh=True)
             with m.State("SWEEP"):
                 m.d.comb += running.eq(1)
@@ -263,36 +303,45 @@ class BandPropagator(wiring.Component):
                     with m.Elif(~sw.live):
                         finish(1)   # every grid cell OUT: no loop
                     with m.Else():
-                        m.d.comb += fl.start.eq(1)
-                        m.d.sync += self.floods.eq(self.floods + 1)
+                        # the floods, and beside them the labels if the lines differ from
+                        # those the labels settled on (or this pass added one)
+                        dirty = lb.dirty | sw.lines_added
+                        m.d.comb += [fl.start.eq(1), lb.start.eq(dirty)]
+                        m.d.sync += [self.floods.eq(self.floods + 1), labels_on.eq(dirty)]
                         m.next = "FLOOD"
             with m.State("FLOOD"):
                 m.d.comb += [running.eq(1), in_flood.eq(1)]
                 m.d.sync += self.clocks.eq(self.clocks + 1)
                 with m.If(fl.done):
-                    m.d.sync += self.flood_passes.eq(self.flood_passes + fl.passes)
-                    with m.If(fl.conflict):
-                        finish(1)
-                    with m.Elif(fl.deduced):
-                        sweep_pass(1, 0, self.limit)
-                    with m.Elif(lb.dirty):
-                        # the lines differ from those the labels settled on
-                        m.d.comb += lb.start.eq(1)
+                    m.d.sync += [self.flood_passes.eq(self.flood_passes + fl.passes),
+                                 flood_run.eq(fl.passes)]
+                    with m.If(fl.conflict | fl.deduced):
+                        with m.If(labels_on):
+                            # the label run beside it is dropped (this is the clock its
+                            # last pass's findings are taken in): its labels stay, dirty
+                            m.d.comb += [lb.abort.eq(1), lb.lines_changed.eq(1)]
+                            m.d.sync += self.label_passes.eq(self.label_passes + lb.passes)
+                        with m.If(fl.conflict):
+                            finish(1)
+                        with m.Else():
+                            sweep_pass(1, 0, self.limit)
+                    with m.Elif(labels_on):
+                        # the label stage: the run beside the floods
                         m.d.sync += self.label_runs.eq(self.label_runs + 1)
-                        m.next = "LABELS"
+                        with m.If(lb.busy):
+                            m.next = "LABELS"   # it outlasts the flood run
+                        with m.Else():
+                            labels_found()      # it ended first
                     with m.Else():
                         finish(0)
             with m.State("LABELS"):
                 m.d.comb += [running.eq(1), in_labels.eq(1)]
                 m.d.sync += self.clocks.eq(self.clocks + 1)
                 with m.If(lb.done):
-                    m.d.sync += self.label_passes.eq(self.label_passes + lb.passes)
-                    with m.If(lb.conflict):
-                        finish(1)
-                    with m.Elif(lb.deduced):
-                        sweep_pass(2, 0, self.limit)
-                    with m.Else():
-                        finish(0)
+                    m.d.sync += [self.late_label_passes.eq(self.late_label_passes + lb.passes
+                                                           - flood_run),
+                                 self.late_label_runs.eq(self.late_label_runs + 1)]
+                    labels_found()
             with m.State("DONE"):
                 m.d.comb += self.done.eq(1)
                 m.next = "IDLE"

@@ -512,6 +512,49 @@ def test_clear_dirty_and_snapshot_ports():
     simulate(dut, bench)
 
 
+@pytest.mark.parametrize("band", [1, 2])
+def test_abort_keeps_the_passes_so_far(band):
+    """``abort`` in the clock in which a pass's last findings are taken (the engine drops
+    the run there when the flood run beside it deduced something) ends the run with no
+    ``done``: the labels are those of the model's run cut after that many passes
+    (``band_labels(max_passes=)``), ``dirty`` stays set, and the next run from them gives
+    the model's findings."""
+    dut = BandLabels(6, 6, band=band)
+    runs = [(geo, state) for geo, state in line_states(["janko_0025", "janko_0014"], 5, 6)
+            if band_labels(geo, state, band)[2] >= 3]
+    assert len(runs) >= 3
+
+    async def bench(drv):
+        ctx = drv.ctx
+        for geo, state in runs:
+            full = band_labels(geo, state, band)[2]
+            for cut in (1, full - 1):
+                await drv.clear()
+                await drv.load_state(to_build(geo, dut.geometry, state))
+                ctx.set(dut.lines_changed, 1)
+                ctx.set(dut.start, 1)
+                await ctx.tick()
+                ctx.set(dut.lines_changed, 0)
+                ctx.set(dut.start, 0)
+                await ctx.tick().repeat(cut * dut.pass_clocks)   # the tail of pass ``cut``
+                assert ctx.get(dut.busy) and ctx.get(dut.passes) == cut
+                ctx.set(dut.abort, 1)
+                await ctx.tick()
+                ctx.set(dut.abort, 0)
+                for _ in range(3 * dut.pass_clocks):
+                    assert not ctx.get(dut.busy) and not ctx.get(dut.done)
+                    await ctx.tick()
+                assert ctx.get(dut.dirty)
+                *_, spent, lab, _ = band_labels(geo, state, band, max_passes=cut)
+                assert spent == cut
+                assert await drv.read_labels() == to_build_labels(geo, dut, lab)
+                outcomes = set()
+                await check_run(drv, geo, state, EMPTY_BASE, lab, outcomes)
+                assert not ctx.get(dut.dirty)
+
+    simulate(dut, bench)
+
+
 @pytest.mark.parametrize("band", [1, 2, 3])
 def test_hand_example_against_the_pass_direction(band):
     """A component settled on (1,5)-(2,5)-(3,5)-(3,4)-(3,3) (label: point (1,5)) and a

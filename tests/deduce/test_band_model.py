@@ -10,9 +10,9 @@ import random
 import pytest
 
 import slitherlink.model.deduce as deduce_model
-from slitherlink.model.band import (BandCounters, BandCycleModel, band_floods, band_labels,
-                                    band_solve, band_sweep, register_labels, sweep_halo,
-                                    sweep_span)
+from slitherlink.model.band import (BandCounters, BandCycleModel, _line_adjacency, band_floods,
+                                    band_labels, band_solve, band_sweep, register_labels,
+                                    sweep_halo, sweep_span)
 from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Counters, Engine,
                                       floods, labels, segment_base, solve, sweep)
 from slitherlink.spec.deduce import VARS
@@ -232,6 +232,34 @@ def test_labels_warm_registers():
     assert runs > 20
 
 
+
+def test_a_dropped_label_run_is_a_warm_start():
+    """A label run stopped after ``max_passes`` (dropped beside a flood run that deduced
+    something, BandEngine) leaves labels from which a run on the same or more lines
+    gives the findings and labels of a run from the registers before it."""
+    rng = random.Random(7)
+    dropped = 0
+    for geo, state in line_states(8, 12):
+        fewer = list(state)
+        for b in (H1, V1):
+            for q in range(geo.cells):
+                if fewer[b] >> q & 1 and rng.random() < 0.3:
+                    fewer[b] &= ~(1 << q)
+        full = band_labels(geo, fewer, 1)[2]
+        for cut in range(1, full + 1):
+            _, _, spent, partial, _ = band_labels(geo, fewer, 1, max_passes=cut)
+            assert spent == cut
+            dropped += cut < full
+            for lines in (fewer, state):
+                want_new, want_bad, _, want_lab, want_closed = band_labels(geo, lines, 1)
+                new, bad, _, lab, closed = band_labels(geo, lines, 1, start=partial)
+                assert (bad, closed) == (want_bad, want_closed)
+                if not bad:
+                    assert new == want_new
+                on = set(_line_adjacency(geo, lines[H1], lines[V1]))
+                assert all(lab[q] == want_lab[q] for q in on)
+    assert dropped >= 10
+
 def test_register_labels_are_component_minimums():
     for geo, state in line_states(7, 5):
         reg = segment_base(geo, state)
@@ -302,7 +330,20 @@ def test_same_search_as_solve(name):
     b, c = got.band, want.counters
     assert b.sweep_passes == c.sweeps
     assert c.floods <= b.flood_passes <= c.flood_iterations + c.floods
-    assert c.label_runs <= b.label_passes <= c.label_iterations + c.label_runs
+    # the labels after the floods (model.deduce's sequence): every label pass costs clocks
+    seq = band_solve(puzzle, max_solutions=2, check=True, beside=False)
+    assert seq.outcome.counters == want.counters
+    s = seq.band
+    assert c.label_runs <= s.label_passes <= c.label_iterations + c.label_runs
+    assert (s.late_label_passes, s.late_label_runs) == (s.label_passes, c.label_runs)
+    assert s.flood_passes == b.flood_passes and s.sweep_spans == b.sweep_spans
+    # beside the floods: the dropped runs' passes too, but only the late ones cost clocks
+    assert b.late_label_passes <= b.label_passes and b.late_label_runs <= c.label_runs
+    if c.label_runs:
+        assert b.label_passes >= c.label_runs
+    assert got.cycles(1) <= seq.cycles(1)
+    if c.probes:
+        assert got.cycles(1) < seq.cycles(1)
     # the passes do not depend on the band height
     assert band_solve(puzzle, max_solutions=2, band=puzzle.rows + 2,
                       check=False).band.as_dict() == b.as_dict()
@@ -346,9 +387,14 @@ def test_band_solve_keeps_limits():
 
 def test_cycle_model():
     c = Counters(sweeps=10, saves=3, restores=2, decisions=1, backtracks=1, label_runs=2)
-    b = BandCounters(sweep_passes=10, flood_passes=7, label_passes=5)
-    # 10x10: 12 framed rows; a label run drains one clock
+    # 9 label passes, of which 5 after the flood runs beside them; 2 runs outlast them
+    b = BandCounters(sweep_passes=10, flood_passes=7, label_passes=9, late_label_passes=5,
+                     late_label_runs=2)
+    # 10x10: 12 framed rows; a label run that outlasts its flood run drains one clock
     assert BandCycleModel(1).cycles(c, b, 10) == 22 * (12 + 2) + 2 + 10 * 5 + 40 * 2
+    # the passes beside the floods cost nothing
+    more = dataclasses.replace(b, label_passes=30)
+    assert BandCycleModel(1).cycles(c, more, 10) == BandCycleModel(1).cycles(c, b, 10)
     assert BandCycleModel(2).cycles(c, b, 10) == 22 * (6 + 2) + 2 + 10 * 5 + 40 * 2
     assert BandCycleModel(5, latency=3).cycles(c, b, 10) == 22 * (3 + 3) + 2 + 10 * 5 + 40 * 2
     assert BandCycleModel(1, drain=0).cycles(c, b, 10) == 22 * (12 + 2) + 10 * 5 + 40 * 2

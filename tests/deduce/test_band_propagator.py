@@ -4,8 +4,10 @@ simulator: on the inputs of every propagate call of real searches of corpus
 puzzles, in order (the label memory kept from one call to the next when the
 model's label registers are the ones the last call left, else loaded as from the
 trail; the dirty flag loaded as the engine will), the final state read back,
-``conflict``, the counters (sweeps, flood and label passes, runs) and the exact
-clocks, and the label memory after each call."""
+``conflict``, the counters (sweeps, flood and label passes, runs, the label
+passes beyond the flood runs) and the exact clocks, and the label memory after
+each call (the model's label array: label runs beside the flood runs, some
+dropped)."""
 
 import pytest
 from amaranth.hdl import Fragment
@@ -14,7 +16,6 @@ import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
 from slitherlink.hw.deduce.band_labels import DRAIN
 from slitherlink.hw.deduce.band_propagator import BandPropagator
-from slitherlink.model.band import register_labels
 from slitherlink.model.deduce import C0, C1, H1, V1
 from tests.deduce.gateware_cases import puzzle_of, to_build
 from tests.deduce.test_band_labels import LabelPorts, to_build_labels
@@ -28,8 +29,8 @@ def spy_engine(puzzle, band=1):
     """A BandEngine for ``puzzle`` whose propagate calls are recorded, in order, in the
     returned list: ``(geo, state, registers before, new state, conflict, counts,
     registers after, info)``; ``counts`` = (sweeps, flood_passes, label_passes,
-    floods, label_runs, sweep words, inner sweep spans) of the call (the spans at
-    ``band``); ``info``: how many flood and label stages of the call deduced
+    floods, label_runs, sweep words, inner sweep spans, late label passes, late
+    label runs) of the call (the spans at ``band``); ``info``: how many flood and label stages of the call deduced
     something (applied through the sweep's ``fix`` port), how the call ended
     (:func:`ending`), and ``assumed``: the row of the cell an assumption set in the
     state (None: the first sweep pass is over every group)."""
@@ -40,7 +41,10 @@ def spy_engine(puzzle, band=1):
 
     def stage(method, key):
         def wrapped(state):
+            passes = engine.band_counters.label_passes
             new, bad = method(state)
+            if key == "flood_fixes":   # a label run beside it dropped
+                info["dropped"] += engine.band_counters.label_passes > passes
             info[key] += not bad and new != state
             info["last"] = (key, bad)
             return new, bad
@@ -51,11 +55,12 @@ def spy_engine(puzzle, band=1):
     def counts():
         c, b = engine.counters, engine.band_counters
         return (c.sweeps, b.flood_passes, b.label_passes, c.floods, c.label_runs,
-                *b.sweep_spans[band])
+                *b.sweep_spans[band], b.late_label_passes, b.late_label_runs)
 
     def spy(state):
         before, regs = counts(), engine.registers
-        info.update(flood_fixes=0, label_fixes=0, last=None, assumed=engine._assumed)
+        info.update(flood_fixes=0, label_fixes=0, dropped=0, last=None,
+                    assumed=engine._assumed)
         new, bad = real(state)
         info["end"] = ending(new, bad, info.pop("last"))
         delta = tuple(a - z for a, z in zip(counts(), before))
@@ -141,7 +146,7 @@ class Driver(SweepDriver, LabelPorts):
         busy = await self.run(limit, "the propagation")
         counts = tuple(ctx.get(getattr(dut, n)) for n in (
             "sweeps", "flood_passes", "label_passes", "floods", "label_runs", "sweep_words",
-            "sweep_inner"))
+            "sweep_inner", "late_label_passes", "late_label_runs"))
         return bool(ctx.get(dut.conflict)), counts, busy
 
 
@@ -151,13 +156,9 @@ def simulate(dut, bench):
 
 def expected_clocks(dut, counts):
     """The documented clock count (module docstring of band_propagator)."""
-    sweeps, fp, lp, floods, runs, words, inner = counts
+    sweeps, fp, lp, floods, runs, words, inner, late_passes, late_runs = counts
     return (words + sweeps * dut.sweep_overhead + inner * dut.sweep_inner_clocks
-            + (fp + lp) * dut.stage_pass_clocks + floods + runs * (1 + DRAIN))
-
-
-def on_lines(geo, lines):
-    return set(band_model._line_adjacency(geo, lines[0], lines[1]))
+            + (fp + late_passes) * dut.stage_pass_clocks + floods + late_runs * DRAIN)
 
 
 def check_searches(max_rows, max_cols, band, names, limit):
@@ -174,7 +175,7 @@ def check(max_rows, max_cols, band, searches):
     failures = []
     stats = {"calls": 0, "kept": 0, "conflicts": 0, "label_runs": 0, "flood_fixes": 0,
              "label_fixes": 0, "clocks": 0, "model_clocks": 0, "ends": set(),
-             "assumed": 0, "inner": 0}
+             "assumed": 0, "inner": 0, "dropped": 0, "early_labels": 0}
 
     async def bench(drv):
         for puzzle, calls in searches:
@@ -187,9 +188,8 @@ def check(max_rows, max_cols, band, searches):
                 await drv.load_state(to_build(geo, geo_b, state))
                 if regs is last_key:
                     stats["kept"] += 1        # the label memory as the last call left it
-                else:
-                    start = {} if regs[0] is None else register_labels(geo, regs[0])
-                    await drv.load_labels(to_build_labels(geo, drv.dut, start) if start else {})
+                else:                         # as the trail or a snapshot restores it
+                    await drv.load_labels(to_build_labels(geo, drv.dut, regs[2]))
                 await drv.set_dirty((state[H1], state[V1]) != regs[1])
                 conflict, got, clocks = await drv.propagate(
                     geo, info["assumed"], 2 * expected_clocks(dut, counts) + 100)
@@ -197,13 +197,9 @@ def check(max_rows, max_cols, band, searches):
                 ok &= clocks == expected_clocks(dut, got)
                 if not bad:
                     ok &= await drv.read_state() == to_build(geo, geo_b, new)
-                if after[0] is not None and counts[4]:
-                    # the label memory: the model's registers on the lines they settled on
-                    want = to_build_labels(geo, drv.dut, register_labels(geo, after[0]))
-                    have = await drv.read_labels()
-                    wm, wb = geo.width, geo_b.width
-                    points = {(q // wm) * wb + q % wm for q in on_lines(geo, after[1])}
-                    ok &= all(have[q] == want[q] for q in points)
+                if after[2] is not regs[2]:
+                    # the label memory: the model's label array, every point of the build
+                    ok &= await drv.read_labels() == to_build_labels(geo, drv.dut, after[2])
                 if not ok:
                     failures.append((puzzle.name, stats["calls"], (conflict, got, clocks),
                                      (bad, counts)))
@@ -212,11 +208,14 @@ def check(max_rows, max_cols, band, searches):
                 stats["label_fixes"] += info["label_fixes"]
                 stats["ends"].add(info["end"])
                 stats["label_runs"] += counts[4]
+                # label passes dropped beside flood runs; label runs that ended first
+                stats["dropped"] += info["dropped"]
+                stats["early_labels"] += counts[4] > counts[8]
                 stats["assumed"] += info["assumed"] is not None
                 stats["inner"] += counts[6]
                 stats["clocks"] += clocks
                 stats["model_clocks"] += band_model.BandCycleModel(band).pass_clocks(
-                    max_rows) * (counts[0] + counts[1] + counts[2])
+                    max_rows) * (counts[0] + counts[1] + counts[7])
                 last_key = after
 
     simulate(dut, bench)
@@ -256,6 +255,9 @@ def test_recorded_searches(max_rows, max_cols, band, names, limit):
     assert stats["label_runs"] >= 10
     # first passes over an assumed cell's span, and spans after group 0
     assert stats["assumed"] >= 10 and stats["inner"] >= 10
+    # label runs dropped beside flood runs that deduced, and used label runs that ended
+    # before the flood run beside them
+    assert stats["dropped"] >= 2 and stats["early_labels"] >= 1
 
 
 @pytest.mark.slow
