@@ -13,6 +13,7 @@ medians and maxima (counted in "limit").
 
     .venv/bin/python -m slitherlink.bench.band --max-cells 720 --time-limit 30
     .venv/bin/python -m slitherlink.bench.band --bands 1,2,4 --latency 2 --csv out.csv
+    .venv/bin/python -m slitherlink.bench.band --max-cells 100 --labels-after-floods
 """
 
 import argparse
@@ -35,11 +36,12 @@ def size_label(row, builds):
     return grid_name(grid) if grid else "larger"
 
 
-def run_band(row, *, bands, latency, max_decisions, time_limit, check):
+def run_band(row, *, bands, latency, max_decisions, time_limit, check, beside=True):
     made = []
 
     def make_engine(puzzle, **options):
-        made.append(band_engine(puzzle, check=check, span_bands=bands, **options))
+        made.append(band_engine(puzzle, check=check, span_bands=bands, beside=beside,
+                                **options))
         return made[-1]
 
     result = run(row, max_decisions=max_decisions, time_limit=time_limit,
@@ -133,6 +135,9 @@ def main(argv=None):
     parser.add_argument("--latency", type=int, default=2, help="pipeline clocks per pass")
     parser.add_argument("--check", action="store_true",
                         help="also check the label registers against the model's (slower)")
+    parser.add_argument("--labels-after-floods", action="store_true",
+                        help="run the label stage after the flood stage instead of beside "
+                             "it (the engine before docs/deduce.md section 12.12), to compare")
     parser.add_argument("--csv", help="write one row per puzzle to this file")
     parser.add_argument("--quiet", action="store_true", help="no line per puzzle")
     args = parser.parse_args(argv)
@@ -152,7 +157,7 @@ def main(argv=None):
     for row in sorted(rows, key=lambda r: (r["cells"], r["name"])):
         result = run_band(row, bands=bands, latency=args.latency,
                           max_decisions=args.max_decisions, time_limit=args.time_limit,
-                          check=args.check)
+                          check=args.check, beside=not args.labels_after_floods)
         result["class"] = size_label(row, builds)
         results.append(result)
         if not args.quiet:

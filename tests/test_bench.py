@@ -457,3 +457,19 @@ def test_deduce_expectation_of_a_band_build():
     same = solve(puzzle, max_solutions=2).counters.as_dict()
     for key in ("sweeps", "floods", "probes", "decisions", "saves"):
         assert band["counters"][key] == parallel["counters"][key] == same[key]
+
+
+def test_band_model_benchmark_beside_and_after_the_floods(capsys):
+    """``bench.band`` on one 10x10 puzzle: every answer right, and the band-1 median with
+    the label stage beside the floods (the engine's) below the one with the label stage
+    after them (``--labels-after-floods``, the sequence before), the search being the same."""
+    from slitherlink.bench import band
+
+    def median(args):
+        assert band.main(["--names", "janko_0047", "--quiet", "--bands", "1", *args]) == 0
+        row = next(line for line in capsys.readouterr().out.splitlines()
+                   if line.startswith("| 10x10 build |"))
+        return int(row.split("|")[6].split("/")[0].replace(",", ""))
+
+    beside, after = median([]), median(["--labels-after-floods"])
+    assert 0 < beside < after
