@@ -17,6 +17,7 @@ from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Counte
                                       floods, labels, segment_base, solve, sweep)
 from slitherlink.spec.deduce import VARS
 from tests.conftest import load
+from tests.deduce.test_band_labels import fewer_lines
 
 
 def bands_of(geo):
@@ -216,11 +217,7 @@ def test_labels_warm_registers():
     rng = random.Random(5)
     runs = 0
     for geo, state in line_states(6, 12):
-        fewer = list(state)
-        for b in (H1, V1):
-            for q in range(geo.cells):
-                if fewer[b] >> q & 1 and rng.random() < 0.3:
-                    fewer[b] &= ~(1 << q)
+        fewer = fewer_lines(rng, geo, state)
         base = segment_base(geo, fewer)
         if base is None:
             continue
@@ -232,7 +229,6 @@ def test_labels_warm_registers():
     assert runs > 20
 
 
-
 def test_a_dropped_label_run_is_a_warm_start():
     """A label run stopped after ``max_passes`` (dropped beside a flood run that deduced
     something, BandEngine) leaves labels from which a run on the same or more lines
@@ -240,11 +236,7 @@ def test_a_dropped_label_run_is_a_warm_start():
     rng = random.Random(7)
     dropped = 0
     for geo, state in line_states(8, 12):
-        fewer = list(state)
-        for b in (H1, V1):
-            for q in range(geo.cells):
-                if fewer[b] >> q & 1 and rng.random() < 0.3:
-                    fewer[b] &= ~(1 << q)
+        fewer = fewer_lines(rng, geo, state)
         full = band_labels(geo, fewer, 1)[2]
         for cut in range(1, full + 1):
             _, _, spent, partial, _ = band_labels(geo, fewer, 1, max_passes=cut)
