@@ -564,8 +564,7 @@ class BandEngine(D.Engine):
         if bbad != bad or (not bad and bnew != new):
             raise AssertionError("band floods disagree with model.deduce.floods")
         self._flood_run = passes if self.beside else 0
-        dirty = self.early_loop and (state[H1], state[V1]) != self.registers[1]
-        if self.beside and dirty and (bad or new != state):
+        if self.beside and self._labels_dirty(state) and (bad or new != state):
             # the label run beside this flood run is dropped when the floods end: its
             # labels stay, its findings are not used, the labels stay dirty
             *_, spent, lab, _ = band_labels(self.geo, state, self.band,

@@ -461,9 +461,7 @@ class Engine:
                 self._deduced(state, new)
                 state = new
                 continue
-            if self.early_loop and (state[H1], state[V1]) != self.registers[1]:
-                # the label stage runs only when a LINE was added since the label
-                # registers last settled (its findings depend on the lines alone)
+            if self._labels_dirty(state):
                 new, bad = self._label_stage(state)
                 if bad:
                     return new, True
@@ -472,6 +470,11 @@ class Engine:
                     state = new
                     continue
             return state, False
+
+    def _labels_dirty(self, state):
+        """The label stage runs only when a LINE was added since the label registers last
+        settled (its findings depend on the lines alone)."""
+        return self.early_loop and (state[H1], state[V1]) != self.registers[1]
 
     def _sweep_stage(self, state):
         """One sweep (counted)."""

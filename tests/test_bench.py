@@ -460,9 +460,10 @@ def test_deduce_expectation_of_a_band_build():
 
 
 def test_band_model_benchmark_beside_and_after_the_floods(capsys):
-    """``bench.band`` on one 10x10 puzzle: every answer right, and the band-1 median with
-    the label stage beside the floods (the engine's) below the one with the label stage
-    after them (``--labels-after-floods``, the sequence before), the search being the same."""
+    """``bench.band`` on one puzzle of the 10x10 class: every answer right, and the band-1
+    median with the label stage beside the floods (the engine's) below the one with the
+    label stage after them (``--labels-after-floods``, the sequence before), the search
+    being the same."""
     from slitherlink.bench import band
 
     def median(args):

@@ -29,11 +29,11 @@ def spy_engine(puzzle, band=1):
     """A BandEngine for ``puzzle`` whose propagate calls are recorded, in order, in the
     returned list: ``(geo, state, registers before, new state, conflict, counts,
     registers after, info)``; ``counts`` = (sweeps, flood_passes, label_passes,
-    floods, label_runs, sweep words, inner sweep spans, late label passes, late
-    label runs) of the call (the spans at ``band``); ``info``: how many flood and label stages of the call deduced
-    something (applied through the sweep's ``fix`` port), how the call ended
-    (:func:`ending`), and ``assumed``: the row of the cell an assumption set in the
-    state (None: the first sweep pass is over every group)."""
+    floods, label_runs, sweep words, inner sweep spans, late label passes, late label
+    runs) of the call (the spans at ``band``); ``info``: how many flood and label stages
+    of the call deduced something (applied through the sweep's ``fix`` port), how the
+    call ended (:func:`ending`), and ``assumed``: the row of the cell an assumption set
+    in the state (None: the first sweep pass is over every group)."""
     engine = band_model.band_engine(puzzle, band=band, check=False, span_bands=(band,))
     calls = []
     real = engine.propagate
