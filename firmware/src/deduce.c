@@ -137,7 +137,7 @@ void deduce_counters(deduce_result_t *result)
 /* The search from the first DEDUCE's STATUS on (busy: still running), model/deduce.py
    solve()'s loop.  Not inlined: deduce_run's short path then needs no registers saved. */
 static __attribute__((noinline)) void deduce_search(uint32_t status, uint32_t max_solutions,
-                                                    uint32_t decision_limit,
+                                                    uint32_t decision_limit, uint64_t start,
                                                     deduce_result_t *result)
 {
     int abort = 0;
@@ -173,9 +173,36 @@ static __attribute__((noinline)) void deduce_search(uint32_t status, uint32_t ma
         decisions++;
         status = run(SLK_DEDUCE_CONTROL_DECIDE_MASK, &abort);
     }
+    result->cycles = cycles64() - start;   /* "answer ready": the search has ended */
     result->found = found;
     result->solutions = found;
     result->aborted = abort;
+}
+
+/* STATUS bits of the short path's test; they are the register's low four bits. */
+#define SETTLE_BITS (SLK_DEDUCE_STATUS_BUSY_MASK | SLK_DEDUCE_STATUS_CONFLICT_MASK \
+                     | SLK_DEDUCE_STATUS_COMPLETE_MASK | SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK)
+_Static_assert(SETTLE_BITS == 15u, "the short path indexes a 16-bit set by STATUS & 15");
+
+/* 1 when a first DEDUCE that ends with this STATUS ends the search (max_solutions asked
+   for): a conflict, or a complete state, with the solutions asked for or nothing to
+   backtrack to -- exactly where deduce_search() would stop. */
+static inline uint32_t settles(uint32_t status, uint32_t max_solutions)
+{
+    uint32_t ended = SLK_DEDUCE_STATUS_CONFLICT_MASK | SLK_DEDUCE_STATUS_COMPLETE_MASK;
+    uint32_t found = (status & (SLK_DEDUCE_STATUS_BUSY_MASK | ended))
+                     == SLK_DEDUCE_STATUS_COMPLETE_MASK;   /* a solution */
+    return !(status & SLK_DEDUCE_STATUS_BUSY_MASK) && (status & ended)
+           && (found >= max_solutions || (status & SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK));
+}
+
+/* The set of the STATUS values (& 15) that settle the search: bit s for STATUS s. */
+static inline uint32_t settling(uint32_t max_solutions)
+{
+    uint32_t set = 0;
+    for (uint32_t status = 0; status < 16u; status++)
+        set |= settles(status, max_solutions) << status;
+    return set;
 }
 
 /* The short path is the whole search of a puzzle that deduction alone settles (most of
@@ -183,28 +210,35 @@ static __attribute__((noinline)) void deduce_search(uint32_t status, uint32_t ma
    or complete with the solutions asked for or nothing to backtrack to, is answered here,
    exactly as deduce_search() would, without its register saves (about 150 cycles of a
    10x10's answer, docs/deduce.md section 12.11).  Everything else goes on in
-   deduce_search(). */
+   deduce_search().
+
+   The solve's cycles (result->cycles) run from "puzzle loaded" (the clues written and
+   LOAD issued; the DEDUCE write waits for LOAD to end) to "answer ready" (the firmware
+   knows that the search has ended).  The DEDUCE command is the first thing done, the
+   result's bookkeeping is done while the engine runs, and the test that ends the search
+   here is one lookup in a set made before (docs/deduce.md section 12.13). */
 void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
 {
+    uint32_t settle = max_solutions > 1u ? settling(2u) : settling(1u);
+    uint32_t start_lo = cycles_lo();                  /* latches the high word */
+    DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_DEDUCE_MASK;
+    uint64_t start = ((uint64_t)REG(SOC_SYSCTL_CYCLES_HI) << 32) | start_lo;
+    solution_in_engine = 0;
     result->exhausted = 0;
     result->trail_full = 0;
-    solution_in_engine = 0;
-    DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_DEDUCE_MASK;
+    result->aborted = 0;
+    __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
     uint32_t status = DED(SLK_DEDUCE_STATUS);
     for (uint32_t i = 0; i < 127u && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
         status = DED(SLK_DEDUCE_STATUS);
-    uint32_t ended = SLK_DEDUCE_STATUS_CONFLICT_MASK | SLK_DEDUCE_STATUS_COMPLETE_MASK;
-    uint32_t found = (status & (SLK_DEDUCE_STATUS_BUSY_MASK | ended))
-                     == SLK_DEDUCE_STATUS_COMPLETE_MASK;   /* a solution */
-    int settled = !(status & SLK_DEDUCE_STATUS_BUSY_MASK) && (status & ended)
-                  && (found >= max_solutions || (status & SLK_DEDUCE_STATUS_TRAIL_EMPTY_MASK));
-    if (!settled) {
-        deduce_search(status, max_solutions, decision_limit, result);
+    if (!((settle >> (status & SETTLE_BITS)) & 1u)) {
+        deduce_search(status, max_solutions, decision_limit, start, result);
         return;
     }
+    result->cycles = cycles64() - start;             /* "answer ready" */
+    uint32_t found = (status & SLK_DEDUCE_STATUS_CONFLICT_MASK) == 0;
     solution_in_engine = found;
     result->exhausted = found < max_solutions;
     result->found = found;
     result->solutions = found;
-    result->aborted = 0;
 }

@@ -15,6 +15,7 @@ typedef struct {
     int exhausted;               /* the whole search space was covered */
     int aborted;                 /* ended by an ABORT request */
     int trail_full;              /* ended because the hardware trail was full */
+    uint64_t cycles;             /* solve cycles: "puzzle loaded" -> "answer ready" */
     uint32_t inside[SLK_MAX_ROWS][2];  /* the first solution: DEDUCE_ROW words, row by row */
 } deduce_result_t;
 
@@ -26,7 +27,8 @@ uint32_t deduce_id(void);
 void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes);
 
 /* Run the search on the loaded puzzle; max_solutions 1 or 2; decision_limit >= 1.
-   The answer (found, the first solution, exhausted) is ready when it returns. */
+   The answer (found, the first solution, exhausted) is ready when it returns, and
+   result->cycles is the solve's cycle count (from "puzzle loaded" to "answer ready"). */
 void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result);
 
 /* Read the engine's counters into result->counters (after deduce_run: statistics for the
