@@ -222,7 +222,7 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     uint32_t settle = max_solutions > 1u ? settling(2u) : settling(1u);
     uint32_t start_lo = cycles_lo();                  /* latches the high word */
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_DEDUCE_MASK;
-    uint64_t start = ((uint64_t)REG(SOC_SYSCTL_CYCLES_HI) << 32) | start_lo;
+    uint64_t start = cycles_latched(start_lo);
     solution_in_engine = 0;
     result->exhausted = 0;
     result->trail_full = 0;

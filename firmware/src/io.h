@@ -14,12 +14,12 @@
 
 /* the free-running cycle counter: low word (latches the high word), then high */
 static inline uint32_t cycles_lo(void) { return REG(SOC_SYSCTL_CYCLES_LO); }
-static inline uint64_t cycles64(void)
+/* the count whose low word was lo, the last low word read (the high word it latched) */
+static inline uint64_t cycles_latched(uint32_t lo)
 {
-    uint32_t lo = REG(SOC_SYSCTL_CYCLES_LO);
-    uint32_t hi = REG(SOC_SYSCTL_CYCLES_HI);
-    return ((uint64_t)hi << 32) | lo;
+    return ((uint64_t)REG(SOC_SYSCTL_CYCLES_HI) << 32) | lo;
 }
+static inline uint64_t cycles64(void) { return cycles_latched(cycles_lo()); }
 
 /* UART: one DATA read polls and receives; a DATA write waits while the FIFO is full */
 static inline void uart_put(uint8_t byte) { REG(SOC_UART_DATA) = byte; }
