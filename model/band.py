@@ -116,15 +116,19 @@ its drain, if it ends after the flood run (``late_label_runs``).  The label
 registers are carried as an array (``registers[2]``), saved and restored with
 the state like the model's registers.
 
-**Snapshots and trail**: one row per clock (``rows`` clocks per save or
-restore, as :class:`model.deduce.CycleModel`).
+**Snapshots and trail**: one word per clock.  A probe's save and restore
+copy only the words in which the live state or label array differs from the
+snapshot (``BandCounters.snapshot_words``): after a probe that failed nothing
+that is the words its propagation changed, and the next save copies nothing;
+the first save of a ``deduce`` copies every word.  The trail moves ``rows``
+clocks per save or restore, as :class:`model.deduce.CycleModel`.
 
 Cycle model (:class:`BandCycleModel`)::
 
     cycles = (span words + inner spans + sweeps x L)
              + (flood_passes + late_label_passes) x (ceil((R+2)/band) + L)
-             + late_label_runs
-             + R x (saves + restores) + 40 x (decisions + backtracks)
+             + late_label_runs + snapshot words
+             + R x (decisions + backtracks) + 40 x (decisions + backtracks)
 
 :class:`BandEngine` runs the same search as :func:`model.deduce.solve` (it is
 an :class:`model.deduce.Engine` whose propagation also counts the passes) and
@@ -414,9 +418,14 @@ class BandCounters:
     #: (each pass its *span*, see :class:`BandEngine`), and the passes whose span
     #: does not begin with word 0 (they read the word above it first)
     sweep_spans: dict = field(default_factory=dict)
+    #: band height -> the words the probes' snapshots copied, saves and restores
+    #: (:class:`BandEngine`: only the words in which the live state or labels differ
+    #: from the snapshot's)
+    snapshot_words: dict = field(default_factory=dict)
 
     def as_dict(self):
-        return {k: v for k, v in vars(self).items() if k != "sweep_spans"}
+        return {k: v for k, v in vars(self).items()
+                if k not in ("sweep_spans", "snapshot_words")}
 
 
 @dataclass(frozen=True)
@@ -426,7 +435,8 @@ class BandCycleModel:
         (sweep words + sweep passes x latency + inner sweep passes)
         + (flood passes + late label passes) x (ceil((R+2)/band) + latency)
         + drain x late label runs
-        + R x (saves + restores) + branch x (decisions + backtracks)
+        + snapshot words + R x (decisions + backtracks)
+        + branch x (decisions + backtracks)
 
     A flood or label pass streams the ``ceil((R+2)/band)`` words of the framed
     rows and drains a ``latency``-clock pipeline before the next pass (the next
@@ -442,9 +452,10 @@ class BandCycleModel:
     the label stage's findings are one clock behind its row updates (a
     pipeline register, for the clock rate), so a label run that ends after
     the flood run ends ``drain`` clocks after its last pass.
-    Snapshots and the trail move one row per clock (as
-    :class:`model.deduce.CycleModel`); ``branch`` firmware clocks per
-    decision and per backtrack."""
+    A probe's snapshot copies only the words that differ
+    (``BandCounters.snapshot_words``; without them in the counters, ``R`` a
+    save or restore, as :class:`model.deduce.CycleModel`); the trail moves one
+    row per clock; ``branch`` firmware clocks per decision and per backtrack."""
     band: int = 1
     latency: int = DEFAULT_LATENCY
     branch: int = D.FIRMWARE_CYCLES_PER_BRANCH
@@ -461,9 +472,13 @@ class BandCycleModel:
         else:
             words, inner = spans
             sweeps = words + inner + self.latency * b.sweep_passes
+        trail = c.decisions + c.backtracks
+        snapshots = b.snapshot_words.get(self.band)
+        if snapshots is None:
+            snapshots = rows * (c.saves + c.restores - trail)
         return ((b.flood_passes + b.late_label_passes) * self.pass_clocks(rows) + sweeps
-                + self.drain * b.late_label_runs
-                + rows * (c.saves + c.restores) + self.branch * (c.decisions + c.backtracks))
+                + self.drain * b.late_label_runs + snapshots
+                + rows * trail + self.branch * trail)
 
 
 def sweep_span(seed, band, words):
@@ -519,9 +534,12 @@ class BandEngine(D.Engine):
         self.check = check
         self.beside = beside
         bands = set(span_bands) | {band}
-        self.band_counters = BandCounters(sweep_spans={k: [0, 0] for k in sorted(bands)})
+        self.band_counters = BandCounters(sweep_spans={k: [0, 0] for k in sorted(bands)},
+                                          snapshot_words={k: 0 for k in sorted(bands)})
         self._assumed = None  # the row of the cell the last assumption set
         self._flood_run = 0   # the passes of the last flood run (beside the labels)
+        self._snap = None     # the probes' snapshot (state, label array); None: stale
+        self._written = None  # the state as the last sweep pass wrote it
 
     def clear_labels(self):
         """The model's cleared registers and the label array: every label its own index."""
@@ -531,6 +549,35 @@ class BandEngine(D.Engine):
     def _assume(self, state, bit, colour):
         self._assumed = bit // self.geo.width
         return super()._assume(state, bit, colour)
+
+    def deduce(self, state):
+        self._snap = None   # the state was loaded or set from the trail: every word differs
+        return super().deduce(state)
+
+    def _saved(self, state):
+        self._count_snapshot(state)
+        self._snap = (state, self.registers[2])
+
+    def _restored(self, result):
+        # what the state memory holds: the last sweep pass's words (a flood or label stage
+        # that finds a conflict has its deductions in ``result``, but they are never written)
+        self._count_snapshot(self._written)
+
+    def _count_snapshot(self, state):
+        """A save or a restore copies the words in which the live state or label array
+        (``state``, ``registers[2]``) differs from the snapshot: every word of the grid
+        the first time in a ``deduce``."""
+        nrows = self.geo.rows + 2
+        if self._snap is None:
+            rows = set(range(nrows))
+        else:
+            snap, snap_labels = self._snap
+            rows = self._changed_rows(snap, state)
+            w = self.geo.width
+            rows |= {i // w for i, (a, z) in enumerate(zip(snap_labels, self.registers[2]))
+                     if a != z}
+        for band in self.band_counters.snapshot_words:
+            self.band_counters.snapshot_words[band] += len({r // band for r in rows})
 
     def propagate(self, state):
         row, self._assumed = self._assumed, None
@@ -555,6 +602,7 @@ class BandEngine(D.Engine):
             raise AssertionError("a sweep changed a row that was not dirty")
         self._seed = changed
         self._dirty = self._near(changed)
+        self._written = new
         return new
 
     def _flood_stage(self, state):

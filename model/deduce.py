@@ -471,6 +471,14 @@ class Engine:
                     continue
             return state, False
 
+    def _saved(self, state):
+        """A probe saved ``state`` and the label registers (a hook for a model of
+        another build to count what its snapshot copies; :mod:`model.band`)."""
+
+    def _restored(self, result):
+        """A probe ended in ``result`` (the registers still the probe's) and the
+        snapshot is restored (a hook, as :meth:`_saved`)."""
+
     def _labels_dirty(self, state):
         """The label stage runs only when a LINE was added since the label registers last
         settled (its findings depend on the lines alone)."""
@@ -559,8 +567,10 @@ class Engine:
                 for colour in (IN, OUT):
                     c.probes += 1
                     c.saves += 1
+                    self._saved(state)
                     result, failed = self.propagate(self._assume(state, bit, colour))
                     c.restores += 1
+                    self._restored(result)
                     self.registers = live
                     if failed:
                         c.probe_hits += 1

@@ -82,6 +82,11 @@ nothing to apply), is ORed into the word read, so the pass sweeps ``state |
 fix`` (and ``changed`` compares the new rows with those), exactly the
 model's sweep after a stage deduced something.
 
+For the probing sequencer's snapshot (:class:`~hw.deduce.band_prober.BandProber`):
+``word_changed`` is high in a clock in which the pass writes a word that differs
+from the one the memory held (the sweep changed a row of it, or the fix added a
+bit), ``word_group`` its group.
+
 For the propagation sequencer (:class:`~hw.deduce.band_propagator.BandPropagator`),
 valid with ``changed``: ``lines_added`` (some H1 or V1 bit of the new rows
 differs from the old: the pass added a LINE; the sweep is the only stage that
@@ -171,6 +176,8 @@ class BandSweep(wiring.Component):
             "live": Out(1),
             "changed_first": Out(range(groups)),
             "changed_last": Out(range(groups)),
+            "word_changed": Out(1),
+            "word_group": Out(range(groups)),
             "clue_out": Out(self.clue_layout),
             "clocks": Out(COUNT_WIDTH),
         })
@@ -263,16 +270,22 @@ class BandSweep(wiring.Component):
         c_new = Signal(self.clue_layout)
         m.d.comb += [s_new.eq(Mux(s_ok_q, s_rd.data.as_value() | self.fix_in.as_value(), 0)),
                      c_new.eq(Mux(c_ok_q, c_rd.data, 0))]
+        # beside each state word: whether the fix added a bit to it (so the word written
+        # differs from the memory's even where the sweep changes nothing more)
+        x_new = Signal()
+        m.d.comb += x_new.eq(s_ok_q & (self.fix_in.as_value() & ~s_rd.data.as_value()).any())
+        x_win = [Signal(name=f"fixed_win{i}") for i in range(hs_up + hs_down)]
         s_win = [Signal(self.state_layout, name=f"state_win{i}") for i in range(hs_up + hs_down)]
         c_win = [Signal(self.clue_layout, name=f"clue_win{i}") for i in range(hc_up + hc_down)]
         f_win = [Signal(band * nk, name=f"flags_win{i}") for i in range(hc_up + hc_down)]
-        for win, new in ((s_win, s_new), (c_win, c_new), (f_win, flags_q)):
+        for win, new in ((s_win, s_new), (c_win, c_new), (f_win, flags_q), (x_win, x_new)):
             slots = win + [new]
             with m.If(self.start & ~running):
                 m.d.sync += [reg.eq(0) for reg in win]
             with m.Elif(running):
                 m.d.sync += [slots[i].eq(slots[i + 1]) for i in range(len(win))]
         s_slots, c_slots, f_slots = s_win + [s_new], c_win + [c_new], f_win + [flags_q]
+        x_slots = x_win + [x_new]
 
         # -- the clue window: run-time masks and anchors over all its rows
         nc = len(c_slots) * bits
@@ -327,7 +340,9 @@ class BandSweep(wiring.Component):
         m.d.comb += [out_group.eq(base + t - 1 - hc_down),
                      writing.eq(running & (out_group >= first) & (out_group <= last))]
         with m.If(writing):
-            m.d.comb += [s_wr.addr.eq(out_group), s_wr.data.eq(new), s_wr.en.eq(1)]
+            m.d.comb += [s_wr.addr.eq(out_group), s_wr.data.eq(new), s_wr.en.eq(1),
+                         self.word_group.eq(out_group),
+                         self.word_changed.eq(band_changed | x_slots[hs_up])]
             m.d.sync += [self.changed.eq(self.changed | band_changed),
                          self.conflict.eq(self.conflict | band_conflict),
                          self.lines_added.eq(self.lines_added | band_lines)]

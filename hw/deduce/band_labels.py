@@ -76,7 +76,9 @@ From its group's new labels the findings stage gives: ``changed`` (a new label
 differs from the old), the roots (a point on a line whose label is its own index), the ends
 (a point with exactly one line), the end pairs (an unknown edge between two
 ends with the same label) and the unknown edges; counted and OR-ed over the
-pass, reset at the start of each pass.  Every pass writes the group's NOLINE
+pass, reset at the start of each pass; ``word_changed`` / ``word_group`` give
+``changed`` per group, in the findings clock (for the probing sequencer's
+snapshot, :class:`~hw.deduce.band_prober.BandProber`).  Every pass writes the group's NOLINE
 candidates (end pairs, unknown edges) to the *fix memory*.  A row leaves
 something *pending* when one of its new labels is lower than the new label
 across a LINE H edge in the row processed just before it (that row would take
@@ -242,6 +244,8 @@ class BandLabels(wiring.Component):
             "dirty_we": In(1),
             "dirty_in": In(1),
             "dirty": Out(1),
+            "word_changed": Out(1),
+            "word_group": Out(range(groups)),
             "fix_addr": In(range(groups)),
             "fix_h0": Out(bits),
             "fix_v0": Out(bits),
@@ -484,6 +488,7 @@ class BandLabels(wiring.Component):
         with m.Elif(~running):
             m.d.comb += [l_wr.addr.eq(self.label_addr), l_wr.data.eq(self.label_in),
                          l_wr.en.eq(self.label_we)]
+        m.d.comb += [self.word_changed.eq(ok3 & changed), self.word_group.eq(g3)]
         with m.If(ok3):
             m.d.comb += [f_wr.addr.eq(g3), f_wr.en.eq(1),
                          f_wr.data.pair_h.eq(pair_h), f_wr.data.pair_v.eq(pair_v),

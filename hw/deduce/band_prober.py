@@ -9,26 +9,48 @@ memory (one word per group of ``band`` framed rows), so the snapshot, the
 candidate walk and the scores all stream over words, one word a clock.
 
 **The snapshot** is a second state memory and a second label memory (one word
-per group each, asynchronous read: LUT RAM) and a dirty bit.  A *save* copies
-the live words into them: it reads group ``t`` in clock ``t`` (``addr`` and
-``label_addr`` of the propagator, synchronous reads) and writes the word to the
-snapshot in clock ``t + 1``, ``groups + 1`` clocks; in its last clock it also
-writes the live word of the probed cell's group back with the cell IN (the
-assumption; the word comes from the snapshot, or straight from the read port
-when it is the last group).  A *restore* writes every snapshot word back to the
-live memories, group ``t`` in clock ``t``; the state memory's read port is not
-transparent, so reading group ``t`` in the same clock gives the *propagated*
-word one clock later, and its known grid cells (``(C0 | C1) & grid``, the grid
-from the clue memory's port at the same address) are popcounted on the fly:
-the restore is ``groups + 1`` clocks and ends with the probe's score count.
-The dirty flag is copied in the first clock of a save and of a restore.  When
-the next step is a propagation from the restored state with the probed cell
-OUT (the OUT probe after a successful IN probe, or the fix after a failed IN
-probe) or IN (the fix after a failed OUT probe), the restore writes that colour
-into the cell's word as it goes and starts the propagation in its last clock:
-the OUT probe needs no copy of its own (the snapshot is still the state before
-the IN probe), so its save costs no clock (``saves`` counts it all the same, as
-the model does).
+per group each, asynchronous read: LUT RAM) and a dirty bit, and it copies
+only the words that differ.  A register ``differ`` holds a bit per group:
+set when the propagator writes a state or label word that changes
+(``BandPropagator.changed_words``) and when the sequencer writes the probed
+cell's word, cleared as a save or a restore copies the word, and every group
+of the grid (``0 .. limit``) at ``start`` (the live words were loaded or set
+from the trail).  Each clock of a copy takes the lowest group in ``differ``.
+
+* A *save* reads the group's live words (``addr`` and ``label_addr`` of the
+  propagator, synchronous reads) and writes them to the snapshot in the next
+  clock; the clock after the last read writes the live word of the probed
+  cell's group back with the cell IN (the assumption; the word from the
+  snapshot, or straight from the read port when it is the group just
+  copied): ``n + 1`` clocks for ``n`` words.  After a probe that failed
+  nothing the live words are the snapshot's, so the next cell's save copies
+  nothing; after a failed probe it copies the words the fix changed; the
+  first save of a ``deduce`` copies every word of the grid.
+* A *restore* writes the group's snapshot words back to the live memories;
+  the state memory's read port is not transparent, so reading the group in
+  the same clock gives the *propagated* word one clock later: ``n + 1``
+  clocks for ``n`` words.
+* **The score** needs the known grid cells (``(C0 | C1) & grid``, the grid
+  from the clue memory's port at the same address) of the whole propagated
+  state, while a restore reads only the words that differ: ``known_base``
+  holds the count of the snapshot (summed over the first save's words, then
+  changed by each save by the count of the word it copies less the count of
+  the word it overwrites), and a restore adds, for each word it copies, the
+  count of the propagated word less the snapshot word's (two popcounts a
+  clock).
+* The dirty flag is copied in the first clock of a save and of a restore.
+  When the next step is a propagation from the restored state with the probed
+  cell OUT (the OUT probe after a successful IN probe, or the fix after a
+  failed IN probe) or IN (the fix after a failed OUT probe), the restore writes
+  that colour into the cell's word as it goes (the word differs from the
+  snapshot's again) and starts the propagation in its last clock: the OUT
+  probe needs no copy of its own (the snapshot is still the state before the
+  IN probe), so its save costs no clock (``saves`` counts it all the same, as
+  the model does).
+
+The words copied are counted in ``snap_words``, which equals the band model's
+``BandCounters.snapshot_words`` (:class:`model.band.BandEngine`: the words in
+which the live state or label array differs from the snapshot's).
 
 **The candidate walk** (a *scan*) starts at a group ``g0`` (0 at the start of
 a pass, else the group of the cell just probed, with only the cells after it);
@@ -54,17 +76,18 @@ are the first cell with the highest score since the last near pass began
 before ``done``, as the propagator does)::
 
     clocks = prop_clocks + (1 + probes + probe_hits)            (propagations)
-           + cells x (groups + 2)                               (saves)
-           + restores x (groups + 1)                            (restores)
+           + cells x 2 + restores + snap_words                  (saves, restores)
            + scan_clocks
 
 ``prop_clocks``: the propagator's own ``clocks`` summed over its runs (each run
 ends with its ``done`` clock, the ``+ 1`` a run); ``cells``: cells probed (IN
-probes; a save is ``groups + 1`` clocks and one to start the propagation);
-``scan_clocks``: the scans, ``3 + k`` each.  Against the model's ``rows``
-clocks per save and per restore: ``groups + 2 = rows + 4`` per cell at band 1
-(its two saves) and ``groups + 1 = rows + 3`` per restore, plus the scans the
-model does not charge.
+probes; a save is ``n + 1`` clocks and one to start the propagation);
+``snap_words``: the words the saves and restores copied; ``scan_clocks``: the
+scans, ``3 + k`` each.  Against the model's snapshot words
+(:class:`model.band.BandCycleModel`): 2 clocks more per cell and 1 per
+restore, plus the scans the model does not charge.  (Before the snapshot
+copied only the words that differ, every save and restore copied every
+group: ``cells x (groups + 2) + restores x (groups + 1)``.)
 
 **Sweep spans** (:class:`~hw.deduce.band_propagator.BandPropagator`): the first
 propagation's first sweep pass writes the groups ``first .. last`` (inputs: every
@@ -84,8 +107,8 @@ that saw no unknown cell) from ``done`` to the next ``start``, 0 after a conflic
 Counters, cleared by ``start``: ``probes``, ``probe_hits``,
 ``saves``, ``restores`` and the propagator's totals ``sweeps``,
 ``flood_passes``, ``label_passes``, ``floods``, ``label_runs``, ``sweep_words``,
-``sweep_inner`` (equal to the model's), ``prop_clocks``, ``cells``,
-``scan_clocks`` and ``clocks``.
+``sweep_inner`` (equal to the model's), ``snap_words`` (equal to the model's
+``snapshot_words``), ``prop_clocks``, ``cells``, ``scan_clocks`` and ``clocks``.
 """
 
 from amaranth import Cat, Module, Mux, Signal
@@ -118,8 +141,8 @@ class BandProber(wiring.Component):
         sw, lb = prop.sweep, prop.labels_block
         self.state_layout, self.clue_layout = sw.state_layout, sw.clue_layout
         self.label_layout = lb.label_layout
-        counters = ("probes", "probe_hits", "saves", "restores", "cells", "prop_clocks",
-                    "scan_clocks", "clocks") + PROPAGATOR_COUNTERS + SPAN_COUNTERS
+        counters = ("probes", "probe_hits", "saves", "restores", "cells", "snap_words",
+                    "prop_clocks", "scan_clocks", "clocks") + PROPAGATOR_COUNTERS + SPAN_COUNTERS
         super().__init__({
             **memory_ports(sw, lb, groups),
             "first": In(range(groups)),
@@ -187,8 +210,26 @@ class BandProber(wiring.Component):
         m.d.comb += [self.best_valid.eq(best_valid), self.best_group.eq(best_group),
                      self.best_pos.eq(best_pos),
                      self.best_index.eq(best_group * bits + best_pos)]
-        count = Signal(self.score_bits + 1)      # the restore's popcount so far
         count_in = Signal(self.score_bits + 1)   # the IN probe's count
+        # -- the words that may differ between the live memories and the snapshot: set by
+        # every changed write (the propagator's, and the cell's word written here), cleared
+        # as a save or a restore copies the word; every word of the grid at ``start``
+        differ = Signal(groups)
+        differ_set, differ_clr = Signal(groups), Signal(groups)
+        differ_cell = Signal()                 # the cell's word is written here
+        m.d.comb += differ_set.eq(prop.changed_words | (differ_cell << cell_group))
+        m.d.sync += differ.eq((differ & ~differ_clr) | differ_set)
+        pick = Signal(range(groups))           # the lowest group in ``differ``
+        for g in reversed(range(groups)):
+            with m.If(differ[g]):
+                m.d.comb += pick.eq(g)
+        pend = Signal()                        # a word was read for a copy last clock ...
+        pend_g = Signal(range(groups))         # ... of this group
+        snap_known = Signal(bits)              # its snapshot word's known cells (as read)
+        known_base = Signal(self.score_bits + 1)   # known grid cells of the snapshot
+        fresh = Signal()                       # the snapshot has not been saved yet
+        count = Signal(self.score_bits + 1)       # a restore's known cells: live words ...
+        count_snap = Signal(self.score_bits + 1)  # ... and the snapshot's, so far
 
         def bump(*names):
             m.d.sync += [getattr(self, n).eq(getattr(self, n) + 1) for n in names]
@@ -205,6 +246,8 @@ class BandProber(wiring.Component):
                      word_grid.eq(prop.clue_out.grid)]
         pc = Signal(self.score_bits + 1)
         m.d.comb += pc.eq(popcount(m, word_known & word_grid, "known"))
+        pc_snap = Signal(self.score_bits + 1)
+        m.d.comb += pc_snap.eq(popcount(m, snap_known & word_grid, "snap_known"))
 
         # -- the scan window
         rd = Signal(range(-1, groups + 2))     # the group read in this clock
@@ -287,10 +330,13 @@ class BandProber(wiring.Component):
                 with m.If(self.start):
                     m.d.sync += [getattr(self, n).eq(0) for n in
                                  ("probes", "probe_hits", "saves", "restores", "cells",
-                                  "prop_clocks", "scan_clocks", "clocks")
+                                  "snap_words", "prop_clocks", "scan_clocks", "clocks")
                                  + PROPAGATOR_COUNTERS + SPAN_COUNTERS]
                     m.d.sync += [bad.eq(0), best.eq(0), best_valid.eq(0), best_group.eq(0),
                                  best_pos.eq(0), self.complete.eq(0)]
+                    # the live words were loaded or set from outside: the grid's all differ
+                    m.d.sync += [differ.eq((1 << (self.limit + 1)) - 1), fresh.eq(1),
+                                 known_base.eq(0), pend.eq(0)]
                     m.d.comb += [prop.start.eq(1), prop.first.eq(self.first),
                                  prop.last.eq(self.last)]
                     m.next = "FIRST"
@@ -324,23 +370,31 @@ class BandProber(wiring.Component):
                     with m.Else():
                         m.d.sync += [eg.eq(eg + 1), first_mask.eq(~0),
                                      prev_k.eq(cur_k), cur_k.eq(nxt_k), cur_g.eq(nxt_g)]
-            with m.State("SAVE"):             # live -> snapshot; the cell IN
+            with m.State("SAVE"):             # live -> snapshot (the words that differ); the cell IN
                 m.d.comb += [busy.eq(1), active.eq(1)]
-                m.d.comb += [prop.addr.eq(t), prop.label_addr.eq(t)]
                 m.d.sync += t.eq(t + 1)
                 with m.If(t == 0):
                     m.d.sync += snap_dirty.eq(prop.dirty)
-                with m.Else():
-                    m.d.comb += [s_wr.addr.eq(t - 1), s_wr.data.eq(prop.state_out),
+                with m.If(pend):               # the word read last clock into the snapshot
+                    m.d.comb += [s_wr.addr.eq(pend_g), s_wr.data.eq(prop.state_out),
                                  s_wr.en.eq(1),
-                                 l_wr.addr.eq(t - 1), l_wr.data.eq(prop.label_out),
+                                 l_wr.addr.eq(pend_g), l_wr.data.eq(prop.label_out),
                                  l_wr.en.eq(1)]
-                with m.If(t == groups):
+                    m.d.sync += known_base.eq(known_base + pc - Mux(fresh, 0, pc_snap))
+                with m.If(differ.any()):       # read the next one
+                    m.d.comb += [prop.addr.eq(pick), prop.label_addr.eq(pick),
+                                 s_rd.addr.eq(pick), differ_clr.eq(1 << pick)]
+                    m.d.sync += [pend.eq(1), pend_g.eq(pick),
+                                 snap_known.eq(s_rd.data[C0] | s_rd.data[C1])]
+                    bump("snap_words")
+                with m.Else():                 # the snapshot is the live state: the cell IN
                     m.d.comb += s_rd.addr.eq(cell_group)
-                    base = Mux(cell_group == groups - 1, prop.state_out.as_value(),
+                    base = Mux(pend & (pend_g == cell_group), prop.state_out.as_value(),
                                s_rd.data.as_value())
                     m.d.comb += [prop.addr.eq(cell_group), prop.state_we.eq(1),
-                                 prop.state_in.eq(with_cell(base, cell_group, 1))]
+                                 prop.state_in.eq(with_cell(base, cell_group, 1)),
+                                 differ_cell.eq(1)]
+                    m.d.sync += [pend.eq(0), fresh.eq(0)]
                     m.next = "START"
             with m.State("START"):
                 m.d.comb += [busy.eq(1), active.eq(1), prop.start.eq(1)]
@@ -350,33 +404,39 @@ class BandProber(wiring.Component):
                 with m.If(prop.done):
                     accumulate()
                     bump("restores")
-                    m.d.sync += [hit.eq(prop.conflict), t.eq(0), count.eq(0)]
+                    m.d.sync += [hit.eq(prop.conflict), t.eq(0), count.eq(0), count_snap.eq(0)]
                     with m.If(prop.conflict):
                         bump("probe_hits")
                         m.d.sync += fixed.eq(1)
                     m.next = "RESTORE"
-            with m.State("RESTORE"):          # snapshot -> live, popcount the old words
+            with m.State("RESTORE"):          # snapshot -> live (the words that differ)
                 m.d.comb += [busy.eq(1), active.eq(1)]
                 m.d.sync += t.eq(t + 1)
                 # the colour to write with it: OUT after IN (probe or fix), IN after OUT (fix)
                 put = Signal()
                 m.d.comb += put.eq(hit | colour)
-                with m.If(t < groups):
-                    m.d.comb += [s_rd.addr.eq(t), l_rd.addr.eq(t),
-                                 prop.addr.eq(t), prop.state_we.eq(1),
-                                 prop.label_addr.eq(t), prop.label_we.eq(1),
-                                 prop.label_in.eq(l_rd.data)]
-                    with m.If(put):
-                        m.d.comb += prop.state_in.eq(with_cell(s_rd.data, t, ~colour))
-                    with m.Else():
-                        m.d.comb += prop.state_in.eq(s_rd.data)
                 with m.If(t == 0):
                     m.d.comb += [prop.dirty_we.eq(1), prop.dirty_in.eq(snap_dirty)]
-                with m.Else():
-                    m.d.sync += count.eq(count + pc)
+                with m.If(pend):               # the propagated word read last clock: counted
+                    m.d.sync += [count.eq(count + pc), count_snap.eq(count_snap + pc_snap)]
+                with m.If(differ.any()):
+                    m.d.comb += [s_rd.addr.eq(pick), l_rd.addr.eq(pick),
+                                 prop.addr.eq(pick), prop.state_we.eq(1),
+                                 prop.label_addr.eq(pick), prop.label_we.eq(1),
+                                 prop.label_in.eq(l_rd.data), differ_clr.eq(1 << pick)]
+                    with m.If(put):
+                        m.d.comb += prop.state_in.eq(with_cell(s_rd.data, pick, ~colour))
+                    with m.Else():
+                        m.d.comb += prop.state_in.eq(s_rd.data)
+                    m.d.sync += [pend.eq(1), pend_g.eq(pick),
+                                 snap_known.eq(s_rd.data[C0] | s_rd.data[C1])]
+                    bump("snap_words")
                 total = Signal(self.score_bits + 1)
-                m.d.comb += total.eq(count + pc)
-                with m.If(t == groups):
+                m.d.comb += total.eq(known_base + count + Mux(pend, pc, 0)
+                                     - count_snap - Mux(pend, pc_snap, 0))
+                with m.If(~differ.any()):      # the last word's count has come
+                    m.d.sync += pend.eq(0)
+                    m.d.comb += differ_cell.eq(put)   # the cell's word differs again
                     with m.If(hit):            # the other colour, propagated in the live state
                         m.d.comb += prop.start.eq(1)
                         m.next = "FIX"

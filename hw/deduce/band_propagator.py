@@ -111,7 +111,10 @@ sweep's memories), ``label_addr``, ``label_we`` + ``label_in``, ``label_out``,
 ``dirty_we`` + ``dirty_in``, ``dirty`` (the label memory and flag, for
 snapshots), ``clear_labels`` (a pass of ``groups`` clocks over the label
 memory, ``busy`` high); ``start`` runs a propagation; ``busy`` until ``done``
-(one clock); ``conflict`` valid from ``done`` to the next ``start``.
+(one clock); ``conflict`` valid from ``done`` to the next ``start``;
+``changed_words``: a bit per group, high in a clock in which a sweep pass writes
+the group's state word changed or a label pass its label word (for the findings
+clock of the pass that wrote it), for the prober's snapshot.
 ``first``, ``last`` and ``limit`` (the spans, above).  Counters, cleared by
 ``start``: ``sweeps``, ``flood_passes``, ``label_passes``, ``sweep_words``,
 ``sweep_inner``, ``late_label_passes``, ``late_label_runs`` (equal to the
@@ -200,6 +203,7 @@ class BandPropagator(wiring.Component):
             "busy": Out(1),
             "done": Out(1),
             "conflict": Out(1),
+            "changed_words": Out(groups),
             **{name: Out(COUNT_WIDTH) for name in counters},
         })
 
@@ -234,6 +238,9 @@ class BandPropagator(wiring.Component):
             lb.dirty_we.eq(self.dirty_we & ~running), lb.dirty_in.eq(self.dirty_in),
             self.dirty.eq(lb.dirty),
             lb.clear.eq(self.clear_labels & ~running),
+            # the groups whose state or label word changes in this clock (the snapshot)
+            self.changed_words.eq((sw.word_changed << sw.word_group)
+                                  | (lb.word_changed << lb.word_group)),
         ]
 
         # -- the fix port: the deductions of the stage before, for one sweep pass

@@ -25,7 +25,7 @@ from tests.deduce.test_band_sweep import simulate as sweep_simulate
 
 COUNTERS = ("probes", "probe_hits", "saves", "restores",
             "sweeps", "flood_passes", "label_passes", "floods", "label_runs",
-            "sweep_words", "sweep_inner")
+            "sweep_words", "sweep_inner", "snap_words")
 
 
 def spy_engine(puzzle, band=1):
@@ -40,7 +40,8 @@ def spy_engine(puzzle, band=1):
     def counts():
         c, b = engine.counters, engine.band_counters
         return (c.probes, c.probe_hits, c.saves, c.restores, c.sweeps, b.flood_passes,
-                b.label_passes, c.floods, c.label_runs, *b.sweep_spans[band])
+                b.label_passes, c.floods, c.label_runs, *b.sweep_spans[band],
+                b.snapshot_words[band])
 
     def spy(state):
         before, regs, assumed = counts(), engine.registers, engine._assumed
@@ -92,7 +93,7 @@ class ProberDriver(Driver):
         self.set_span(geo, assumed)
         await self.run(limit, "deduce")
         got = {n: ctx.get(getattr(dut, n)) for n in COUNTERS + (
-            "cells", "prop_clocks", "scan_clocks", "clocks")}
+            "cells", "snap_words", "prop_clocks", "scan_clocks", "clocks")}
         best = ctx.get(dut.best_index) if ctx.get(dut.best_valid) else None
         return bool(ctx.get(dut.conflict)), got, best
 
@@ -104,7 +105,7 @@ def simulate(dut, bench):
 def expected_clocks(dut, got):
     """The documented clock count (module docstring of band_prober)."""
     return (got["prop_clocks"] + 1 + got["probes"] + got["probe_hits"]
-            + got["cells"] * (dut.groups + 2) + got["restores"] * (dut.groups + 1)
+            + got["cells"] * 2 + got["restores"] + got["snap_words"]
             + got["scan_clocks"])
 
 
