@@ -370,7 +370,7 @@ class BandProber(wiring.Component):
                     with m.Else():
                         m.d.sync += [eg.eq(eg + 1), first_mask.eq(~0),
                                      prev_k.eq(cur_k), cur_k.eq(nxt_k), cur_g.eq(nxt_g)]
-            with m.State("SAVE"):             # live -> snapshot (the words that differ); the cell IN
+            with m.State("SAVE"):     # live -> snapshot (the words that differ); the cell IN
                 m.d.comb += [busy.eq(1), active.eq(1)]
                 m.d.sync += t.eq(t + 1)
                 with m.If(t == 0):
