@@ -288,6 +288,15 @@ class BandProber(wiring.Component):
         def after_cell():
             scan_from(cell_group, ~((cell_bit << 1) - 1))
 
+        def copy_pick():
+            """A save's or a restore's copy of group ``pick`` (the lowest that differs):
+            its bit cleared, the snapshot word read (its known cells kept for the count
+            in the next clock, when the live word read with it arrives), counted."""
+            m.d.comb += [s_rd.addr.eq(pick), differ_clr.eq(1 << pick)]
+            m.d.sync += [pend.eq(1), pend_g.eq(pick),
+                         snap_known.eq(s_rd.data[C0] | s_rd.data[C1])]
+            bump("snap_words")
+
         # snapshot words with the probed cell's colour set
         def with_cell(word, group, value):
             word_v = Signal(self.state_layout, name="cell_word")
@@ -382,11 +391,8 @@ class BandProber(wiring.Component):
                                  l_wr.en.eq(1)]
                     m.d.sync += known_base.eq(known_base + pc - Mux(fresh, 0, pc_snap))
                 with m.If(differ.any()):       # read the next one
-                    m.d.comb += [prop.addr.eq(pick), prop.label_addr.eq(pick),
-                                 s_rd.addr.eq(pick), differ_clr.eq(1 << pick)]
-                    m.d.sync += [pend.eq(1), pend_g.eq(pick),
-                                 snap_known.eq(s_rd.data[C0] | s_rd.data[C1])]
-                    bump("snap_words")
+                    copy_pick()
+                    m.d.comb += [prop.addr.eq(pick), prop.label_addr.eq(pick)]
                 with m.Else():                 # the snapshot is the live state: the cell IN
                     m.d.comb += s_rd.addr.eq(cell_group)
                     base = Mux(pend & (pend_g == cell_group), prop.state_out.as_value(),
@@ -420,17 +426,15 @@ class BandProber(wiring.Component):
                 with m.If(pend):               # the propagated word read last clock: counted
                     m.d.sync += [count.eq(count + pc), count_snap.eq(count_snap + pc_snap)]
                 with m.If(differ.any()):
-                    m.d.comb += [s_rd.addr.eq(pick), l_rd.addr.eq(pick),
+                    copy_pick()
+                    m.d.comb += [l_rd.addr.eq(pick),
                                  prop.addr.eq(pick), prop.state_we.eq(1),
                                  prop.label_addr.eq(pick), prop.label_we.eq(1),
-                                 prop.label_in.eq(l_rd.data), differ_clr.eq(1 << pick)]
+                                 prop.label_in.eq(l_rd.data)]
                     with m.If(put):
                         m.d.comb += prop.state_in.eq(with_cell(s_rd.data, pick, ~colour))
                     with m.Else():
                         m.d.comb += prop.state_in.eq(s_rd.data)
-                    m.d.sync += [pend.eq(1), pend_g.eq(pick),
-                                 snap_known.eq(s_rd.data[C0] | s_rd.data[C1])]
-                    bump("snap_words")
                 total = Signal(self.score_bits + 1)
                 m.d.comb += total.eq(known_base + count + Mux(pend, pc, 0)
                                      - count_snap - Mux(pend, pc_snap, 0))
