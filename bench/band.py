@@ -14,6 +14,7 @@ medians and maxima (counted in "limit").
     .venv/bin/python -m slitherlink.bench.band --max-cells 720 --time-limit 30
     .venv/bin/python -m slitherlink.bench.band --bands 1,2,4 --latency 2 --csv out.csv
     .venv/bin/python -m slitherlink.bench.band --max-cells 100 --labels-after-floods
+    .venv/bin/python -m slitherlink.bench.band --max-cells 1200 --names 30x30 --no-implied
 """
 
 import argparse
@@ -36,12 +37,13 @@ def size_label(row, builds):
     return grid_name(grid) if grid else "larger"
 
 
-def run_band(row, *, bands, latency, max_decisions, time_limit, check, beside=True):
+def run_band(row, *, bands, latency, max_decisions, time_limit, check, beside=True,
+             implied=True):
     made = []
 
     def make_engine(puzzle, **options):
         made.append(band_engine(puzzle, check=check, span_bands=bands, beside=beside,
-                                **options))
+                                implied=implied, **options))
         return made[-1]
 
     result = run(row, max_decisions=max_decisions, time_limit=time_limit,
@@ -52,12 +54,16 @@ def run_band(row, *, bands, latency, max_decisions, time_limit, check, beside=Tr
     result["sweep_spans"] = {band: tuple(v) for band, v in b.sweep_spans.items()}
     result.update(floods=c.floods, label_runs=c.label_runs, saves=c.saves,
                   restores=c.restores, backtracks=c.backtracks)
+    result.update({f"implied_{k}": v for k, v in engine.skipped.items()})
     rows = engine.geo.rows
     whole = dataclasses.replace(b, sweep_spans={})
     for band in bands:
         result[f"band{band}"] = BandCycleModel(band, latency).cycles(c, b, rows)
         result[f"whole{band}"] = BandCycleModel(band, latency).cycles(c, whole, rows)
-    result["snapshot_cycles"] = rows * (c.saves + c.restores)
+    trail = c.decisions + c.backtracks
+    for band in bands:   # the probes' snapshot words (section 12.14) and the trail's rows
+        words = b.snapshot_words.get(band, rows * (c.saves + c.restores - trail))
+        result[f"snapshot{band}"] = words + rows * trail
     result["branch_cycles"] = BandCycleModel().branch * (c.decisions + c.backtracks)
     return result
 
@@ -105,7 +111,7 @@ def shares(results, bands, latency):
             parts[0] += words + inner + r["sweep_passes"] * latency
             parts[1] += r["flood_passes"] * per
             parts[2] += r["late_label_passes"] * per   # the others run beside the floods
-            parts[3] += r["snapshot_cycles"]
+            parts[3] += r[f"snapshot{band}"]
             parts[4] += r["branch_cycles"]
         total = sum(parts) or 1
         lines.append(f"| {band} | " + " | ".join(f"{100 * p / total:.0f} %" for p in parts) + " |")
@@ -138,6 +144,9 @@ def main(argv=None):
     parser.add_argument("--labels-after-floods", action="store_true",
                         help="run the label stage after the flood stage instead of beside "
                              "it (the engine before docs/deduce.md section 12.12), to compare")
+    parser.add_argument("--no-implied", action="store_true",
+                        help="probe every colour, implied or not (the sequencer before "
+                             "docs/deduce.md section 12.15), to compare")
     parser.add_argument("--csv", help="write one row per puzzle to this file")
     parser.add_argument("--quiet", action="store_true", help="no line per puzzle")
     args = parser.parse_args(argv)
@@ -157,7 +166,8 @@ def main(argv=None):
     for row in sorted(rows, key=lambda r: (r["cells"], r["name"])):
         result = run_band(row, bands=bands, latency=args.latency,
                           max_decisions=args.max_decisions, time_limit=args.time_limit,
-                          check=args.check, beside=not args.labels_after_floods)
+                          check=args.check, beside=not args.labels_after_floods,
+                          implied=not args.no_implied)
         result["class"] = size_label(row, builds)
         results.append(result)
         if not args.quiet:
@@ -180,6 +190,12 @@ def main(argv=None):
     print(table(results, bands, builds, args.latency, whole=True))
     print()
     print(shares(results, bands, args.latency))
+    done = [r for r in results if r["verdict"] != "limit"]
+    print(f"probes: {sum(r['probes'] for r in done):,}; skipped as implied (section 12.15): "
+          f"{sum(2 * r['implied_cell'] + r['implied_in'] + r['implied_out'] for r in done):,} "
+          f"(cells with both colours implied: {sum(r['implied_cell'] for r in done):,}, "
+          f"IN probes: {sum(r['implied_in'] for r in done):,}, "
+          f"OUT probes: {sum(r['implied_out'] for r in done):,})")
     limited = [r["name"] for r in results if r["verdict"] == "limit"]
     if limited:
         print(f"\nlimit reached (left out of the medians): {', '.join(limited)}")

@@ -414,7 +414,7 @@ class CycleModel:
 class Engine:
     """One puzzle's engine: geometry, anchors, counters."""
 
-    def __init__(self, puzzle, *, probing=True, early_loop=True, deadline=None):
+    def __init__(self, puzzle, *, probing=True, early_loop=True, deadline=None, implied=True):
         self.puzzle = puzzle
         self.geo = Geometry(puzzle.rows, puzzle.cols)
         self.anchors = self.geo.anchors(puzzle)
@@ -422,6 +422,13 @@ class Engine:
         self.probing = probing
         self.early_loop = early_loop
         self.deadline = deadline
+        #: skip the probes of implied colours (:meth:`deduce`); False: probe every colour
+        #: (the sequencer before docs/deduce.md section 12.15, to compare)
+        self.implied = implied
+        #: probes skipped as implied (a statistic, not a hardware counter): cells with both
+        #: colours implied, IN probes and OUT probes; and the deduce calls whose best cell
+        #: is the first candidate because no cell scored
+        self.skipped = {"cell": 0, "in": 0, "out": 0, "unscored": 0}
         self._sweep = _sweep_function(self.geo.width)[0]
         #: the label registers: what they last settled on (a segment_base, None
         #: after a cycle) and those lines; saved and restored with the state
@@ -537,12 +544,25 @@ class Engine:
         near pass; probing ends when the near pass and the far pass after it
         fixed nothing (or no cell is unknown).
 
+        **Implied colours** (docs/deduce.md section 12.15): every colour that
+        the propagated state of a probe that succeeded holds is *implied* (two
+        boards, IN and OUT), until the live state changes (a failed probe's fix;
+        and at the start).  An implied colour is not tried: its propagation is
+        contained in that of the probe that implied it, which did not fail, so
+        it cannot fail (propagation is monotone; where it might not be, skipping
+        only gives up a deduction, never a wrong one).  A cell whose two colours
+        are implied is not a candidate at all.
+
         **Scores** (the branch picker): a cell whose two probes both succeeded
         scores the smaller of the two propagations' numbers of known grid
-        cells; :attr:`best` is the first cell, in probing order, with the
-        highest score since the last near pass began (registers cleared at the
-        start of every near pass).  At the end every score was taken on the same
-        state, so this is the cell whose weaker colour still deduces the most.
+        cells (a cell with an implied colour is not scored); :attr:`best` is
+        the first cell, in probing order, with the highest score since the last
+        near pass began (registers cleared at the start of every near pass).  At
+        the end every score was taken on the same state, so this is the cell
+        whose weaker colour still deduces the most.  When no cell scored (their
+        colours were implied) and cells are unknown, :attr:`best` is the first
+        candidate of the final state (:meth:`candidates`; the last near pass
+        met it first).
         """
         self.best = None
         state, bad = self.propagate(state)
@@ -552,6 +572,7 @@ class Engine:
         w, grid = geo.width, geo.grid
         live = self.registers  # the snapshot holds the label registers too
         far, best = False, 0
+        implied = [0] * 10  # C0 (OUT) and C1 (IN): colours implied since the state changed
         while True:
             fixed = False
             for bit in geo.grid_bits:
@@ -561,10 +582,16 @@ class Engine:
                     continue
                 if bool(known & ((m << 1) | (m >> 1) | (m << w) | (m >> w))) == far:
                     continue  # a near pass takes the near cells, a far pass the others
+                if implied[C0] & implied[C1] & m:
+                    self.skipped["cell"] += 1
+                    continue  # both colours implied: neither can fail
                 if self.deadline is not None and time.monotonic() > self.deadline:
                     raise _Timeout
                 counts = []
                 for colour in (IN, OUT):
+                    if implied[C1 if colour else C0] & m:
+                        self.skipped["in" if colour else "out"] += 1
+                        continue  # implied: it cannot fail
                     c.probes += 1
                     c.saves += 1
                     self._saved(state)
@@ -577,18 +604,25 @@ class Engine:
                         fixed = True
                         state, bad = self.propagate(self._assume(state, bit, 1 - colour))
                         live = self.registers
+                        implied = [0] * 10
                         if bad:
                             return state, True
                         break
+                    if self.implied:
+                        implied[C0] |= result[C0]
+                        implied[C1] |= result[C1]
                     counts.append(((result[C0] | result[C1]) & grid).bit_count())
                 else:
-                    if min(counts) > best:
+                    if len(counts) == 2 and min(counts) > best:
                         best, self.best = min(counts), bit
             if fixed:
                 far, best, self.best = False, 0, None
             elif not far and grid & ~(state[C0] | state[C1]):
                 far = True
             else:
+                if self.best is None and grid & ~(state[C0] | state[C1]):
+                    self.best = self.candidates(state)[0]   # no cell scored: the first
+                    self.skipped["unscored"] += 1
                 return state, False
 
 

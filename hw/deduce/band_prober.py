@@ -65,12 +65,25 @@ last clock (a new near pass, the far pass, or the end).  "Cells are unknown"
 (for the far pass) is gathered over the groups the pass evaluated: a pass
 that fixed nothing evaluated every group on an unchanged state.
 
+**Implied colours** (docs/deduce.md section 12.15; the model's ``implied``): a
+third memory of one word per group (LUT RAM) holds the colours (C0 and C1
+bits) that the propagated states of successful probes held since the live
+state last changed, and a register ``implied_valid`` a bit per group: a
+restore after a successful probe ORs each propagated word it reads into the
+group's word (the words it does not copy equal the live state's), and a failed
+probe clears every bit in one clock (as at ``start``).  The scan reads the
+evaluated group's word: a cell with both colours implied is not a candidate;
+a cell whose IN is implied is probed OUT first (the save writes it OUT), and
+one whose OUT is implied gets no OUT probe; such a cell is not scored.
+
 **Scores**: the IN probe's count is kept; after the OUT probe the cell scores
 the smaller count; ``best_valid``, ``best_group``, ``best_pos`` (bit of the
 word: row ``best_group * band + best_pos // W``, column ``best_pos % W``) and
 ``best_index`` (``best_group * band * W + best_pos``, the build's cell index)
 are the first cell with the highest score since the last near pass began
-(cleared at ``start`` and at every new near pass).
+(cleared at ``start`` and at every new near pass); when no cell scored (their
+colours were implied), they give the first candidate the last near pass met,
+implied or not (``fb_*``: the model's ``candidates(state)[0]``).
 
 **Clocks** (``clocks`` counts the clocks from the one after ``start`` to the one
 before ``done``, as the propagator does)::
@@ -172,6 +185,11 @@ class BandProber(wiring.Component):
             shape=self.label_layout, depth=groups, init=[])
         s_rd, s_wr = snap_mem.read_port(domain="comb"), snap_mem.write_port()
         l_rd, l_wr = snapl_mem.read_port(domain="comb"), snapl_mem.write_port()
+        # -- implied colours: per group the C0 bits (OUT) and the C1 bits (IN)
+        m.submodules.implied = imp_mem = Memory(shape=2 * bits, depth=groups, init=[])
+        i_acc, i_scan = imp_mem.read_port(domain="comb"), imp_mem.read_port(domain="comb")
+        i_wr = imp_mem.write_port()
+        implied_valid = Signal(groups)         # the group's word holds implied colours
         snap_dirty = Signal()
 
         active = Signal()   # the sequencer drives the propagator's ports
@@ -199,6 +217,8 @@ class BandProber(wiring.Component):
         cell_bit = Signal(bits)                # ... one-hot in its word
         cell_pos = Signal(range(bits))
         colour = Signal()                      # 1: the IN probe is running
+        in_skip = Signal()                     # the cell's IN is implied (OUT probed first)
+        out_skip = Signal()                    # the cell's OUT is implied (no OUT probe)
         hit = Signal()                         # the probe failed
         fixed = Signal()                       # this pass fixed a cell
         far = Signal()
@@ -207,9 +227,18 @@ class BandProber(wiring.Component):
         best_valid = Signal()
         best_group = Signal(range(groups))
         best_pos = Signal(range(bits))
-        m.d.comb += [self.best_valid.eq(best_valid), self.best_group.eq(best_group),
-                     self.best_pos.eq(best_pos),
-                     self.best_index.eq(best_group * bits + best_pos)]
+        # no cell scored (their colours were implied): the first candidate of the last
+        # near pass (every unknown cell with a known neighbour, implied or not)
+        fb_valid = Signal()
+        fb_group = Signal(range(groups))
+        fb_pos = Signal(range(bits))
+        pick_group = Signal(range(groups))
+        pick_pos = Signal(range(bits))
+        m.d.comb += [pick_group.eq(Mux(best_valid, best_group, fb_group)),
+                     pick_pos.eq(Mux(best_valid, best_pos, fb_pos)),
+                     self.best_valid.eq(best_valid | (fb_valid & ~bad)),
+                     self.best_group.eq(pick_group), self.best_pos.eq(pick_pos),
+                     self.best_index.eq(pick_group * bits + pick_pos)]
         count_in = Signal(self.score_bits + 1)   # the IN probe's count
         # -- the words that may differ between the live memories and the snapshot: set by
         # every changed write (the propagator's, and the cell's word written here), cleared
@@ -267,14 +296,24 @@ class BandProber(wiring.Component):
         m.d.comb += near.eq(near_w[bits:2 * bits])
         unknown = Signal(bits)
         m.d.comb += unknown.eq(cur_g & ~cur_k)
+        imp_out, imp_in = Signal(bits), Signal(bits)   # the evaluated group's implied colours
+        m.d.comb += i_scan.addr.eq(Mux(eg < groups, eg, 0))
+        with m.If(implied_valid.bit_select(i_scan.addr, 1) & (eg < groups)):
+            m.d.comb += Cat(imp_out, imp_in).eq(i_scan.data)
         cands = Signal(bits)
-        m.d.comb += cands.eq(unknown & Mux(far, ~near, near) & first_mask)
+        m.d.comb += cands.eq(unknown & Mux(far, ~near, near) & first_mask & ~(imp_in & imp_out))
         first = Signal(bits)
         m.d.comb += first.eq(cands & (~cands + 1))
         first_pos = Signal(range(bits))
         for i in reversed(range(bits)):
             with m.If(first[i]):
                 m.d.comb += first_pos.eq(i)
+        near_cands = Signal(bits)              # a near pass's candidates, implied or not
+        m.d.comb += near_cands.eq(unknown & near & first_mask)
+        near_pos = Signal(range(bits))
+        for i in reversed(range(bits)):
+            with m.If(near_cands[i]):
+                m.d.comb += near_pos.eq(i)
         scan_t = Signal(2)
 
         def scan_from(group, mask):
@@ -283,6 +322,8 @@ class BandProber(wiring.Component):
 
         def new_pass(is_far):
             m.d.sync += [fixed.eq(0), far.eq(is_far), unknown_any.eq(0)]
+            if not is_far:
+                m.d.sync += fb_valid.eq(0)
             scan_from(0, (1 << bits) - 1)
 
         def after_cell():
@@ -342,10 +383,10 @@ class BandProber(wiring.Component):
                                   "snap_words", "prop_clocks", "scan_clocks", "clocks")
                                  + PROPAGATOR_COUNTERS + SPAN_COUNTERS]
                     m.d.sync += [bad.eq(0), best.eq(0), best_valid.eq(0), best_group.eq(0),
-                                 best_pos.eq(0), self.complete.eq(0)]
+                                 best_pos.eq(0), self.complete.eq(0), fb_valid.eq(0)]
                     # the live words were loaded or set from outside: the grid's all differ
                     m.d.sync += [differ.eq((1 << (self.limit + 1)) - 1), fresh.eq(1),
-                                 known_base.eq(0), pend.eq(0)]
+                                 known_base.eq(0), pend.eq(0), implied_valid.eq(0)]
                     m.d.comb += [prop.start.eq(1), prop.first.eq(self.first),
                                  prop.last.eq(self.last)]
                     m.next = "FIRST"
@@ -362,9 +403,14 @@ class BandProber(wiring.Component):
                     m.d.sync += [prev_k.eq(cur_k), cur_k.eq(nxt_k), cur_g.eq(nxt_g)]
                 with m.Else():
                     m.d.sync += unknown_any.eq(unknown_any | unknown.any())
-                    with m.If(cands.any()):   # probe it: save, IN
+                    with m.If(~far & ~fb_valid & near_cands.any()):
+                        m.d.sync += [fb_valid.eq(1), fb_group.eq(eg), fb_pos.eq(near_pos)]
+                    with m.If(cands.any()):   # probe it: save, IN (OUT if IN is implied)
                         m.d.sync += [cell_group.eq(eg), cell_bit.eq(first),
-                                     cell_pos.eq(first_pos), colour.eq(1), t.eq(0)]
+                                     cell_pos.eq(first_pos), t.eq(0),
+                                     colour.eq(~(first & imp_in).any()),
+                                     in_skip.eq((first & imp_in).any()),
+                                     out_skip.eq((first & imp_out).any())]
                         bump("probes", "saves", "cells")
                         m.next = "SAVE"
                     with m.Elif(eg == groups - 1):   # the pass ends
@@ -379,7 +425,7 @@ class BandProber(wiring.Component):
                     with m.Else():
                         m.d.sync += [eg.eq(eg + 1), first_mask.eq(~0),
                                      prev_k.eq(cur_k), cur_k.eq(nxt_k), cur_g.eq(nxt_g)]
-            with m.State("SAVE"):     # live -> snapshot (the words that differ); the cell IN
+            with m.State("SAVE"):     # live -> snapshot (the words that differ); the cell
                 m.d.comb += [busy.eq(1), active.eq(1)]
                 m.d.sync += t.eq(t + 1)
                 with m.If(t == 0):
@@ -393,12 +439,12 @@ class BandProber(wiring.Component):
                 with m.If(differ.any()):       # read the next one
                     copy_pick()
                     m.d.comb += [prop.addr.eq(pick), prop.label_addr.eq(pick)]
-                with m.Else():                 # the snapshot is the live state: the cell IN
+                with m.Else():                 # the snapshot is the live state: the cell set
                     m.d.comb += s_rd.addr.eq(cell_group)
                     base = Mux(pend & (pend_g == cell_group), prop.state_out.as_value(),
                                s_rd.data.as_value())
                     m.d.comb += [prop.addr.eq(cell_group), prop.state_we.eq(1),
-                                 prop.state_in.eq(with_cell(base, cell_group, 1)),
+                                 prop.state_in.eq(with_cell(base, cell_group, colour)),
                                  differ_cell.eq(1)]
                     m.d.sync += [pend.eq(0), fresh.eq(0)]
                     m.next = "START"
@@ -411,20 +457,28 @@ class BandProber(wiring.Component):
                     accumulate()
                     bump("restores")
                     m.d.sync += [hit.eq(prop.conflict), t.eq(0), count.eq(0), count_snap.eq(0)]
-                    with m.If(prop.conflict):
+                    with m.If(prop.conflict):   # the live state changes: nothing implied
                         bump("probe_hits")
-                        m.d.sync += fixed.eq(1)
+                        m.d.sync += [fixed.eq(1), implied_valid.eq(0)]
                     m.next = "RESTORE"
             with m.State("RESTORE"):          # snapshot -> live (the words that differ)
                 m.d.comb += [busy.eq(1), active.eq(1)]
                 m.d.sync += t.eq(t + 1)
-                # the colour to write with it: OUT after IN (probe or fix), IN after OUT (fix)
+                # the colour to write with it: OUT after IN (probe or fix; no OUT probe when
+                # OUT is implied), IN after OUT (fix)
                 put = Signal()
-                m.d.comb += put.eq(hit | colour)
+                m.d.comb += put.eq(hit | (colour & ~out_skip))
                 with m.If(t == 0):
                     m.d.comb += [prop.dirty_we.eq(1), prop.dirty_in.eq(snap_dirty)]
                 with m.If(pend):               # the propagated word read last clock: counted
                     m.d.sync += [count.eq(count + pc), count_snap.eq(count_snap + pc_snap)]
+                    with m.If(~hit):           # and its colours implied
+                        old = Mux(implied_valid.bit_select(pend_g, 1), i_acc.data, 0)
+                        m.d.comb += [i_acc.addr.eq(pend_g), i_wr.addr.eq(pend_g),
+                                     i_wr.data.eq(old | Cat(prop.state_out[C0],
+                                                            prop.state_out[C1])),
+                                     i_wr.en.eq(1)]
+                        m.d.sync += implied_valid.eq(implied_valid | (1 << pend_g))
                 with m.If(differ.any()):
                     copy_pick()
                     m.d.comb += [l_rd.addr.eq(pick),
@@ -444,6 +498,8 @@ class BandProber(wiring.Component):
                     with m.If(hit):            # the other colour, propagated in the live state
                         m.d.comb += prop.start.eq(1)
                         m.next = "FIX"
+                    with m.Elif(colour & out_skip):   # OUT implied: no OUT probe, no score
+                        after_cell()
                     with m.Elif(colour):       # the OUT probe (the snapshot is still valid)
                         m.d.sync += [count_in.eq(total), colour.eq(0)]
                         bump("probes", "saves")
@@ -451,7 +507,7 @@ class BandProber(wiring.Component):
                         m.next = "PROBE"
                     with m.Else():             # both succeeded: the score
                         score = Mux(total < count_in, total, count_in)
-                        with m.If(score > best):
+                        with m.If(~in_skip & (score > best)):
                             m.d.sync += [best.eq(score), best_valid.eq(1),
                                          best_group.eq(cell_group), best_pos.eq(cell_pos)]
                         after_cell()

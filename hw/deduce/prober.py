@@ -15,6 +15,14 @@ scores the smaller count, and ``best_cell`` (one-hot, 0 for none) is the first
 cell, in probing order, with the highest score since the last near pass
 began (cleared at ``start``, at every new near pass and on ``load``).
 
+**Implied colours** (docs/deduce.md section 12.15): ``implied`` holds, as a
+state's C0 and C1 boards, every colour that a successful probe's propagated
+state held since the live state last changed (cleared at ``start`` and by a
+failed probe); an implied colour is not tried, a cell with both implied is
+not a candidate, and a cell with one implied is not scored.  When no cell
+scored, ``best_cell`` is the first candidate (unknown, with a known
+neighbour) of the state.
+
 The next cell to probe comes from a priority encoder over the candidates
 after the current one (the lowest set bit of ``candidates & after``), so a
 pass costs one clock per probed cell, not per cell.  The snapshot is a shadow
@@ -91,16 +99,23 @@ class Prober(wiring.Component):
         best = Signal(self.score_bits)    # the branch picker's best score ...
         best_cell = Signal(n)             # ... and its cell (one-hot; 0: none)
         count_in = Signal(self.score_bits)  # the IN probe's known grid cells
-        m.d.comb += self.best_cell.eq(best_cell)
+        implied_in, implied_out = Signal(n), Signal(n)   # colours that cannot fail
+        skipped = Signal()      # the cell's IN probe was skipped (implied): no score
         bad = Signal()
         m.d.comb += self.conflict.eq(bad)
 
         known = s[C0] | s[C1]
         near = shift(known, 1, n) | shift(known, -1, n) | shift(known, w, n) | shift(known, -w, n)
+        # no cell scored (their colours were implied): the first candidate of the state
+        all_cands = Signal(n)
+        m.d.comb += [all_cands.eq(self.grid & ~known & near),
+                     self.best_cell.eq(Mux(best_cell.any() | bad, best_cell,
+                                           all_cands & (~all_cands + 1)))]
         candidates = Signal(n)
         first = Signal(n)
         upto = Signal(n)        # the first candidate and every cell before it
-        m.d.comb += [candidates.eq(self.grid & ~known & Mux(far, ~near, near) & after),
+        m.d.comb += [candidates.eq(self.grid & ~known & Mux(far, ~near, near) & after
+                                   & ~(implied_in & implied_out)),
                      first.eq(candidates & (~candidates + 1)),
                      upto.eq(first | (first - 1))]
 
@@ -137,7 +152,8 @@ class Prober(wiring.Component):
                                  ("probes", "probe_hits", "saves", "restores", "clocks")
                                  + PROPAGATOR_COUNTERS]
                     m.d.sync += [bad.eq(0), fixed.eq(0), after.eq(self.grid), far.eq(0),
-                                 best.eq(0), best_cell.eq(0)]
+                                 best.eq(0), best_cell.eq(0), implied_in.eq(0),
+                                 implied_out.eq(0)]
                     m.d.comb += prop.start.eq(1)
                     m.next = "FIRST"
             with m.State("FIRST"):          # the initial propagation
@@ -153,8 +169,10 @@ class Prober(wiring.Component):
             with m.State("NEXT"):           # pick the next candidate
                 m.d.comb += self.busy.eq(1)
                 m.d.sync += self.clocks.eq(self.clocks + 1)
-                with m.If(first.any()):
-                    m.d.sync += [cell.eq(first), after.eq(~upto), colour.eq(1)]
+                with m.If(first.any()):   # IN first, unless IN is implied
+                    in_implied = (first & implied_in).any()
+                    m.d.sync += [cell.eq(first), after.eq(~upto), colour.eq(~in_implied),
+                                 skipped.eq(in_implied)]
                     m.next = "SAVE"
                 with m.Elif(fixed):         # a new near pass; the scores start again
                     m.d.sync += [fixed.eq(0), far.eq(0), after.eq(self.grid),
@@ -182,16 +200,21 @@ class Prober(wiring.Component):
                     m.d.sync += self.restores.eq(self.restores + 1)
                     m.d.comb += [prop.restore_labels.eq(1), prop.labels_in.eq(snapshot_labels)]
                     with m.If(prop.conflict):  # restore with the other colour, propagate
-                        m.d.sync += [self.probe_hits.eq(self.probe_hits + 1), fixed.eq(1)]
+                        m.d.sync += [self.probe_hits.eq(self.probe_hits + 1), fixed.eq(1),
+                                     implied_in.eq(0), implied_out.eq(0)]
                         assume(snapshot, ~colour)
                         m.next = "FIX_START"
                     with m.Else():             # restore; score; try OUT, or go on
                         m.d.comb += [load.eq(1), load_value.eq(snapshot)]
-                        with m.If(colour):
+                        m.d.sync += [implied_in.eq(implied_in | s[C1]),
+                                     implied_out.eq(implied_out | s[C0])]
+                        with m.If(colour & ~(cell & implied_out).any()):
                             m.d.sync += [colour.eq(0), count_in.eq(count)]
                             m.next = "SAVE"
+                        with m.Elif(colour):   # OUT is implied: no score
+                            m.next = "NEXT"
                         with m.Else():
-                            with m.If(score > best):
+                            with m.If(~skipped & (score > best)):
                                 m.d.sync += [best.eq(score), best_cell.eq(cell)]
                             m.next = "NEXT"
             with m.State("FIX_START"):

@@ -61,6 +61,14 @@ def recorded_calls(name, limit, *, band=1, max_decisions=30):
     return puzzle, calls[:limit]
 
 
+def implied_skips(name):
+    """The model's probes skipped as implied (``Engine.skipped``) in the whole search."""
+    puzzle = puzzle_of(name)
+    engine = band_model.band_engine(puzzle, check=False, span_bands=(1,))
+    D.solve(puzzle, max_solutions=2, max_decisions=30, engine=engine)
+    return engine.skipped
+
+
 def wrong_guesses(name, count):
     """deduce calls on the initial state with one grid cell given the colour its
     solution does not have (the first ``count`` cells in scan order), each from
@@ -168,12 +176,26 @@ def test_searches_4x5():
     stats = check(4, 5, 1, [recorded_calls(n, 40) for n in names])
     assert stats["probes"] >= 100 and stats["hits"] >= 1 and stats["best"] >= 10
     assert stats["conflicts"] >= 1 and stats["kept"] >= 5
+    # a deduce call in which no cell scored: the best cell is the first candidate
+    assert implied_skips("edge_1x3_two_solutions")["unscored"] >= 1
 
 
 def test_searches_and_wrong_guesses_6x6():
     searches = [recorded_calls("janko_0025", 5), wrong_guesses("janko_0014", 4)]
     stats = check(6, 6, 1, searches)
     assert stats["hits"] >= 6 and stats["conflicts"] >= 2 and stats["probe_conflicts"] >= 1
+
+
+@pytest.mark.parametrize("name", ["janko_0022", "janko_0029"])
+def test_implied_colours_6x6(name):
+    """Searches (one deduce each) in which probes are skipped as implied (docs/deduce.md
+    section 12.15): an IN probe (the cell probed OUT first, not scored) and an OUT
+    probe (not scored); janko_0022 also has cells with both colours implied."""
+    skipped = implied_skips(name)
+    assert skipped["in"] >= 1 and skipped["out"] >= 1, skipped
+    assert name != "janko_0022" or skipped["cell"] >= 1, skipped
+    stats = check(6, 6, 1, [recorded_calls(name, 1)])
+    assert stats["calls"] == 1 and stats["probes"] >= 14
 
 
 @pytest.mark.slow

@@ -365,7 +365,7 @@ def test_propagator_against_the_model(max_rows, max_cols, names):
 
 @pytest.mark.parametrize("max_rows,max_cols,names", [
     (5, 5, ["janko_0014", "edge_5x5_noclues", "edge_2x2_noclues"]),
-    (6, 7, ["janko_0022", "edge_3x3_noclues", "edge_1x3_two_solutions"]),
+    (6, 7, ["janko_0022", "janko_0029", "edge_3x3_noclues", "edge_1x3_two_solutions"]),
 ])
 def test_prober_against_the_model(max_rows, max_cols, names):
     import slitherlink.model.deduce as D
@@ -407,6 +407,10 @@ def test_prober_against_the_model(max_rows, max_cols, names):
                 if not bad:
                     got = [ctx.get(dut.state[i]) for i in range(10)]
                     assert got == to_build(engine.geo, geo_b, want)
+                    # the branch picker's cell (one-hot in the build's geometry)
+                    best = engine.best
+                    assert ctx.get(dut.best_cell) == (0 if best is None else 1 << (
+                        best // engine.geo.width * geo_b.width + best % engine.geo.width))
                 seen.append((bad, c.probe_hits))
 
     sim = Simulator(dut)
