@@ -133,7 +133,7 @@ def test_max_checks_limit(serve):
 def test_max_decisions_limit(serve):
     """Deduce mode: SOLVE's max_checks field carries --max-decisions."""
     device = FakeDevice()
-    puzzle, _ = load("janko_0103")  # 2 decisions to solve and prove it unique
+    puzzle, _ = load("janko_0103")  # 3 decisions to solve and prove it unique
     result = B.solve(puzzle, unique=True, port=serve(device), max_decisions=1)
     assert result.status is Status.LIMIT
     assert result.counters["decisions"] == 1
@@ -309,10 +309,10 @@ def test_trail_full_is_a_limit_with_its_reason(serve):
                                                unique=reply.unique, trail_full=True)
             super()._send(frame)
 
-    puzzle, _ = load("janko_0103")  # 2 decisions
+    puzzle, _ = load("janko_0103")  # 3 decisions
     result = B.solve(puzzle, unique=True, port=serve(SmallTrail()))
     assert result.status is Status.LIMIT
-    assert result.message == "stopped: the hardware trail was full after 2 decisions"
+    assert result.message == "stopped: the hardware trail was full after 3 decisions"
 
 
 @pytest.mark.parametrize("first", [PAPER, DEDUCE])

@@ -93,7 +93,7 @@ def test_deduce_mode_matches_the_deduction_model(name, unique, status):
 
 
 def test_deduce_limit_bounds_decisions():
-    puzzle, _ = load("janko_0103")  # 2 decisions to solve and prove it unique
+    puzzle, _ = load("janko_0103")  # 3 decisions to solve and prove it unique
     reply, = exchange(FakeDevice(timeout=0.05),
                       P.encode_solve(puzzle, unique=True, max_checks=1, mode=P.Mode.DEDUCE))
     assert reply.status == Status.LIMIT and reply.counters["decisions"] == 1

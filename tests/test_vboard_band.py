@@ -52,7 +52,7 @@ def band_board(band):
     ("edge_5x5_noclues", True, Status.MULTIPLE, None),        # decisions and backtracks
     ("edge_5x5_noclues", False, Status.LIMIT, 1),             # the decision bound
     ("edge_10x10_two_solutions", True, Status.MULTIPLE, None),
-    ("janko_0103", True, Status.SOLVED_UNIQUE, None),        # 10x10, 2 decisions
+    ("janko_0103", True, Status.SOLVED_UNIQUE, None),        # 10x10, 3 decisions
     ("janko_1165", True, Status.SOLVED_UNIQUE, None),
     ("janko_0285", True, Status.SOLVED_UNIQUE, None),        # no branch, but the first DEDUCE
                                                              # outlasts deduce_run's short path
