@@ -60,10 +60,8 @@ def run_band(row, *, bands, latency, max_decisions, time_limit, check, beside=Tr
     for band in bands:
         result[f"band{band}"] = BandCycleModel(band, latency).cycles(c, b, rows)
         result[f"whole{band}"] = BandCycleModel(band, latency).cycles(c, whole, rows)
-    trail = c.decisions + c.backtracks
     for band in bands:   # the probes' snapshot words (section 12.14) and the trail's rows
-        words = b.snapshot_words.get(band, rows * (c.saves + c.restores - trail))
-        result[f"snapshot{band}"] = words + rows * trail
+        result[f"snapshot{band}"] = BandCycleModel(band, latency).snapshot_cycles(c, b, rows)
     result["branch_cycles"] = BandCycleModel().branch * (c.decisions + c.backtracks)
     return result
 

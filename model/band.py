@@ -464,6 +464,15 @@ class BandCycleModel:
     def pass_clocks(self, rows):
         return _words(rows + 2, self.band) + self.latency
 
+    def snapshot_cycles(self, counters, band_counters, rows):
+        """The probes' snapshot words and the trail's rows (the state moving)."""
+        c, b = counters, band_counters
+        trail = c.decisions + c.backtracks
+        snapshots = b.snapshot_words.get(self.band)
+        if snapshots is None:
+            snapshots = rows * (c.saves + c.restores - trail)
+        return snapshots + rows * trail
+
     def cycles(self, counters, band_counters, rows):
         c, b = counters, band_counters
         spans = b.sweep_spans.get(self.band)
@@ -472,13 +481,9 @@ class BandCycleModel:
         else:
             words, inner = spans
             sweeps = words + inner + self.latency * b.sweep_passes
-        trail = c.decisions + c.backtracks
-        snapshots = b.snapshot_words.get(self.band)
-        if snapshots is None:
-            snapshots = rows * (c.saves + c.restores - trail)
         return ((b.flood_passes + b.late_label_passes) * self.pass_clocks(rows) + sweeps
-                + self.drain * b.late_label_runs + snapshots
-                + rows * trail + self.branch * trail)
+                + self.drain * b.late_label_runs + self.snapshot_cycles(c, b, rows)
+                + self.branch * (c.decisions + c.backtracks))
 
 
 def sweep_span(seed, band, words):
