@@ -8,8 +8,9 @@ pass, the probe-scored branch picker), with the propagations counted as
 memory (one word per group of ``band`` framed rows), so the snapshot, the
 candidate walk and the scores all stream over words, one word a clock.
 
-**The snapshot** is a second state memory and a second label memory (one word
-per group each, asynchronous read: LUT RAM) and a dirty bit, and it copies
+**The snapshot** is a second state memory (one word per group, asynchronous
+read: LUT RAM), a second label memory (one word per group, synchronous read:
+block RAM, ``ram_style``) and a dirty bit, and it copies
 only the words that differ.  A register ``differ`` holds a bit per group:
 set when the propagator writes a state or label word that changes
 (``BandPropagator.changed_words``) and when the sequencer writes the probed
@@ -26,10 +27,12 @@ from the trail).  Each clock of a copy takes the lowest group in ``differ``.
   nothing the live words are the snapshot's, so the next cell's save copies
   nothing; after a failed probe it copies the words the fix changed; the
   first save of a ``deduce`` copies every word of the grid.
-* A *restore* writes the group's snapshot words back to the live memories;
-  the state memory's read port is not transparent, so reading the group in
-  the same clock gives the *propagated* word one clock later: ``n + 1``
-  clocks for ``n`` words.
+* A *restore* writes the group's snapshot words back to the live memories:
+  the state word in the clock it is read (the state memory's read port is not
+  transparent, so reading the group in the same clock gives the *propagated*
+  word one clock later), the label word in the next clock (the label
+  snapshot's read is synchronous; the live labels have their own address):
+  ``n + 1`` clocks for ``n`` words.
 * **The score** needs the known grid cells (``(C0 | C1) & grid``, the grid
   from the clue memory's port at the same address) of the whole propagated
   state, while a restore reads only the words that differ: ``known_base``
@@ -181,14 +184,17 @@ class BandProber(wiring.Component):
 
         m.submodules.snap_state = snap_mem = Memory(
             shape=self.state_layout, depth=groups, init=[])
+        # the label snapshot is read a clock ahead of its write to the live labels, so it
+        # can be block RAM (the live labels have their own address, ``label_addr``)
         m.submodules.snap_labels = snapl_mem = Memory(
-            shape=self.label_layout, depth=groups, init=[])
+            shape=self.label_layout, depth=groups, init=[], attrs={"ram_style": "block"})
         s_rd, s_wr = snap_mem.read_port(domain="comb"), snap_mem.write_port()
-        l_rd, l_wr = snapl_mem.read_port(domain="comb"), snapl_mem.write_port()
+        l_rd, l_wr = snapl_mem.read_port(transparent_for=()), snapl_mem.write_port()
         # -- implied colours: per group the C0 bits (OUT) and the C1 bits (IN)
         m.submodules.implied = imp_mem = Memory(shape=2 * bits, depth=groups, init=[])
-        i_acc, i_scan = imp_mem.read_port(domain="comb"), imp_mem.read_port(domain="comb")
-        i_wr = imp_mem.write_port()
+        # one read port: the restore (which ORs into a word) and the scan (which reads the
+        # evaluated group's word) never run in the same clock
+        i_rd, i_wr = imp_mem.read_port(domain="comb"), imp_mem.write_port()
         implied_valid = Signal(groups)         # the group's word holds implied colours
         snap_dirty = Signal()
 
@@ -297,9 +303,10 @@ class BandProber(wiring.Component):
         unknown = Signal(bits)
         m.d.comb += unknown.eq(cur_g & ~cur_k)
         imp_out, imp_in = Signal(bits), Signal(bits)   # the evaluated group's implied colours
-        m.d.comb += i_scan.addr.eq(Mux(eg < groups, eg, 0))
-        with m.If(implied_valid.bit_select(i_scan.addr, 1) & (eg < groups)):
-            m.d.comb += Cat(imp_out, imp_in).eq(i_scan.data)
+        scan_g = Signal(range(groups))
+        m.d.comb += [scan_g.eq(Mux(eg < groups, eg, 0)), i_rd.addr.eq(scan_g)]
+        with m.If(implied_valid.bit_select(scan_g, 1) & (eg < groups)):
+            m.d.comb += Cat(imp_out, imp_in).eq(i_rd.data)
         cands = Signal(bits)
         m.d.comb += cands.eq(unknown & Mux(far, ~near, near) & first_mask & ~(imp_in & imp_out))
         first = Signal(bits)
@@ -470,21 +477,21 @@ class BandProber(wiring.Component):
                 m.d.comb += put.eq(hit | (colour & ~out_skip))
                 with m.If(t == 0):
                     m.d.comb += [prop.dirty_we.eq(1), prop.dirty_in.eq(snap_dirty)]
-                with m.If(pend):               # the propagated word read last clock: counted
+                with m.If(pend):               # the propagated word read last clock: counted;
+                    # the snapshot's label word read last clock: written back
+                    m.d.comb += [prop.label_addr.eq(pend_g), prop.label_we.eq(1),
+                                 prop.label_in.eq(l_rd.data)]
                     m.d.sync += [count.eq(count + pc), count_snap.eq(count_snap + pc_snap)]
                     with m.If(~hit):           # and its colours implied
-                        old = Mux(implied_valid.bit_select(pend_g, 1), i_acc.data, 0)
-                        m.d.comb += [i_acc.addr.eq(pend_g), i_wr.addr.eq(pend_g),
+                        old = Mux(implied_valid.bit_select(pend_g, 1), i_rd.data, 0)
+                        m.d.comb += [i_rd.addr.eq(pend_g), i_wr.addr.eq(pend_g),
                                      i_wr.data.eq(old | Cat(prop.state_out[C0],
                                                             prop.state_out[C1])),
                                      i_wr.en.eq(1)]
                         m.d.sync += implied_valid.eq(implied_valid | (1 << pend_g))
                 with m.If(differ.any()):
                     copy_pick()
-                    m.d.comb += [l_rd.addr.eq(pick),
-                                 prop.addr.eq(pick), prop.state_we.eq(1),
-                                 prop.label_addr.eq(pick), prop.label_we.eq(1),
-                                 prop.label_in.eq(l_rd.data)]
+                    m.d.comb += [l_rd.addr.eq(pick), prop.addr.eq(pick), prop.state_we.eq(1)]
                     with m.If(put):
                         m.d.comb += prop.state_in.eq(with_cell(s_rd.data, pick, ~colour))
                     with m.Else():
