@@ -97,10 +97,11 @@ so after a pass that changed nothing, ``~live`` is ``Engine.propagate``'s
 "every cell OUT: no loop", whatever the pass's span.
 
 Ports for loading and reading back (only while not ``busy``): ``addr``
-(a group), ``state_we`` with ``state_in`` writes a state word, ``clue_we``
-with ``clue_in`` a clue word, and ``state_out`` is the state word at the
-``addr`` of the previous clock (a synchronous read port), ``clue_out`` the
-clue word there (the propagator routes this port to the flood and label
+(the group read), ``waddr`` (the group written: ``state_we`` with ``state_in``
+writes a state word, ``clue_we`` with ``clue_in`` a clue word; a write and a
+read of another group can share a clock), and ``state_out`` is the state word
+at the ``addr`` of the previous clock (a synchronous read port), ``clue_out``
+the clue word there (the propagator routes this port to the flood and label
 blocks' state and grid reads).
 """
 
@@ -158,6 +159,7 @@ class BandSweep(wiring.Component):
         super().__init__({
             "island": In(1),
             "addr": In(range(groups)),
+            "waddr": In(range(groups)),
             "state_we": In(1),
             "state_in": In(self.state_layout),
             "clue_we": In(1),
@@ -351,9 +353,9 @@ class BandSweep(wiring.Component):
                     m.d.sync += self.changed_first.eq(out_group)
                 m.d.sync += self.changed_last.eq(out_group)
         with m.Elif(~running):
-            m.d.comb += [s_wr.addr.eq(self.addr), s_wr.data.eq(self.state_in),
+            m.d.comb += [s_wr.addr.eq(self.waddr), s_wr.data.eq(self.state_in),
                          s_wr.en.eq(self.state_we)]
-        m.d.comb += [c_wr.addr.eq(self.addr), c_wr.data.eq(self.clue_in),
+        m.d.comb += [c_wr.addr.eq(self.waddr), c_wr.data.eq(self.clue_in),
                      c_wr.en.eq(self.clue_we & ~running),
                      self.state_out.eq(s_rd.data), self.clue_out.eq(c_rd.data)]
 

@@ -249,14 +249,14 @@ class BandDeduceEngine(wiring.Component):
                 m.d.comb += [busy.eq(1), prober.addr.eq(clue_group)]
                 m.next = "CLUE_WRITE"
             with m.State("CLUE_WRITE"):
-                m.d.comb += [busy.eq(1), prober.addr.eq(clue_group), prober.clue_we.eq(1),
+                m.d.comb += [busy.eq(1), prober.waddr.eq(clue_group), prober.clue_we.eq(1),
                              prober.clue_in.eq(edited_clues)]
                 m.next = "IDLE"
             with m.State("LOAD_READ"):
                 m.d.comb += [busy.eq(1), prober.addr.eq(g)]
                 m.next = "LOAD_WRITE"
             with m.State("LOAD_WRITE"):
-                m.d.comb += [busy.eq(1), prober.addr.eq(g),
+                m.d.comb += [busy.eq(1), prober.waddr.eq(g),
                              prober.clue_we.eq(1), prober.clue_in.eq(loaded_clues),
                              prober.state_we.eq(1), prober.state_in.eq(initial)]
                 m.d.sync += g.eq(g + 1)
@@ -284,7 +284,7 @@ class BandDeduceEngine(wiring.Component):
                 with m.If(t == groups):     # the decision: the cell IN, in its word
                     word = Mux(cell_group == groups - 1, prober.state_out.as_value(),
                                cell_word.as_value())
-                    m.d.comb += [prober.addr.eq(cell_group), prober.state_we.eq(1),
+                    m.d.comb += [prober.waddr.eq(cell_group), prober.state_we.eq(1),
                                  prober.state_in.eq(with_cell(word, C1))]
                     m.d.sync += [depth.eq(depth + 1), base.eq(base + groups),
                                  totals["decisions"].eq(totals["decisions"] + 1),
@@ -301,7 +301,7 @@ class BandDeduceEngine(wiring.Component):
                                  cell_bit.eq(Const(1, bits) << dec_r.data.pos)]
                     m.d.comb += [prober.dirty_we.eq(1), prober.dirty_in.eq(dec_r.data.dirty)]
                 with m.Else():
-                    m.d.comb += [prober.addr.eq(t - 1), prober.state_we.eq(1),
+                    m.d.comb += [prober.waddr.eq(t - 1), prober.state_we.eq(1),
                                  prober.label_addr.eq(t - 1), prober.label_we.eq(1),
                                  prober.label_in.eq(popped_labels)]
                     with m.If(t - 1 == cell_group):   # the other colour: OUT

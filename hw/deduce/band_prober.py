@@ -8,11 +8,10 @@ pass, the probe-scored branch picker), with the propagations counted as
 memory (one word per group of ``band`` framed rows), so the snapshot, the
 candidate walk and the scores all stream over words, one word a clock.
 
-**The snapshot** is a second state memory (one word per group, asynchronous
-read: LUT RAM), a second label memory (one word per group, synchronous read:
-block RAM, ``ram_style``) and a dirty bit, and it copies
-only the words that differ.  A register ``differ`` holds a bit per group:
-set when the propagator writes a state or label word that changes
+**The snapshot** is a second state memory and a second label memory (one word
+per group each, synchronous read: block RAM, ``ram_style``) and a dirty bit,
+and it copies only the words that differ.  A register ``differ`` holds a bit
+per group: set when the propagator writes a state or label word that changes
 (``BandPropagator.changed_words``) and when the sequencer writes the probed
 cell's word, cleared as a save or a restore copies the word, and every group
 of the grid (``0 .. limit``) at ``start`` (the live words were loaded or set
@@ -20,19 +19,19 @@ from the trail).  Each clock of a copy takes the lowest group in ``differ``.
 
 * A *save* reads the group's live words (``addr`` and ``label_addr`` of the
   propagator, synchronous reads) and writes them to the snapshot in the next
-  clock; the clock after the last read writes the live word of the probed
-  cell's group back with the cell IN (the assumption; the word from the
-  snapshot, or straight from the read port when it is the group just
-  copied): ``n + 1`` clocks for ``n`` words.  After a probe that failed
-  nothing the live words are the snapshot's, so the next cell's save copies
-  nothing; after a failed probe it copies the words the fix changed; the
-  first save of a ``deduce`` copies every word of the grid.
-* A *restore* writes the group's snapshot words back to the live memories:
-  the state word in the clock it is read (the state memory's read port is not
-  transparent, so reading the group in the same clock gives the *propagated*
-  word one clock later), the label word in the next clock (the label
-  snapshot's read is synchronous; the live labels have their own address):
-  ``n + 1`` clocks for ``n`` words.
+  clock; the clock after the last read reads the snapshot word of the probed
+  cell's group (the read port is transparent for the word written in that
+  clock), and the clock that starts the propagation writes it to the live
+  memory with the cell IN (the assumption): ``n + 1`` clocks for ``n``
+  words.  After a probe that failed nothing the live words are the
+  snapshot's, so the next cell's save copies nothing; after a failed probe it
+  copies the words the fix changed; the first save of a ``deduce`` copies
+  every word of the grid.
+* A *restore* reads the group's snapshot words and, in the same clock, its
+  live state word (the *propagated* word, for the score), and writes the
+  snapshot words to the live memories in the next clock (the live memories'
+  write addresses are their own, ``waddr`` and ``label_addr``): ``n + 1``
+  clocks for ``n`` words.
 * **The score** needs the known grid cells (``(C0 | C1) & grid``, the grid
   from the clue memory's port at the same address) of the whole propagated
   state, while a restore reads only the words that differ: ``known_base``
@@ -182,13 +181,15 @@ class BandProber(wiring.Component):
         m.submodules.propagator = prop
         groups, bits, w = self.groups, self.word_bits, self.geometry.width
 
+        # the snapshot is read a clock ahead of its write to the live memories (their write
+        # addresses are their own: ``waddr``, ``label_addr``), so it can be block RAM
+        block = {"ram_style": "block"}
         m.submodules.snap_state = snap_mem = Memory(
-            shape=self.state_layout, depth=groups, init=[])
-        # the label snapshot is read a clock ahead of its write to the live labels, so it
-        # can be block RAM (the live labels have their own address, ``label_addr``)
+            shape=self.state_layout, depth=groups, init=[], attrs=block)
         m.submodules.snap_labels = snapl_mem = Memory(
-            shape=self.label_layout, depth=groups, init=[], attrs={"ram_style": "block"})
-        s_rd, s_wr = snap_mem.read_port(domain="comb"), snap_mem.write_port()
+            shape=self.label_layout, depth=groups, init=[], attrs=block)
+        s_wr = snap_mem.write_port()
+        s_rd = snap_mem.read_port(transparent_for=(s_wr,))   # the word a save just wrote
         l_rd, l_wr = snapl_mem.read_port(transparent_for=()), snapl_mem.write_port()
         # -- implied colours: per group the C0 bits (OUT) and the C1 bits (IN)
         m.submodules.implied = imp_mem = Memory(shape=2 * bits, depth=groups, init=[])
@@ -208,7 +209,8 @@ class BandProber(wiring.Component):
         ]
         with m.If(~active):
             m.d.comb += [
-                prop.addr.eq(self.addr), prop.state_we.eq(self.state_we),
+                prop.addr.eq(self.addr), prop.waddr.eq(self.waddr),
+                prop.state_we.eq(self.state_we),
                 prop.state_in.eq(self.state_in),
                 prop.label_addr.eq(self.label_addr), prop.label_we.eq(self.label_we),
                 prop.label_in.eq(self.label_in),
@@ -260,7 +262,7 @@ class BandProber(wiring.Component):
                 m.d.comb += pick.eq(g)
         pend = Signal()                        # a word was read for a copy last clock ...
         pend_g = Signal(range(groups))         # ... of this group
-        snap_known = Signal(bits)              # its snapshot word's known cells (as read)
+        snap_known = Signal(bits)              # its snapshot word's known cells
         known_base = Signal(self.score_bits + 1)   # known grid cells of the snapshot
         fresh = Signal()                       # the snapshot has not been saved yet
         count = Signal(self.score_bits + 1)       # a restore's known cells: live words ...
@@ -281,6 +283,7 @@ class BandProber(wiring.Component):
                      word_grid.eq(prop.clue_out.grid)]
         pc = Signal(self.score_bits + 1)
         m.d.comb += pc.eq(popcount(m, word_known & word_grid, "known"))
+        m.d.comb += snap_known.eq(s_rd.data[C0] | s_rd.data[C1])
         pc_snap = Signal(self.score_bits + 1)
         m.d.comb += pc_snap.eq(popcount(m, snap_known & word_grid, "snap_known"))
 
@@ -338,11 +341,10 @@ class BandProber(wiring.Component):
 
         def copy_pick():
             """A save's or a restore's copy of group ``pick`` (the lowest that differs):
-            its bit cleared, the snapshot word read (its known cells kept for the count
-            in the next clock, when the live word read with it arrives), counted."""
+            its bit cleared, the snapshot word read (it arrives in the next clock, with the
+            live word read with it), counted."""
             m.d.comb += [s_rd.addr.eq(pick), differ_clr.eq(1 << pick)]
-            m.d.sync += [pend.eq(1), pend_g.eq(pick),
-                         snap_known.eq(s_rd.data[C0] | s_rd.data[C1])]
+            m.d.sync += [pend.eq(1), pend_g.eq(pick)]
             bump("snap_words")
 
         # snapshot words with the probed cell's colour set
@@ -446,17 +448,16 @@ class BandProber(wiring.Component):
                 with m.If(differ.any()):       # read the next one
                     copy_pick()
                     m.d.comb += [prop.addr.eq(pick), prop.label_addr.eq(pick)]
-                with m.Else():                 # the snapshot is the live state: the cell set
+                with m.Else():                 # the snapshot is the live state: the cell's
+                    # word read (the word written in this clock, if it is that group)
                     m.d.comb += s_rd.addr.eq(cell_group)
-                    base = Mux(pend & (pend_g == cell_group), prop.state_out.as_value(),
-                               s_rd.data.as_value())
-                    m.d.comb += [prop.addr.eq(cell_group), prop.state_we.eq(1),
-                                 prop.state_in.eq(with_cell(base, cell_group, colour)),
-                                 differ_cell.eq(1)]
                     m.d.sync += [pend.eq(0), fresh.eq(0)]
                     m.next = "START"
-            with m.State("START"):
-                m.d.comb += [busy.eq(1), active.eq(1), prop.start.eq(1)]
+            with m.State("START"):             # the cell set, and the propagation started
+                m.d.comb += [busy.eq(1), active.eq(1), prop.start.eq(1),
+                             prop.waddr.eq(cell_group), prop.state_we.eq(1),
+                             prop.state_in.eq(with_cell(s_rd.data, cell_group, colour)),
+                             differ_cell.eq(1)]
                 m.next = "PROBE"
             with m.State("PROBE"):
                 m.d.comb += [busy.eq(1), active.eq(1)]
@@ -478,9 +479,15 @@ class BandProber(wiring.Component):
                 with m.If(t == 0):
                     m.d.comb += [prop.dirty_we.eq(1), prop.dirty_in.eq(snap_dirty)]
                 with m.If(pend):               # the propagated word read last clock: counted;
-                    # the snapshot's label word read last clock: written back
-                    m.d.comb += [prop.label_addr.eq(pend_g), prop.label_we.eq(1),
+                    # the snapshot's words read last clock: written back (the colour to
+                    # write with it, in the cell's word)
+                    m.d.comb += [prop.waddr.eq(pend_g), prop.state_we.eq(1),
+                                 prop.label_addr.eq(pend_g), prop.label_we.eq(1),
                                  prop.label_in.eq(l_rd.data)]
+                    with m.If(put):
+                        m.d.comb += prop.state_in.eq(with_cell(s_rd.data, pend_g, ~colour))
+                    with m.Else():
+                        m.d.comb += prop.state_in.eq(s_rd.data)
                     m.d.sync += [count.eq(count + pc), count_snap.eq(count_snap + pc_snap)]
                     with m.If(~hit):           # and its colours implied
                         old = Mux(implied_valid.bit_select(pend_g, 1), i_rd.data, 0)
@@ -491,11 +498,7 @@ class BandProber(wiring.Component):
                         m.d.sync += implied_valid.eq(implied_valid | (1 << pend_g))
                 with m.If(differ.any()):
                     copy_pick()
-                    m.d.comb += [l_rd.addr.eq(pick), prop.addr.eq(pick), prop.state_we.eq(1)]
-                    with m.If(put):
-                        m.d.comb += prop.state_in.eq(with_cell(s_rd.data, pick, ~colour))
-                    with m.Else():
-                        m.d.comb += prop.state_in.eq(s_rd.data)
+                    m.d.comb += [l_rd.addr.eq(pick), prop.addr.eq(pick)]
                 total = Signal(self.score_bits + 1)
                 m.d.comb += total.eq(known_base + count + Mux(pend, pc, 0)
                                      - count_snap - Mux(pend, pc_snap, 0))

@@ -105,7 +105,7 @@ hand-off from pass to pass), none more a flood or label pass, and one more
 per flood run (the hand-off).  E.g. 10x10: 16 clocks a whole sweep pass
 against 14.
 
-Ports: ``island`` (BandSweep's); when not ``busy``: ``addr``, ``state_we`` +
+Ports: ``island`` (BandSweep's); when not ``busy``: ``addr``, ``waddr``, ``state_we`` +
 ``state_in``, ``clue_we`` + ``clue_in``, ``state_out`` and ``clue_out`` (the
 sweep's memories), ``label_addr``, ``label_we`` + ``label_in``, ``label_out``,
 ``dirty_we`` + ``dirty_in``, ``dirty`` (the label memory and flag, for
@@ -155,6 +155,7 @@ def memory_ports(sweep, labels, groups):
     return {
         "island": In(1),
         "addr": In(range(groups)),
+        "waddr": In(range(groups)),
         "state_we": In(1),
         "state_in": In(sweep.state_layout),
         "clue_we": In(1),
@@ -227,6 +228,7 @@ class BandPropagator(wiring.Component):
             m.d.comb += sw.addr.eq(self.addr)
         m.d.comb += [
             sw.island.eq(self.island),
+            sw.waddr.eq(self.waddr),
             sw.state_we.eq(self.state_we & ~running), sw.state_in.eq(self.state_in),
             sw.clue_we.eq(self.clue_we & ~running), sw.clue_in.eq(self.clue_in),
             self.state_out.eq(sw.state_out), self.clue_out.eq(sw.clue_out),

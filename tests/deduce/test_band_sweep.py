@@ -58,7 +58,7 @@ class Driver:
         grid, clue, island = puzzle_inputs(puzzle, dut.geometry)
         ctx.set(dut.island, island)
         for g, word in enumerate(words(dut, [grid] + clue)):
-            ctx.set(dut.addr, g)
+            ctx.set(dut.waddr, g)
             ctx.set(dut.clue_in.as_value(), word)
             ctx.set(dut.clue_we, 1)
             await ctx.tick()
@@ -67,7 +67,7 @@ class Driver:
     async def load_state(self, build):
         dut, ctx = self.dut, self.ctx
         for g, word in enumerate(words(dut, build)):
-            ctx.set(dut.addr, g)
+            ctx.set(dut.waddr, g)
             ctx.set(dut.state_in.as_value(), word)
             ctx.set(dut.state_we, 1)
             await ctx.tick()
