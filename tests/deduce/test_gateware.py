@@ -385,8 +385,8 @@ def test_prober_against_the_model(max_rows, max_cols, names, extra):
     jobs = deduce_jobs(names, 4)
     if extra is not None:
         puzzle = puzzle_of(extra[0])
-        jobs.append((puzzle, [(extra[1], D.Engine(puzzle).registers)]))
         check = D.Engine(puzzle)
+        jobs.append((puzzle, [(extra[1], check.registers)]))
         check.deduce(list(extra[1]))
         assert check.skipped["in"] > 0   # the state still meets the case
 
