@@ -58,7 +58,7 @@ def log(message):
 # --- the core on the board --------------------------------------------------------
 
 def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_kind="zig",
-              band=None):
+              band=None, label_network=None):
     """``(core, files)``: the design to put on the board and the extra source files
     (``{name: text}``, e.g. the CPU's Verilog) its build needs.
 
@@ -66,11 +66,15 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_ki
     with the deduction engine instead, ``soc-both`` with both; ``accelerator`` the
     accelerator alone behind a probe; ``loopback`` a UART loopback to test the flow.
     ``band``: the band deduction engine, ``band`` framed rows a word (cores with the
-    deduction engine only; default the fully parallel one).
+    deduction engine only; default the fully parallel one); ``label_network``: the band
+    engine's label row network (``small``, the default, or ``fast``: docs/deduce.md
+    section 12.17).
     """
     if band is not None and not SOC_ENGINES.get(kind, (None, False))[1]:
         raise BuildError(f"--band is for the cores with the deduction engine "
                          f"(soc-deduce, soc-both), not {kind!r}")
+    if label_network is not None and band is None:
+        raise BuildError("--label-network is for the band deduction engine (give --band)")
     if kind == "loopback":
         from .fixture import UARTLoopback
         return UARTLoopback(), {}
@@ -81,12 +85,12 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_ki
         paper, deduce = SOC_ENGINES[kind]
         return _make_soc(max_rows=max_rows, max_cols=max_cols, frequency=frequency,
                          baud=baud, firmware=firmware, cc_kind=cc_kind, paper=paper,
-                         deduce=deduce, band=band)
+                         deduce=deduce, band=band, label_network=label_network)
     raise BuildError(f"unknown core {kind!r} (known: {', '.join(CORES)})")
 
 
 def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind, paper=True,
-              deduce=False, band=None):
+              deduce=False, band=None, label_network=None):
     """The SoC with its firmware image: read from ``firmware`` or built first."""
     from slitherlink.firmware.build import FirmwareError, Image, build_firmware, default_ram_size
     from slitherlink.hw.soc import MissingPackage, SoC
@@ -102,7 +106,7 @@ def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind, paper=T
             image = build_firmware(max_rows, max_cols, cc_kind=cc_kind)
         # the SoC adds picorv32.v to the platform itself when it is elaborated
         return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image,
-                   paper=paper, deduce=deduce, band=band), {}
+                   paper=paper, deduce=deduce, band=band, label_network=label_network), {}
     except (FirmwareError, MissingPackage) as e:
         raise BuildError(str(e)) from None
 
@@ -415,7 +419,7 @@ def provenance():
 
 def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
           baud=DEFAULT_BAUD, firmware=None, cc_kind="zig", build_dir=None, toolchain=None,
-          seed=1, band=None, synth_opts="", hide_names=False):
+          seed=1, band=None, synth_opts="", hide_names=False, label_network=None):
     """Build ``board``; returns the summary (also written to ``summary.json``).
 
     Raises :class:`ToolsMissing` (after writing everything it can) when the board's
@@ -444,7 +448,8 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
     def core_factory():
         try:
             return make_core(core, max_rows=max_rows, max_cols=max_cols, frequency=frequency,
-                             baud=baud, firmware=firmware, cc_kind=cc_kind, band=band)
+                             baud=baud, firmware=firmware, cc_kind=cc_kind, band=band,
+                             label_network=label_network)
         except (ValueError, TypeError) as e:
             raise BuildError(str(e)) from None
 
@@ -457,7 +462,8 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
     log(f"{board.title}: core '{core}', grid up to {max_rows}x{max_cols}, clock "
         f"{frequency / 1e6:g} MHz, {baud} baud")
     summary = {"board": board.name, "title": board.title, "device": board.device,
-               "core": core, "band": band, "max_rows": max_rows, "max_cols": max_cols,
+               "core": core, "band": band, "label_network": label_network,
+               "max_rows": max_rows, "max_cols": max_cols,
                "clock_mhz": frequency / 1e6, "baud": baud, "source": provenance()}
     start = time.monotonic()
     if board.name == "arty":
@@ -499,6 +505,10 @@ def main(argv=None):
     parser.add_argument("--band", type=int, metavar="N",
                         help="soc-deduce, soc-both: the band deduction engine, N framed rows "
                              "a word (DESIGN.md section 6; default: the fully parallel engine)")
+    parser.add_argument("--label-network", choices=("small", "fast"),
+                        help="with --band: the label stage's row network: small (the fewest "
+                             "LUTs; default) or fast (the shorter path, for the ECP5's clock; "
+                             "docs/deduce.md section 12.17)")
     parser.add_argument("--firmware", help="firmware image for the SoC's BRAM "
                         "(default: the SoC's own)")
     parser.add_argument("--cc", choices=("zig", "gcc"), default="zig",
@@ -520,7 +530,7 @@ def main(argv=None):
         build(board, core=args.core, max_rows=args.rows, max_cols=args.cols,
               frequency=None if args.clock is None else args.clock * 1e6,
               baud=FAST_BAUD if args.fast_uart else args.baud, firmware=args.firmware,
-              cc_kind=args.cc, band=args.band,
+              cc_kind=args.cc, band=args.band, label_network=args.label_network,
               build_dir=args.build_dir, toolchain=args.toolchain, seed=args.seed,
               synth_opts=args.synth_opts, hide_names=args.hide_names)
     except ToolsMissing as e:

@@ -175,7 +175,7 @@ class SoC(wiring.Component):
 
     def __init__(self, max_rows=10, max_cols=10, *, firmware, ram_size=None,
                  clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, band=None,
-                 trail_depth=None, paper=True):
+                 trail_depth=None, paper=True, label_network=None):
         from .accelerator import Accelerator
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz, self.baud = int(clock_hz), int(baud)
@@ -190,7 +190,8 @@ class SoC(wiring.Component):
         if not (paper or deduce):
             raise ValueError("a SoC needs an engine: paper, deduce or both")
         self.accelerator = Accelerator(max_rows, max_cols) if paper else None
-        self.deduce = (deduce_engine(max_rows, max_cols, band=band, trail_depth=trail_depth)
+        self.deduce = (deduce_engine(max_rows, max_cols, band=band, trail_depth=trail_depth,
+                                     label_network=label_network)
                        if deduce else None)
         super().__init__()
 
@@ -264,15 +265,19 @@ class SoC(wiring.Component):
         return m
 
 
-def deduce_engine(max_rows, max_cols, *, band=None, trail_depth=None):
+def deduce_engine(max_rows, max_cols, *, band=None, trail_depth=None, label_network=None):
     """The deduction engine of a build: the fully parallel
     :class:`~hw.deduce.engine.DeduceEngine` (``band`` None) or the
-    :class:`~hw.deduce.band_engine.BandDeduceEngine` of ``band`` framed rows a word."""
+    :class:`~hw.deduce.band_engine.BandDeduceEngine` of ``band`` framed rows a word
+    (``label_network``: its label stage's row network, default ``"small"``)."""
     if band is None:
+        if label_network is not None:
+            raise ValueError("label_network is for the band engine (give band)")
         from .deduce.engine import DeduceEngine
         return DeduceEngine(max_rows, max_cols, trail_depth=trail_depth or 64)
     from .deduce.band_engine import BandDeduceEngine   # it checks ``band``
-    return BandDeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth or 32)
+    return BandDeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth or 32,
+                            label_network=label_network or "small")
 
 
 def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=DEFAULT_CLOCK_HZ,

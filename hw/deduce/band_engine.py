@@ -85,19 +85,23 @@ class BandDeduceEngine(wiring.Component):
 
     ``max_rows`` x ``max_cols``: the largest puzzle the build takes; ``band``: framed rows
     a word; ``trail_depth``: the decisions the trail holds; ``ram_style``: as
-    :class:`~hw.deduce.band.BandSweep`'s.
+    :class:`~hw.deduce.band.BandSweep`'s; ``label_network``: the label stage's row
+    network (:data:`~hw.deduce.band_labels.NETWORKS`; the same results and clocks).
     """
 
     bus: In(bus.Signature(addr_width=ADDR_WIDTH))
 
-    def __init__(self, max_rows, max_cols, *, band=1, trail_depth=32, ram_style=None):
+    def __init__(self, max_rows, max_cols, *, band=1, trail_depth=32, ram_style=None,
+                 label_network="small"):
         regmap.check_build_size(max_rows, max_cols)
         if not isinstance(trail_depth, int) or not 1 <= trail_depth < 1 << 16:
             raise ValueError(f"trail_depth must be an integer from 1 to 65535, "
                              f"not {trail_depth!r}")
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.trail_depth = trail_depth
-        self.prober = BandProber(max_rows, max_cols, band=band, ram_style=ram_style)
+        self.label_network = label_network
+        self.prober = BandProber(max_rows, max_cols, band=band, ram_style=ram_style,
+                                 label_network=label_network)
         self.geometry = self.prober.geometry
         self.groups = self.prober.groups
         self.word_bits = self.prober.word_bits

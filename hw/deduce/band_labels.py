@@ -124,7 +124,7 @@ from .band import band_groups
 from .labels import popcount
 from .sweep import BOARDS
 
-__all__ = ["BandLabels", "DRAIN", "LATENCY", "prefix_levels", "run_min"]
+__all__ = ["BandLabels", "DRAIN", "LATENCY", "NETWORKS", "prefix_levels", "run_min"]
 
 #: clocks a pass takes beyond one a group (read latency, read-ahead)
 LATENCY = 2
@@ -138,6 +138,10 @@ PASS_WIDTH = 8
 #: prefix-min (Sklansky, the shallowest), 1 for the copy back (its multiplexers are
 #: cheaper than compare-and-selects, so the extra level costs less than it saves)
 PREFIX_K = (0, 1)
+#: the row networks of :class:`BandLabels` (``network``): ``"small"``, the fewest
+#: compare-and-selects (the XC7A35T builds), and ``"fast"``, the shortest path
+#: (docs/deduce.md section 12.17)
+NETWORKS = ("small", "fast")
 
 # state boards (spec.deduce order C0, C1, H0, H1, V0, V1, ...)
 _H0, _H1, _V0, _V1 = 2, 3, 4, 5
@@ -147,6 +151,22 @@ def _cs(m, name, take, cand, best):
     """``cand`` if ``take`` and ``cand < best``, else ``best`` (a compare-and-select)."""
     out = Signal(len(best), name=name)
     m.d.comb += out.eq(Mux(take & (cand < best), cand, best))
+    return out
+
+
+def _min3(m, name, best, take_b, b, take_a, a):
+    """The smallest of ``best``, ``b`` (if ``take_b``) and ``a`` (if ``take_a``): the
+    three comparisons side by side and one select (the value of two chained
+    :func:`_cs`, one compare-and-select shallower)."""
+    b_lt, a_lt, b_le_a = Signal(name=f"{name}_b"), Signal(name=f"{name}_a"), Signal(name=f"{name}_ba")
+    m.d.comb += [b_lt.eq(take_b & (b < best)), a_lt.eq(take_a & (a < best)), b_le_a.eq(b <= a)]
+    out = Signal(len(best), name=name)
+    with m.If(b_lt & (~a_lt | b_le_a)):
+        m.d.comb += out.eq(b)
+    with m.Elif(a_lt):
+        m.d.comb += out.eq(a)
+    with m.Else():
+        m.d.comb += out.eq(best)
     return out
 
 
@@ -183,17 +203,13 @@ def prefix_levels(n, k=1):
     return levels
 
 
-def run_min(m, name, values, link, k=PREFIX_K):
-    """Every element the minimum of its run (elements ``i-1`` and ``i`` joined by
-    ``link[i]``; ``link[0]`` unused): a segmented prefix-min left to right, then the value
-    at each run's right end copied back along the run (a segmented suffix copy), over
-    the networks :func:`prefix_levels` (``k``: the Brent-Kung levels of each; the copy
-    over its mirror image)."""
-    k_min, k_copy = k
+def _prefix_min(m, name, values, link, k):
+    """Segmented prefix-min left to right over :func:`prefix_levels` (``k`` Brent-Kung
+    levels): element ``i`` the minimum of its run's elements up to ``i``."""
     n = len(values)
     y = list(values)
     a = [Const(1, 1)] * n          # joined to the start of its span
-    for level, pairs in enumerate(prefix_levels(n, k_min)):
+    for level, pairs in enumerate(prefix_levels(n, k)):
         y_next, a_next = list(y), list(a)
         for src, j in pairs:
             c = Signal(name=f"{name}_fa{level}_{j}")
@@ -201,6 +217,37 @@ def run_min(m, name, values, link, k=PREFIX_K):
             y_next[j] = _cs(m, f"{name}_f{level}_{j}", c, y[src], y[j])
             a_next[j] = c & a[src]
         y, a = y_next, a_next
+    return y
+
+
+def run_min(m, name, values, link, k=PREFIX_K, network="small"):
+    """Every element the minimum of its run (elements ``i-1`` and ``i`` joined by
+    ``link[i]``; ``link[0]`` unused).
+
+    ``network="small"``: a segmented prefix-min left to right, then the value at each
+    run's right end copied back along the run (a segmented suffix copy), over the
+    networks :func:`prefix_levels` (``k``: the Brent-Kung levels of each; the copy over
+    its mirror image).  ``network="fast"``: the prefix-min left to right and the
+    mirror-image prefix-min right to left side by side, and each element the smaller
+    of its two (both hold the element itself): one compare-and-select after the
+    prefix-min instead of the copy's ``ceil(log2 n) + 1`` multiplexer levels, for
+    twice the compare-and-selects."""
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
+    k_min, k_copy = k
+    n = len(values)
+    y = _prefix_min(m, f"{name}_l", values, link, k_min)
+    if network == "fast":
+        # right to left: element n-1-i of the mirror image is element i; the link
+        # joining mirror elements i-1 and i is the one joining n-i and n-1-i
+        mirror_link = [Const(0, 1)] + [link[n - i] for i in range(1, n)]
+        s = _prefix_min(m, f"{name}_r", values[::-1], mirror_link, k_min)[::-1]
+        out = []
+        for i in range(n):
+            o = Signal(len(values[i]), name=f"{name}_o{i}")
+            m.d.comb += o.eq(Mux(s[i] < y[i], s[i], y[i]))
+            out.append(o)
+        return out
     z = list(y)
     b = [Const(1, 1)] * n          # joined to the end of its span
     for level, pairs in enumerate(prefix_levels(n, k_copy)):
@@ -220,7 +267,10 @@ def run_min(m, name, values, link, k=PREFIX_K):
 class BandLabels(wiring.Component):
     """The label stage as band passes over a state held outside (module docstring)."""
 
-    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
+    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None, network="small"):
+        if network not in NETWORKS:
+            raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
+        self.network = network
         self.geometry, self.groups = geo, groups = band_groups(max_rows, max_cols, band)
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.ram_style = ram_style
@@ -392,9 +442,12 @@ class BandLabels(wiring.Component):
                          for c in range(p)]
             x = []
             for c in range(p):
-                t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
-                x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
-            outs.append(run_min(m, f"run{k}", x, vl))
+                if self.network == "fast":
+                    x.append(_min3(m, f"x_{k}_{c}", old[c], lb[c], before[c], la[c], after[c]))
+                else:
+                    t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
+                    x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
+            outs.append(run_min(m, f"run{k}", x, vl, network=self.network))
         for j in range(band):
             for c in range(p):
                 m.d.comb += lab(new, j, c).eq(Mux(down, outs[j][c], outs[band - 1 - j][c]))

@@ -145,9 +145,10 @@ PROPAGATOR_COUNTERS = ("sweeps", "flood_passes", "label_passes", "floods", "labe
 class BandProber(wiring.Component):
     """Propagation plus failed-literal probing over band memories (module docstring)."""
 
-    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
+    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None, label_network="small"):
         self.propagator = prop = BandPropagator(max_rows, max_cols, band=band,
-                                                ram_style=ram_style)
+                                                ram_style=ram_style,
+                                                label_network=label_network)
         self.geometry = prop.geometry
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.groups = groups = prop.groups

@@ -176,10 +176,11 @@ def memory_ports(sweep, labels, groups):
 class BandPropagator(wiring.Component):
     """Sweeps, floods and labels as band passes to a fixpoint (module docstring)."""
 
-    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
+    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None, label_network="small"):
         self.sweep = BandSweep(max_rows, max_cols, band=band, ram_style=ram_style)
         self.floods_block = BandFloods(max_rows, max_cols, band=band, ram_style=ram_style)
-        self.labels_block = BandLabels(max_rows, max_cols, band=band, ram_style=ram_style)
+        self.labels_block = BandLabels(max_rows, max_cols, band=band, ram_style=ram_style,
+                                       network=label_network)
         self.geometry = self.sweep.geometry
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.groups = groups = self.sweep.groups

@@ -18,7 +18,7 @@ from amaranth.sim import Simulator
 
 import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
-from slitherlink.hw.deduce.band_labels import DRAIN, LATENCY, BandLabels
+from slitherlink.hw.deduce.band_labels import DRAIN, LATENCY, NETWORKS, BandLabels, run_min
 from slitherlink.model.band import band_labels, register_labels
 from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Engine, Geometry,
                                       labels, segment_base)
@@ -355,6 +355,53 @@ def test_geometry_and_elaboration():
         gc.collect()
 
 
+def reference_run_min(values, links):
+    """Every element the minimum of its run (``links[i]`` joins elements i-1 and i)."""
+    out, start = [], 0
+    for i in range(1, len(values) + 1):
+        if i == len(values) or not links[i]:
+            out += [min(values[start:i])] * (i - start)
+            start = i
+    return out
+
+
+@pytest.mark.parametrize("network", NETWORKS)
+@pytest.mark.parametrize("n", [1, 2, 5, 11, 31])
+def test_run_min_networks(network, n):
+    """The row network alone, both kinds, against the reference on random values and
+    runs (every run length, ties included)."""
+    rng = random.Random(n)
+    m = Module()
+    values = [Signal(6, name=f"v{i}") for i in range(n)]
+    link = Signal(n)
+    outs = run_min(m, "t", values, link, network=network)
+    cases = [([rng.randrange(64 if t % 3 else 4) for _ in range(n)], rng.getrandbits(n))
+             for t in range(60)]
+    cases += [([n - i for i in range(n)], (1 << n) - 1), (list(range(n)), 0)]
+    sim = Simulator(m)
+
+    async def bench(ctx):
+        for vals, links in cases:
+            for sig, v in zip(values, vals):
+                ctx.set(sig, v)
+            ctx.set(link, links)
+            want = reference_run_min(vals, [links >> i & 1 for i in range(n)])
+            assert [ctx.get(o) for o in outs] == want
+
+    sim.add_testbench(bench)
+    sim.run()
+
+
+def test_network_is_checked():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UnusedElaboratable)
+        with pytest.raises(ValueError, match="network must be one of small, fast"):
+            BandLabels(4, 5, network="quick")
+        with pytest.raises(ValueError, match="network must be one of"):
+            run_min(Module(), "t", [Signal(2)], Signal(1), network="quick")
+        gc.collect()
+
+
 RANDOM_CASES = [
     # (build rows, build cols, band, puzzles)
     (3, 3, 1, ["edge_2x2_33", "edge_3x3_noclues"]),
@@ -366,10 +413,16 @@ RANDOM_CASES = [
 ]
 
 
-@pytest.mark.parametrize("max_rows,max_cols,band,names", RANDOM_CASES)
-def test_random_line_states(max_rows, max_cols, band, names):
-    """Each state from cleared labels (``clear``) and from labels settled on fewer lines."""
-    dut = BandLabels(max_rows, max_cols, band=band)
+FAST_CASES = [RANDOM_CASES[2], RANDOM_CASES[3], RANDOM_CASES[4]]
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names,network",
+                         [case + ("small",) for case in RANDOM_CASES]
+                         + [case + ("fast",) for case in FAST_CASES])
+def test_random_line_states(max_rows, max_cols, band, names, network):
+    """Each state from cleared labels (``clear``) and from labels settled on fewer lines;
+    the fast row network (section 12.17) gives the same labels, passes and clocks."""
+    dut = BandLabels(max_rows, max_cols, band=band, network=network)
     rng = random.Random(11)
     count = 5 if band == 1 else 3
     states = list(line_states(names, 3, count))
@@ -397,12 +450,14 @@ SEQUENCES = [
 ]
 
 
-@pytest.mark.parametrize("max_rows,max_cols,band,names", SEQUENCES)
-def test_recorded_search_runs(max_rows, max_cols, band, names, limit=30):
+@pytest.mark.parametrize("max_rows,max_cols,band,names,network",
+                         [case + ("small",) for case in SEQUENCES]
+                         + [SEQUENCES[1] + ("fast",), SEQUENCES[2] + ("fast",)])
+def test_recorded_search_runs(max_rows, max_cols, band, names, network, limit=30):
     """The label runs of whole searches in order: the label memory keeps its contents
     from one run to the next; after a restore (the run starts from registers other
     than the last run's) the words are loaded as from the trail."""
-    dut = BandLabels(max_rows, max_cols, band=band)
+    dut = BandLabels(max_rows, max_cols, band=band, network=network)
     sequences = recorded_runs(names, limit)
     outcomes = set()
     kept = []
