@@ -491,7 +491,7 @@ def run_classes(sample, args, progress, log):
     for grid in sorted(groups, key=lambda g: (g[0] * g[1], g)):
         rows, name = groups[grid], D.grid_name(grid)
         params = {"max_rows": grid[0], "max_cols": grid[1], "baud": args.sim_baud, "deduce": 1,
-                  "band": args.band or 0}
+                  "band": args.band or 0, "label_network": args.label_network}
         log(f"virtual board {name} ({args.sim_baud:,} baud, both engines) for {len(rows)} "
             f"puzzle(s); building if needed ...")
         since, start = time.time(), time.monotonic()
@@ -814,6 +814,9 @@ def parse_args(argv):
     parser.add_argument("--band", type=int, default=None, metavar="N",
                         help="deduce mode: builds with the band deduction engine, N framed "
                              "rows a word (default: the fully parallel engine)")
+    parser.add_argument("--label-network", choices=("small", "fast"), default=None,
+                        help="with --band: the label stage's row network of the builds (the "
+                             "same cycles; docs/deduce.md section 12.17)")
     parser.add_argument("--fmax", default=None, metavar="MHZ",
                         help="deduce and both: also give times and speed-ups at this clock "
                              "(e.g. the ECP5 post-route Fmax), or each class at its build's: "
@@ -912,6 +915,8 @@ def parse_args(argv):
             raise UsageError("--band is for deduce and both modes (the deduction engine)")
         if args.band < 1:
             raise UsageError("--band must be at least 1 (framed rows a clock)")
+    if args.label_network is not None and args.band is None:
+        raise UsageError("--label-network is for the band engine (give --band)")
     if args.mode != "paper":
         if args.grid is not None:
             raise UsageError("--grid is for paper mode; deduce and both use --classes")
@@ -1186,7 +1191,7 @@ def main_deduce(args, argv, sample, log):
             "paper_max_cells": args.paper_max_cells,
             "paper_over_bound": sorted(r["name"] for r in sample
                                        if "model" in r and not r["paper_run"]),
-            "band": args.band,
+            "band": args.band, "label_network": args.label_network or "small",
             "hardware_note": BAND_HARDWARE_NOTE.format(band=args.band) if args.band
             else DEDUCE_HARDWARE_NOTE, "hardware_label": "deduce mode"}
     return max(status, finish_deduce(records, paper_records, meta, args, log))

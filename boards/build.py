@@ -505,7 +505,7 @@ def main(argv=None):
     parser.add_argument("--band", type=int, metavar="N",
                         help="soc-deduce, soc-both: the band deduction engine, N framed rows "
                              "a word (DESIGN.md section 6; default: the fully parallel engine)")
-    parser.add_argument("--label-network", choices=("small", "fast"),
+    parser.add_argument("--label-network", choices=("small", "fast", "fast4"),
                         help="with --band: the label stage's row network: small (the fewest "
                              "LUTs; default) or fast (the shorter path, for the ECP5's clock; "
                              "docs/deduce.md section 12.17)")

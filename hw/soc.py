@@ -281,7 +281,8 @@ def deduce_engine(max_rows, max_cols, *, band=None, trail_depth=None, label_netw
 
 
 def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=DEFAULT_CLOCK_HZ,
-                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, band=None, trail_depth=None):
+                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, band=None, trail_depth=None,
+                label_network=None):
     """``(verilog_text, [picorv32.v path])``: the SoC as one Verilog top module ``name``.
 
     Ports: ``clk``, ``rst`` (active high), ``uart_rx``, ``uart_tx``, ``trap``.
@@ -289,6 +290,7 @@ def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=D
     """
     from amaranth.back import verilog
     soc = SoC(max_rows, max_cols, clock_hz=clock_hz, baud=baud, firmware=firmware,
-              ram_size=ram_size, deduce=deduce, band=band, trail_depth=trail_depth)
+              ram_size=ram_size, deduce=deduce, band=band, trail_depth=trail_depth,
+              label_network=label_network)
     text = verilog.convert(soc, name=name, emit_src=False)
     return text, [picorv32_source()]

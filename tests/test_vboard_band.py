@@ -29,17 +29,25 @@ def band_model(puzzle, *, band, unique, max_decisions=None):
     return want.outcome, counters
 
 
-@pytest.fixture(scope="module", params=[1, 4], ids=["band1", "band4"])
-def band(request):
-    """The band height of the build: one framed row a word (the build that fits the
-    XC7A35T), and four (three words at 10x10: docs/deduce.md section 12.11)."""
+@pytest.fixture(scope="module", params=[(1, "small"), (4, "small"), (1, "fast")],
+                ids=["band1", "band4", "band1-fast"])
+def band_build(request):
+    """The band height of the build and its label row network: one framed row a word
+    (the build that fits the XC7A35T), four (three words at 10x10: docs/deduce.md
+    section 12.11), and one with the ECP5 builds' fast label network (section 12.17)."""
     return request.param
 
 
 @pytest.fixture(scope="module")
-def band_board(band):
+def band(band_build):
+    return band_build[0]
+
+
+@pytest.fixture(scope="module")
+def band_board(band_build):
     """A 10x10 build at 50 MHz with the band engine of ``band`` framed rows a word."""
-    build = build_design("soc", params={"band": band}, quiet=True)
+    band, network = band_build
+    build = build_design("soc", params={"band": band, "label_network": network}, quiet=True)
     with VirtualBoard("soc", build=build) as vboard:
         with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
             yield board
@@ -95,3 +103,26 @@ def test_a_puzzle_solved_transposed_on_a_non_square_build():
     assert result.counters["transposed"] is True
     _, counters = band_model(puzzle.transposed(), band=1, unique=True)
     assert {key: result.counters[key] for key in counters} == counters
+
+
+def test_the_fast_label_network_takes_the_same_cycles():
+    """The two label row networks compute the same labels in the same clocks
+    (docs/deduce.md section 12.17): every counter and the solve's exact cycles are
+    equal on the two builds, on puzzles whose label runs end before, with and after
+    their flood runs."""
+    names = ["janko_0103", "janko_0285", "loopy_10x10_hard_01"]
+    seen = {}
+    for network in ("small", "fast"):
+        build = build_design("soc", params={"band": 1, "label_network": network}, quiet=True)
+        with VirtualBoard("soc", build=build) as vboard:
+            with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+                board.connect()
+                for name in names:
+                    puzzle, solution = load(name)
+                    result = board.solve(puzzle, unique=True, mode="deduce")
+                    assert result.solution == solution
+                    seen[network, name] = {key: result.counters[key] for key in
+                                           ("cycles", "engine_clocks", *DEDUCE_COUNTERS)}
+    for name in names:
+        assert seen["fast", name] == seen["small", name]
+        assert seen["small", name]["label_iterations"] > 0

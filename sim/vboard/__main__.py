@@ -37,6 +37,9 @@ def main(argv=None):
         sub.add_argument("--band", type=int, metavar="N",
                          help="the band deduction engine, N framed rows a word "
                               "(0 or none: the fully parallel engine)")
+        sub.add_argument("--label-network", choices=("small", "fast"),
+                         help="with --band: the label stage's row network (the same cycles; "
+                              "fast is the ECP5 builds', docs/deduce.md section 12.17)")
         if name == "build":
             sub.add_argument("--trace", choices=["vcd", "fst"],
                              help="build the variant that can write a trace")
@@ -54,7 +57,8 @@ def main(argv=None):
     trace = args.trace if args.command == "build" else trace_kind(args.trace)
     try:
         params = {key: getattr(args, key)
-                  for key in ("max_rows", "max_cols", "clock_hz", "baud", "deduce", "band")
+                  for key in ("max_rows", "max_cols", "clock_hz", "baud", "deduce", "band",
+                              "label_network")
                   if getattr(args, key, None) is not None}
         built = build_design(args.design, params=params, trace=trace, force=args.force)
     except BuildError as error:

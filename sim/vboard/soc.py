@@ -21,29 +21,41 @@ __all__ = ["design", "board_parameters"]
 
 def board_parameters():
     """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build, ``deduce``
-    (1: the deduction engine too) and ``band`` (0: the fully parallel engine; else the
-    band engine, ``band`` framed rows a word)."""
+    (1: the deduction engine too), ``band`` (0: the fully parallel engine; else the
+    band engine, ``band`` framed rows a word) and ``label_network`` (the band engine's
+    label row network, :data:`hw.deduce.band_labels.NETWORKS`: the same cycles)."""
     return {"max_rows": ArtyA7_35.max_rows, "max_cols": ArtyA7_35.max_cols,
             "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD, "deduce": 1,
-            "band": 0}
+            "band": 0, "label_network": "small"}
 
 
-def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None, band=None):
+def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None, band=None,
+           label_network=None):
     """The :class:`Design` of the SoC (builds the firmware if needed)."""
     from slitherlink.firmware.build import FirmwareError, build_firmware
     from slitherlink.hw import soc
+    from slitherlink.hw.deduce.band_labels import NETWORKS
     params = board_parameters()
     for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
                        ("clock_hz", clock_hz), ("baud", baud), ("deduce", deduce),
                        ("band", band)):
         if value is not None:
             params[key] = int(value)
+    if label_network is not None:
+        if label_network not in NETWORKS:
+            raise BuildError(f"label_network must be one of {', '.join(NETWORKS)}, "
+                             f"not {label_network!r}")
+        params["label_network"] = label_network
+    if params["label_network"] != "small" and not (params["deduce"] and params["band"]):
+        raise BuildError("label_network is for the band deduction engine (give band)")
     try:
         firmware = build_firmware(params["max_rows"], params["max_cols"])
         text, extra = soc.soc_verilog(params["max_rows"], params["max_cols"],
                                       clock_hz=params["clock_hz"], baud=params["baud"],
                                       firmware=firmware, deduce=bool(params["deduce"]),
-                                      band=params["band"] or None)
+                                      band=params["band"] or None,
+                                      label_network=(params["label_network"]
+                                                     if params["band"] else None))
     except FirmwareError as error:
         raise BuildError(f"cannot build the firmware: {str(error).splitlines()[0]}") from None
     except (ValueError, soc.MissingPackage) as error:
@@ -64,4 +76,5 @@ def design_name(params):
         return "soc"
     return (f"soc-{params['max_rows']}x{params['max_cols']}-{params['clock_hz']}"
             f"-{params['baud']}{'' if params['deduce'] else '-paper'}"
-            f"{'-band%d' % params['band'] if params['deduce'] and params['band'] else ''}")
+            f"{'-band%d' % params['band'] if params['deduce'] and params['band'] else ''}"
+            f"{'-' + params['label_network'] if params['label_network'] != 'small' else ''}")

@@ -42,9 +42,12 @@ def corpus(max_rows, max_cols, count):
     return jobs[:count]
 
 
-@pytest.mark.parametrize("band", [1, 2, 3])
-def test_band_engine_solves_corpus_puzzles_as_the_model(band):
-    dut = BandDeduceEngine(5, 5, band=band, trail_depth=8)
+@pytest.mark.parametrize("band,label_network", [(1, "small"), (2, "small"), (3, "small"),
+                                                (1, "fast")])
+def test_band_engine_solves_corpus_puzzles_as_the_model(band, label_network):
+    """The fast label network (docs/deduce.md section 12.17) changes no result or
+    counter (its clocks: test_band_propagator.py)."""
+    dut = BandDeduceEngine(5, 5, band=band, trail_depth=8, label_network=label_network)
     seen = run(dut, corpus(5, 5, 8), band_counters(band))
     assert any(found == 1 for found, _, _ in seen)
 

@@ -366,7 +366,7 @@ def reference_run_min(values, links):
 
 
 @pytest.mark.parametrize("network", NETWORKS)
-@pytest.mark.parametrize("n", [1, 2, 5, 11, 31])
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 11, 17, 31, 37])
 def test_run_min_networks(network, n):
     """The row network alone, both kinds, against the reference on random values and
     runs (every run length, ties included)."""

@@ -161,16 +161,16 @@ def expected_clocks(dut, counts):
             + (fp + late_passes) * dut.stage_pass_clocks + floods + late_runs * DRAIN)
 
 
-def check_searches(max_rows, max_cols, band, names, limit):
+def check_searches(max_rows, max_cols, band, names, limit, label_network="small"):
     """Every recorded call of each search, in order; returns statistics."""
     return check(max_rows, max_cols, band,
-                 [recorded_calls(name, limit, band=band) for name in names])
+                 [recorded_calls(name, limit, band=band) for name in names], label_network)
 
 
-def check(max_rows, max_cols, band, searches):
+def check(max_rows, max_cols, band, searches, label_network="small"):
     """``searches``: (puzzle, recorded calls).  Each puzzle's calls in order on one
     build; every output against the model's; returns statistics."""
-    dut = BandPropagator(max_rows, max_cols, band=band)
+    dut = BandPropagator(max_rows, max_cols, band=band, label_network=label_network)
     geo_b = dut.geometry
     failures = []
     stats = {"calls": 0, "kept": 0, "conflicts": 0, "label_runs": 0, "flood_fixes": 0,
@@ -258,6 +258,13 @@ def test_recorded_searches(max_rows, max_cols, band, names, limit):
     # label runs dropped beside flood runs that deduced, and used label runs that ended
     # before the flood run beside them
     assert stats["dropped"] >= 2 and stats["early_labels"] >= 1
+
+
+def test_recorded_searches_fast_label_network():
+    """The fast label row network (docs/deduce.md section 12.17): every output, counter
+    and the exact clocks as the model's, as with the small one."""
+    stats = check_searches(6, 6, 1, ["loopy_5x5_easy_02", "janko_0025"], 40, "fast")
+    assert stats["conflicts"] >= 1 and stats["label_runs"] >= 10 and stats["label_fixes"] >= 1
 
 
 @pytest.mark.slow
