@@ -439,6 +439,9 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
     if toolchain not in toolchains:
         raise BuildError(f"the {board.title} builds with "
                          f"{' or '.join(t for t in toolchains if t)}, not {toolchain!r}")
+    if label_network is None and band is not None:
+        # the ECP5 builds are the clock's (the fast network), the XC7A35T's the fit's
+        label_network = "fast" if board.name == "ulx3s" else "small"
     out = Path(build_dir or Path("build") / board.name)
     out.mkdir(parents=True, exist_ok=True)
     for stale in ("top.bit", "summary.json", "utilisation.txt"):
@@ -505,10 +508,10 @@ def main(argv=None):
     parser.add_argument("--band", type=int, metavar="N",
                         help="soc-deduce, soc-both: the band deduction engine, N framed rows "
                              "a word (DESIGN.md section 6; default: the fully parallel engine)")
-    parser.add_argument("--label-network", choices=("small", "fast", "fast4"),
+    parser.add_argument("--label-network", choices=("small", "fast"),
                         help="with --band: the label stage's row network: small (the fewest "
-                             "LUTs; default) or fast (the shorter path, for the ECP5's clock; "
-                             "docs/deduce.md section 12.17)")
+                             "LUTs; the arty's default) or fast (the shorter path; the ulx3s's "
+                             "default; the same cycles; docs/deduce.md section 12.17)")
     parser.add_argument("--firmware", help="firmware image for the SoC's BRAM "
                         "(default: the SoC's own)")
     parser.add_argument("--cc", choices=("zig", "gcc"), default="zig",

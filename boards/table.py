@@ -46,7 +46,12 @@ def row(summary):
         fmax = f"{summary['fmax_worst_mhz']:.1f} MHz"
         tool = "nextpnr-ecp5"
         luts = _pct(u["LUT"], cap["LUT"])
-    return (f"| {board.title} ({board.device.split(',')[0]}) | {summary['core']} | {grid} "
+    core = summary["core"]
+    if summary.get("band"):
+        core += f", `BAND={summary['band']}`"
+        if summary.get("label_network"):
+            core += f", {summary['label_network']} label network"
+    return (f"| {board.title} ({board.device.split(',')[0]}) | {core} | {grid} "
             f"| {summary['clock_mhz']:g} MHz | {luts} | {_pct(u['FF'], cap['FF'])} | {bram} "
             f"| {u['DSP']} | {fmax} | {tool} | {source} |")
 

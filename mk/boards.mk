@@ -5,13 +5,16 @@
 #   make program [BOARD=ulx3s]     load it with openFPGALoader (BITSTREAM=file.bit: another one)
 # Options: ROWS=, COLS= (maximum grid), CLOCK= (MHz), BAUD= (default 115200),
 #          CORE=soc|soc-deduce|soc-both|accelerator|loopback, BAND= (soc-deduce, soc-both:
-#          the band deduction engine, BAND framed rows a word), CC_KIND=zig|gcc (firmware), BUILD_DIR=,
+#          the band deduction engine, BAND framed rows a word), LABEL_NETWORK=small|fast (with
+#          BAND: the label rows' network; default small on the arty, fast on the ulx3s),
+#          CC_KIND=zig|gcc (firmware), BUILD_DIR=,
 #          HIDE_NAMES=1 (ECP5: works around Yosys 0.70's ABC9 assertion on some builds).
 
 BOARD ?= arty
 BITSTREAM_ARGS = --board $(BOARD) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS)) \
 	$(if $(CLOCK),--clock $(CLOCK)) $(if $(BAUD),--baud $(BAUD)) $(if $(CORE),--core $(CORE)) \
-	$(if $(BAND),--band $(BAND)) $(if $(HIDE_NAMES),--hide-names) \
+	$(if $(BAND),--band $(BAND)) $(if $(LABEL_NETWORK),--label-network $(LABEL_NETWORK)) \
+	$(if $(HIDE_NAMES),--hide-names) \
 	$(if $(CC_KIND),--cc $(CC_KIND)) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
 
 .PHONY: bitstream program

@@ -164,6 +164,7 @@ def test_nextpnr_ecp5_report():
     (["--baud", "10000000"], "too fast"),
     (["--core", "accelerator", "--rows", "0"], "max_rows must be an integer"),
     (["--toolchain", "trellis"], "builds with vivado or openxc7"),
+    (["--label-network", "fast"], "--label-network is for the band deduction engine"),
 ])
 def test_build_user_errors_are_one_line(tmp_path, args, message):
     r = run_module("slitherlink.boards.build", "--build-dir", str(tmp_path / "b"), *args,
@@ -379,6 +380,8 @@ def test_table_rows_show_the_measured_numbers():
     text = row(ecp5)
     assert "| 4x6 |" in text and "88.1 MHz" in text and "16 DP16KD" in text
     assert "local changes" in text
+    band = {**ecp5, "core": "soc-deduce", "band": 1, "label_network": "fast"}
+    assert "| soc-deduce, `BAND=1`, fast label network | 4x6 |" in row(band)
 
 
 def test_program_with_only_a_build_tree_says_where_to_build(tmp_path):

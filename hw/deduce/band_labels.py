@@ -141,7 +141,7 @@ PREFIX_K = (0, 1)
 #: the row networks of :class:`BandLabels` (``network``): ``"small"``, the fewest
 #: compare-and-selects (the XC7A35T builds), and ``"fast"``, the shortest path
 #: (docs/deduce.md section 12.17)
-NETWORKS = ("small", "fast", "fast4")
+NETWORKS = ("small", "fast")
 
 # state boards (spec.deduce order C0, C1, H0, H1, V0, V1, ...)
 _H0, _H1, _V0, _V1 = 2, 3, 4, 5
@@ -220,74 +220,6 @@ def _prefix_min(m, name, values, link, k):
     return y
 
 
-def _min_of(m, name, cands):
-    """The smallest of ``cands``, ``(take, value)`` pairs earliest first, the last one
-    always taken: every comparison side by side and a one-hot select (of equal values
-    the latest)."""
-    if len(cands) == 1:
-        return cands[0][1]
-    if len(cands) == 2:
-        (take, value), (_, best) = cands
-        return _cs(m, name, take, value, best)
-    n = len(cands)
-    lt = {}
-    for i in range(n):
-        for k in range(i + 1, n):
-            lt[i, k] = Signal(name=f"{name}_lt{i}{k}")
-            m.d.comb += lt[i, k].eq(cands[i][1] < cands[k][1])
-    out = Signal(len(cands[-1][1]), name=name)
-    terms = []
-    for i in range(n):
-        win = Signal(name=f"{name}_w{i}")
-        cond = cands[i][0] if i < n - 1 else Const(1, 1)
-        for k in range(n):
-            if k > i:
-                cond = cond & lt[i, k]              # strictly smaller than every later one
-            elif k < i:
-                cond = cond & ~(cands[k][0] & lt[k, i])   # no earlier taken one smaller
-        m.d.comb += win.eq(cond)
-        terms.append(Mux(win, cands[i][1], 0))
-    value = terms[0]
-    for term in terms[1:]:
-        value = value | term
-    m.d.comb += out.eq(value)
-    return out
-
-
-def _prefix_min4(m, name, values, link):
-    """Segmented prefix-min left to right over a radix-4 Sklansky network: at each level
-    an element joins the spans of the up to three blocks before its own within a block
-    four times larger (``ceil(log4 n)`` levels of one comparison and a 4:1 select)."""
-    n = len(values)
-    y = list(values)
-    a = [Const(1, 1)] * n          # the span up to the element is one run
-    size, level = 1, 0
-    while size < n:
-        block = 4 * size
-        y_next, a_next = list(y), list(a)
-        for j in range(n):
-            q = (j % block) // size
-            if q == 0:
-                continue
-            b0 = j - j % block
-            # spans earliest first: sub-blocks 0 .. q-1 (their last elements), then j's own
-            spans = [(b0 + (i + 1) * size - 1, b0 + i * size) for i in range(q)]
-            spans.append((j, b0 + q * size))
-            take = [None] * (q + 1)
-            take[q] = Const(1, 1)
-            for i in range(q - 1, -1, -1):
-                later, later_start = spans[i + 1]
-                t = Signal(name=f"{name}_t{level}_{j}_{i}")
-                m.d.comb += t.eq(take[i + 1] & a[later] & link[later_start])
-                take[i] = t
-            y_next[j] = _min_of(m, f"{name}_m{level}_{j}",
-                                [(take[i], y[spans[i][0]]) for i in range(q + 1)])
-            a_next[j] = take[0] & a[spans[0][0]]
-        y, a = y_next, a_next
-        size, level = block, level + 1
-    return y
-
-
 def run_min(m, name, values, link, k=PREFIX_K, network="small"):
     """Every element the minimum of its run (elements ``i-1`` and ``i`` joined by
     ``link[i]``; ``link[0]`` unused).
@@ -304,18 +236,12 @@ def run_min(m, name, values, link, k=PREFIX_K, network="small"):
         raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
     k_min, k_copy = k
     n = len(values)
-
-    def prefix(name, values, link):
-        if network == "fast4":
-            return _prefix_min4(m, name, values, link)
-        return _prefix_min(m, name, values, link, k_min)
-
-    y = prefix(f"{name}_l", values, link)
-    if network != "small":
+    y = _prefix_min(m, f"{name}_l", values, link, k_min)
+    if network == "fast":
         # right to left: element n-1-i of the mirror image is element i; the link
         # joining mirror elements i-1 and i is the one joining n-i and n-1-i
         mirror_link = [Const(0, 1)] + [link[n - i] for i in range(1, n)]
-        s = prefix(f"{name}_r", values[::-1], mirror_link)[::-1]
+        s = _prefix_min(m, f"{name}_r", values[::-1], mirror_link, k_min)[::-1]
         out = []
         for i in range(n):
             o = Signal(len(values[i]), name=f"{name}_o{i}")
@@ -516,7 +442,7 @@ class BandLabels(wiring.Component):
                          for c in range(p)]
             x = []
             for c in range(p):
-                if self.network != "small":
+                if self.network == "fast":
                     x.append(_min3(m, f"x_{k}_{c}", old[c], lb[c], before[c], la[c], after[c]))
                 else:
                     t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])

@@ -418,7 +418,7 @@ FAST_CASES = [RANDOM_CASES[2], RANDOM_CASES[3], RANDOM_CASES[4]]
 
 @pytest.mark.parametrize("max_rows,max_cols,band,names,network",
                          [case + ("small",) for case in RANDOM_CASES]
-                         + [case + ("fast",) for case in FAST_CASES])
+                         + [case + (net,) for case in FAST_CASES for net in NETWORKS[1:]])
 def test_random_line_states(max_rows, max_cols, band, names, network):
     """Each state from cleared labels (``clear``) and from labels settled on fewer lines;
     the fast row network (section 12.17) gives the same labels, passes and clocks."""
@@ -452,7 +452,7 @@ SEQUENCES = [
 
 @pytest.mark.parametrize("max_rows,max_cols,band,names,network",
                          [case + ("small",) for case in SEQUENCES]
-                         + [SEQUENCES[1] + ("fast",), SEQUENCES[2] + ("fast",)])
+                         + [SEQUENCES[i] + (net,) for i in (1, 2) for net in NETWORKS[1:]])
 def test_recorded_search_runs(max_rows, max_cols, band, names, network, limit=30):
     """The label runs of whole searches in order: the label memory keeps its contents
     from one run to the next; after a restore (the run starts from registers other
