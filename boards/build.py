@@ -331,7 +331,7 @@ HIDE_NAMES_SCRIPT = ("flatten", "rename -hide w:*")
 
 
 def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts="",
-                hide_names=False):
+                hide_names=False, pnr_opts=""):
     tools = ecp5_tools()
     missing = [var for var, path in tools.items() if path is None]
     if missing:
@@ -341,7 +341,8 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts="",
         (out / "top_report.json").unlink()
     log(f"writing the ECP5 build tree to {out}/")
     write_tree(board, core_factory, "Trellis", out, frequency=frequency,
-               nextpnr_opts=f"--report top_report.json --timing-allow-fail --seed {seed}",
+               nextpnr_opts=(f"--report top_report.json --timing-allow-fail --seed {seed}"
+                             + (f" {pnr_opts}" if pnr_opts else "")),
                synth_opts=synth_opts,
                **({"script_after_read": "\n".join(HIDE_NAMES_SCRIPT)} if hide_names else {}))
     env = dict(os.environ, **tools)
@@ -367,7 +368,7 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts="",
                "fmax_mhz": {k: v[0] for k, v in r["fmax"].items()},
                "pnr_seconds": round(elapsed, 1),
                "bitstream": str(out / "top.bit"), "seed": seed, "synth_opts": synth_opts,
-               "hide_names": hide_names}
+               "pnr_opts": pnr_opts, "hide_names": hide_names}
     if not r["fmax"]:
         return summary, BuildError(f"nextpnr reported no clock in {out}/top_report.json")
     for clock, (achieved, constraint) in r["fmax"].items():
@@ -417,9 +418,18 @@ def provenance():
 
 # --- the command line --------------------------------------------------------------
 
+def default_label_network(board, band):
+    """The band engine's label row network when none is asked for: the ECP5 builds are
+    the clock's (``fast``), the XC7A35T builds the fit's (``small``); None without a
+    band engine."""
+    if band is None:
+        return None
+    return "fast" if board.name == "ulx3s" else "small"
+
+
 def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
           baud=DEFAULT_BAUD, firmware=None, cc_kind="zig", build_dir=None, toolchain=None,
-          seed=1, band=None, synth_opts="", hide_names=False, label_network=None):
+          seed=1, band=None, synth_opts="", hide_names=False, label_network=None, pnr_opts=""):
     """Build ``board``; returns the summary (also written to ``summary.json``).
 
     Raises :class:`ToolsMissing` (after writing everything it can) when the board's
@@ -439,9 +449,8 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
     if toolchain not in toolchains:
         raise BuildError(f"the {board.title} builds with "
                          f"{' or '.join(t for t in toolchains if t)}, not {toolchain!r}")
-    if label_network is None and band is not None:
-        # the ECP5 builds are the clock's (the fast network), the XC7A35T's the fit's
-        label_network = "fast" if board.name == "ulx3s" else "small"
+    if label_network is None:
+        label_network = default_label_network(board, band)
     out = Path(build_dir or Path("build") / board.name)
     out.mkdir(parents=True, exist_ok=True)
     for stale in ("top.bit", "summary.json", "utilisation.txt"):
@@ -474,7 +483,8 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
                                    toolchain=toolchain)
     else:
         result, error = build_ulx3s(board, provide_core, out, frequency=frequency, seed=seed,
-                                    synth_opts=synth_opts, hide_names=hide_names)
+                                    synth_opts=synth_opts, hide_names=hide_names,
+                                    pnr_opts=pnr_opts)
     summary.update(result)
     summary["seconds"] = round(time.monotonic() - start, 1)
     (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n")
@@ -522,6 +532,9 @@ def main(argv=None):
     parser.add_argument("--synth-opts", default="", metavar="OPTS",
                         help="ECP5: options for yosys's synth_ecp5 (e.g. -noabc9), recorded in "
                              "summary.json")
+    parser.add_argument("--pnr-opts", default="", metavar="OPTS",
+                        help="ECP5: more options for nextpnr-ecp5 (e.g. '--placer-heap-critexp 4 "
+                             "--placer-heap-timingweight 30'), recorded in summary.json")
     parser.add_argument("--hide-names", action="store_true",
                         help="ECP5: flatten the design and hide its wire names before "
                              "synth_ecp5 (works around an internal assertion of Yosys 0.70's "
@@ -535,7 +548,8 @@ def main(argv=None):
               baud=FAST_BAUD if args.fast_uart else args.baud, firmware=args.firmware,
               cc_kind=args.cc, band=args.band, label_network=args.label_network,
               build_dir=args.build_dir, toolchain=args.toolchain, seed=args.seed,
-              synth_opts=args.synth_opts, hide_names=args.hide_names)
+              synth_opts=args.synth_opts, hide_names=args.hide_names,
+              pnr_opts=args.pnr_opts)
     except ToolsMissing as e:
         print(f"boards.build: {e}", file=sys.stderr)
         return 3

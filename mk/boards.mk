@@ -8,13 +8,14 @@
 #          the band deduction engine, BAND framed rows a word), LABEL_NETWORK=small|fast (with
 #          BAND: the label rows' network; default small on the arty, fast on the ulx3s),
 #          CC_KIND=zig|gcc (firmware), BUILD_DIR=,
-#          HIDE_NAMES=1 (ECP5: works around Yosys 0.70's ABC9 assertion on some builds).
+#          HIDE_NAMES=1 (ECP5: works around Yosys 0.70's ABC9 assertion on some builds),
+#          PNR_OPTS= (ECP5: more nextpnr-ecp5 options).
 
 BOARD ?= arty
 BITSTREAM_ARGS = --board $(BOARD) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS)) \
 	$(if $(CLOCK),--clock $(CLOCK)) $(if $(BAUD),--baud $(BAUD)) $(if $(CORE),--core $(CORE)) \
 	$(if $(BAND),--band $(BAND)) $(if $(LABEL_NETWORK),--label-network $(LABEL_NETWORK)) \
-	$(if $(HIDE_NAMES),--hide-names) \
+	$(if $(HIDE_NAMES),--hide-names) $(if $(PNR_OPTS),--pnr-opts "$(PNR_OPTS)") \
 	$(if $(CC_KIND),--cc $(CC_KIND)) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
 
 .PHONY: bitstream program

@@ -324,6 +324,29 @@ def test_ulx3s_hide_names_works_around_the_abc9_assertion(tmp_path):
     assert (out / "top.rpt").read_text() == "names hidden\n"
 
 
+def test_ulx3s_pnr_opts_reach_nextpnr(tmp_path):
+    """--pnr-opts are appended to nextpnr-ecp5's command line (a stand-in yosys stops the
+    flow before it runs)."""
+    yosys = script(tmp_path / "yosys", "exit 3\n")
+    out = tmp_path / "b"
+    r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--core", "loopback",
+                   "--pnr-opts", "--placer-heap-critexp 4", "--build-dir", str(out),
+                   env=clean_env(tmp_path, YOSYS=str(yosys)))
+    assert r.returncode != 0
+    line = next(t for t in (out / "build_top.sh").read_text().splitlines() if "NEXTPNR" in t
+                and "--json" in t)
+    assert "--seed 1 --placer-heap-critexp 4" in line
+
+
+def test_label_network_defaults_per_board():
+    """The ULX3S band builds take the fast label network, the XC7A35T's the small one
+    (docs/deduce.md section 12.17); without a band engine there is none."""
+    from slitherlink.boards.build import default_label_network, get_board
+    assert default_label_network(get_board("ulx3s"), 1) == "fast"
+    assert default_label_network(get_board("arty"), 1) == "small"
+    assert default_label_network(get_board("ulx3s"), None) is None
+
+
 # --- programming -------------------------------------------------------------------------
 
 def test_program_without_a_bitstream(tmp_path):
