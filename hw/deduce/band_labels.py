@@ -63,7 +63,12 @@ levels, ``P/2`` operators a level), the copy back over the network of
 network (``ceil(log2 P) + 1`` levels, about a fifth fewer operators).  The
 combinational path of a clock is ``band x (2 + ceil(log2 P))``
 compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels: at
-20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.
+20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.  That
+is ``network="small"``; ``network="fast"`` (docs/deduce.md section 12.17)
+compares the three candidates side by side with one select, and takes each
+run's minimum as the smaller of the prefix-min left to right and its mirror
+image right to left: ``band x (2 + ceil(log2 P))`` compare-and-selects and no
+copy back, the same labels in the same clocks, for about twice the operators.
 The new labels are registered (they are the next group's "row before"), and
 the findings below (equalities, popcounts, accumulators) are computed from that
 register in the next clock, with the window registered beside it: a pipeline
@@ -158,7 +163,8 @@ def _min3(m, name, best, take_b, b, take_a, a):
     """The smallest of ``best``, ``b`` (if ``take_b``) and ``a`` (if ``take_a``): the
     three comparisons side by side and one select (the value of two chained
     :func:`_cs`, one compare-and-select shallower)."""
-    b_lt, a_lt, b_le_a = Signal(name=f"{name}_b"), Signal(name=f"{name}_a"), Signal(name=f"{name}_ba")
+    b_lt, a_lt = Signal(name=f"{name}_b"), Signal(name=f"{name}_a")
+    b_le_a = Signal(name=f"{name}_ba")
     m.d.comb += [b_lt.eq(take_b & (b < best)), a_lt.eq(take_a & (a < best)), b_le_a.eq(b <= a)]
     out = Signal(len(best), name=name)
     with m.If(b_lt & (~a_lt | b_le_a)):
