@@ -814,7 +814,8 @@ def parse_args(argv):
     parser.add_argument("--band", type=int, default=None, metavar="N",
                         help="deduce mode: builds with the band deduction engine, N framed "
                              "rows a word (default: the fully parallel engine)")
-    parser.add_argument("--label-network", choices=("small", "fast"), default=None,
+    from slitherlink.hw.deduce.band_labels import NETWORKS
+    parser.add_argument("--label-network", choices=NETWORKS, default=None,
                         help="with --band: the label stage's row network of the builds (the "
                              "same cycles; docs/deduce.md section 12.17)")
     parser.add_argument("--fmax", default=None, metavar="MHZ",

@@ -518,7 +518,8 @@ def main(argv=None):
     parser.add_argument("--band", type=int, metavar="N",
                         help="soc-deduce, soc-both: the band deduction engine, N framed rows "
                              "a word (DESIGN.md section 6; default: the fully parallel engine)")
-    parser.add_argument("--label-network", choices=("small", "fast"),
+    from slitherlink.hw.deduce.band_labels import NETWORKS
+    parser.add_argument("--label-network", choices=NETWORKS,
                         help="with --band: the label stage's row network: small (the fewest "
                              "LUTs; the arty's default) or fast (the shorter path; the ulx3s's "
                              "default; the same cycles; docs/deduce.md section 12.17)")

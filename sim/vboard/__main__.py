@@ -20,6 +20,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m slitherlink.sim.vboard",
                                      description="The virtual board: the SoC in Verilator "
                                                  "with its UART on a pseudo-terminal.")
+    from slitherlink.hw.deduce.band_labels import NETWORKS
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("build", "build the virtual board (if an input changed)"),
                        ("run", "start a virtual board and print its pseudo-terminal")):
@@ -37,7 +38,7 @@ def main(argv=None):
         sub.add_argument("--band", type=int, metavar="N",
                          help="the band deduction engine, N framed rows a word "
                               "(0 or none: the fully parallel engine)")
-        sub.add_argument("--label-network", choices=("small", "fast"),
+        sub.add_argument("--label-network", choices=NETWORKS,
                          help="with --band: the label stage's row network (the same cycles; "
                               "fast is the ECP5 builds', docs/deduce.md section 12.17)")
         if name == "build":
