@@ -129,7 +129,8 @@ from .band import band_groups
 from .labels import popcount
 from .sweep import BOARDS
 
-__all__ = ["BandLabels", "DRAIN", "LATENCY", "NETWORKS", "prefix_levels", "run_min"]
+__all__ = ["BandLabels", "DRAIN", "LATENCY", "NETWORKS", "check_network", "prefix_levels",
+           "run_min"]
 
 #: clocks a pass takes beyond one a group (read latency, read-ahead)
 LATENCY = 2
@@ -147,6 +148,13 @@ PREFIX_K = (0, 1)
 #: compare-and-selects (the XC7A35T builds), and ``"fast"``, the shortest path
 #: (docs/deduce.md section 12.17)
 NETWORKS = ("small", "fast")
+
+
+def check_network(network):
+    """``network`` if it names one of :data:`NETWORKS`, else a ValueError that says which."""
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
+    return network
 
 # state boards (spec.deduce order C0, C1, H0, H1, V0, V1, ...)
 _H0, _H1, _V0, _V1 = 2, 3, 4, 5
@@ -238,8 +246,7 @@ def run_min(m, name, values, link, k=PREFIX_K, network="small"):
     of its two (both hold the element itself): one compare-and-select after the
     prefix-min instead of the copy's ``ceil(log2 n) + 1`` multiplexer levels, for
     twice the compare-and-selects."""
-    if network not in NETWORKS:
-        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
+    check_network(network)
     k_min, k_copy = k
     n = len(values)
     y = _prefix_min(m, f"{name}_l", values, link, k_min)
@@ -274,9 +281,7 @@ class BandLabels(wiring.Component):
     """The label stage as band passes over a state held outside (module docstring)."""
 
     def __init__(self, max_rows, max_cols, *, band=1, ram_style=None, network="small"):
-        if network not in NETWORKS:
-            raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
-        self.network = network
+        self.network = check_network(network)
         self.geometry, self.groups = geo, groups = band_groups(max_rows, max_cols, band)
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.ram_style = ram_style

@@ -34,7 +34,7 @@ def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None, 
     """The :class:`Design` of the SoC (builds the firmware if needed)."""
     from slitherlink.firmware.build import FirmwareError, build_firmware
     from slitherlink.hw import soc
-    from slitherlink.hw.deduce.band_labels import NETWORKS
+    from slitherlink.hw.deduce.band_labels import check_network
     params = board_parameters()
     for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
                        ("clock_hz", clock_hz), ("baud", baud), ("deduce", deduce),
@@ -42,10 +42,10 @@ def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None, 
         if value is not None:
             params[key] = int(value)
     if label_network is not None:
-        if label_network not in NETWORKS:
-            raise BuildError(f"label_network must be one of {', '.join(NETWORKS)}, "
-                             f"not {label_network!r}")
-        params["label_network"] = label_network
+        try:
+            params["label_network"] = check_network(label_network)
+        except ValueError as error:
+            raise BuildError(f"label_{error}") from None
     if params["label_network"] != "small" and not (params["deduce"] and params["band"]):
         raise BuildError("label_network is for the band deduction engine (give band)")
     try:
