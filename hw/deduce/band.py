@@ -101,8 +101,12 @@ Ports for loading and reading back (only while not ``busy``): ``addr``
 writes a state word, ``clue_we`` with ``clue_in`` a clue word; a write and a
 read of another group can share a clock), and ``state_out`` is the state word
 at the ``addr`` of the previous clock (a synchronous read port), ``clue_out``
-the clue word there (the propagator routes this port to the flood and label
-blocks' state and grid reads).
+the clue word there (the propagator routes this port to the flood block's
+state and grid reads).  A second read port of the state memory, ``line_addr``
+-> ``line_out`` (the same timing, at any time), is the label block's: it
+reads only the edge boards, so only they are duplicated, and its output
+register is placed beside the label logic, off the sweep's and the floods'
+wires (docs/deduce.md section 12.18).
 """
 
 from math import ceil
@@ -181,6 +185,8 @@ class BandSweep(wiring.Component):
             "word_changed": Out(1),
             "word_group": Out(range(groups)),
             "clue_out": Out(self.clue_layout),
+            "line_addr": In(range(groups)),
+            "line_out": Out(self.state_layout),
             "clocks": Out(COUNT_WIDTH),
         })
 
@@ -213,6 +219,10 @@ class BandSweep(wiring.Component):
         m.submodules.clue_mem = clue_mem = Memory(
             shape=self.clue_layout, depth=groups, init=[], attrs=attrs)
         s_rd, s_wr = state_mem.read_port(), state_mem.write_port()
+        # the label block's own read port (only its edge boards are used, so only those
+        # memory bits are duplicated): its data register can sit beside the label logic
+        l_rd = state_mem.read_port()
+        m.d.comb += [l_rd.addr.eq(self.line_addr), self.line_out.eq(l_rd.data)]
         c_rd, c_wr = clue_mem.read_port(), clue_mem.write_port()
 
         (hs_up, hs_down), (hc_up, hc_down) = self.state_halo, self.clue_halo

@@ -384,17 +384,19 @@ class BandLabels(wiring.Component):
         ok1, ok2 = Signal(), Signal()
         m.d.sync += [g1.eq(rd_group), ok1.eq(rd_ok), g2.eq(g1), ok2.eq(ok1 & running)]
 
-        # -- the masked state of the word on the port: links and unknown edges per row
+        # -- the masked state of the word on the port: links and unknown edges per row; the
+        # masks are the constants of its group, registered beside the read (as g1), so
+        # that no group decoder lies between the port and the row update
         hlink_m, vlink_m = Signal(bits), Signal(bits)
         hvalid_m, vvalid_m = Signal(bits), Signal(bits)
-        with m.Switch(g1):
+        with m.Switch(rd_group):
             for g in range(groups):
                 with m.Case(g):
                     masks = [0, 0, 0, 0]
                     for j in range(band):
                         for i, mask in enumerate(self._row_masks(g * band + j)):
                             masks[i] |= mask << (j * w)
-                    m.d.comb += [hlink_m.eq(masks[0]), vlink_m.eq(masks[1]),
+                    m.d.sync += [hlink_m.eq(masks[0]), vlink_m.eq(masks[1]),
                                  hvalid_m.eq(masks[2]), vvalid_m.eq(masks[3])]
         sd = self.state_data
         okr = ok1.replicate(bits)

@@ -12,12 +12,14 @@ a :class:`~hw.deduce.band_flood.BandFloods` and a
 
 * One state memory, the sweep's.  While the sweep is idle its read port
   (``addr`` -> ``state_out``, and ``clue_out``, a read port of the clue memory
-  at the same address added for this) serves the block that runs: the floods'
-  ``state_addr`` (their ``clue_addr`` always equals it) or the labels'
-  ``state_addr`` drives ``BandSweep.addr``, and ``state_out`` / ``clue_out``
-  go to their ``state_data`` / ``clue_data``; when the propagator is idle the
-  port is the outside's (``addr``, ``state_out``, ``clue_out``).  The state
-  does not change while the floods or labels run, as they require.
+  at the same address added for this) serves the floods while they run: their
+  ``state_addr`` (their ``clue_addr`` always equals it) drives
+  ``BandSweep.addr``, and ``state_out`` / ``clue_out`` go to their
+  ``state_data`` / ``clue_data``; otherwise the port is the outside's
+  (``addr``, ``state_out``, ``clue_out``).  The labels read the state through
+  the sweep's second read port (``line_addr`` -> ``line_out``), their own
+  (docs/deduce.md section 12.18).  The state does not change while the floods
+  or labels run, as they require.
 * Deductions go back through the sweep's ``fix`` port: the sweep pass after a
   flood run that deduced something gets ``fix_in`` = ``C0: fix_c0, C1:
   fix_c1`` from the flood block (``fix_addr`` is its read address, the word
@@ -217,14 +219,12 @@ class BandPropagator(wiring.Component):
         m.submodules.labels = lb
 
         running = Signal()   # a propagation is under way (SWEEP, FLOOD, LABELS)
-        in_flood, in_labels = Signal(), Signal()
+        in_flood = Signal()
 
-        # -- the sweep's read port: the outside's when idle, else the running block's (the
-        # floods and the labels beside them read the same group in the same clock)
+        # -- the sweep's read port: the floods' while they run, else the outside's; the
+        # labels read the state through the sweep's second port, their own
         with m.If(in_flood & fl.busy):
             m.d.comb += sw.addr.eq(fl.state_addr)
-        with m.Elif(in_flood | in_labels):
-            m.d.comb += sw.addr.eq(lb.state_addr)
         with m.Else():
             m.d.comb += sw.addr.eq(self.addr)
         m.d.comb += [
@@ -234,7 +234,7 @@ class BandPropagator(wiring.Component):
             sw.clue_we.eq(self.clue_we & ~running), sw.clue_in.eq(self.clue_in),
             self.state_out.eq(sw.state_out), self.clue_out.eq(sw.clue_out),
             fl.state_data.eq(sw.state_out), fl.clue_data.eq(sw.clue_out),
-            lb.state_data.eq(sw.state_out),
+            sw.line_addr.eq(lb.state_addr), lb.state_data.eq(sw.line_out),
             # the label memory and flag (snapshots) and its clear pass
             lb.label_addr.eq(self.label_addr), lb.label_we.eq(self.label_we & ~running),
             lb.label_in.eq(self.label_in), self.label_out.eq(lb.label_out),
@@ -345,7 +345,7 @@ class BandPropagator(wiring.Component):
                     with m.Else():
                         finish(0)
             with m.State("LABELS"):
-                m.d.comb += [running.eq(1), in_labels.eq(1)]
+                m.d.comb += running.eq(1)
                 m.d.sync += self.clocks.eq(self.clocks + 1)
                 with m.If(lb.done):
                     m.d.sync += [self.late_label_passes.eq(self.late_label_passes + lb.passes
