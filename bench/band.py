@@ -38,11 +38,12 @@ def size_label(row, builds):
 
 
 def run_band(row, *, bands, latency, max_decisions, time_limit, check, beside=True,
-             implied=True):
+             implied=True, partial_labels=True):
     made = []
 
     def make_engine(puzzle, **options):
         made.append(band_engine(puzzle, check=check, span_bands=bands, beside=beside,
+                                partial_labels=partial_labels,
                                 implied=implied, **options))
         return made[-1]
 
@@ -145,6 +146,9 @@ def main(argv=None):
     parser.add_argument("--no-implied", action="store_true",
                         help="probe every colour, implied or not (the sequencer before "
                              "docs/deduce.md section 12.15), to compare")
+    parser.add_argument("--whole-label-passes", action="store_true",
+                        help="every label pass over every word (the engine before "
+                             "docs/deduce.md section 12.18), to compare")
     parser.add_argument("--csv", help="write one row per puzzle to this file")
     parser.add_argument("--quiet", action="store_true", help="no line per puzzle")
     args = parser.parse_args(argv)
@@ -165,7 +169,7 @@ def main(argv=None):
         result = run_band(row, bands=bands, latency=args.latency,
                           max_decisions=args.max_decisions, time_limit=args.time_limit,
                           check=args.check, beside=not args.labels_after_floods,
-                          implied=not args.no_implied)
+                          implied=not args.no_implied, partial_labels=not args.whole_label_passes)
         result["class"] = size_label(row, builds)
         results.append(result)
         if not args.quiet:

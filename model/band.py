@@ -114,7 +114,12 @@ a flood run costs its passes, and a label run that is used costs only the
 passes it takes beyond the flood run beside it (``late_label_passes``) and
 its drain, if it ends after the flood run (``late_label_runs``).  The label
 registers are carried as an array (``registers[2]``), saved and restored with
-the state like the model's registers.
+the state like the model's registers.  Those late passes may be *partial*
+(``partial_labels``, the default; :func:`band_labels`' ``partial_after``,
+docs/deduce.md section 12.18): they stream only the words in which labels can
+still change, and a run whose partial passes have settled ends with one whole
+top-down pass for the findings; ``late_label_skipped`` counts the words they
+did not stream against whole passes.
 
 **Snapshots and trail**: one word per clock.  A probe's save and restore
 copy only the words in which the live state or label array differs from the
@@ -127,7 +132,7 @@ Cycle model (:class:`BandCycleModel`)::
 
     cycles = (span words + inner spans + sweeps x L)
              + (flood_passes + late_label_passes) x (ceil((R+2)/band) + L)
-             + late_label_runs + snapshot words
+             - late_label_skipped + late_label_runs + snapshot words
              + R x (decisions + backtracks) + 40 x (decisions + backtracks)
 
 :class:`BandEngine` runs the same search as :func:`model.deduce.solve` (it is
@@ -325,7 +330,8 @@ def register_labels(geo, registers):
     return out
 
 
-def band_labels(geo, state, band, warm=EMPTY_BASE, start=None, max_passes=None):
+def band_labels(geo, state, band, warm=EMPTY_BASE, start=None, max_passes=None,
+                partial_after=None, pass_words=None):
     """The label stage as band passes.
 
     ``start`` is the label register array (as :func:`register_labels` gives
@@ -336,11 +342,24 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None, max_passes=None):
     conflict equal :func:`model.deduce.labels`'; ``registers`` is the final
     label array (for the model's registers ``r`` returned by ``labels``,
     ``registers == register_labels(geo, r)`` on every point on a line unless
-    a cycle was found, when the model's registers are None: ``closed``)."""
+    a cycle was found, when the model's registers are None: ``closed``).
+
+    ``partial_after`` (None: never): the passes after that many may be
+    *partial* (:func:`_partial_pass`, docs/deduce.md section 12.18): a pass
+    that follows a pass that left something pending starts where that pass
+    ended and stops one word after the first word that is past the farthest
+    pending row and changed nothing; a partial pass that leaves nothing pending
+    is followed by one whole top-down pass, whose findings are the run's.
+    ``pass_words``: a list to which the words each pass streams are appended
+    (one more for a whole pass that follows a partial one: its first read
+    waits a clock)."""
     w, nrows = geo.width, geo.rows + 2
     h1, v1 = state[H1], state[V1]
     lab = list(register_labels(geo, warm) if start is None else start)
+    nwords = _words(nrows, band)
     if not h1 and not v1:
+        if pass_words is not None:
+            pass_words.append(nwords)
         return state, False, 1, lab, False
     # per point row: the runs of points joined by LINE V edges, each with its
     # vertical links (up: H@p, down: H@(p+W))
@@ -358,27 +377,66 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None, max_passes=None):
                 break
         ups = [q - w for q in run if h1 >> q & 1]
         downs = [q + w for q in run if h1 >> (q + w) & 1]
-        runs[p // w].append((run, run + ups + downs))
+        runs[p // w].append((run, ups, downs))
     passes = 0
+    first, down, partial = 0, True, False   # the next pass: its first word, direction, kind
+    extra = 0                               # a clock before the next pass's first read
+    bound = None                            # a partial pass: the word it must pass
     while True:
         passes += 1
-        down = passes % 2 == 1
-        changed = pending = False
-        for i in _order(nrows, band, down):
-            for run, sources in runs[i]:
-                low = min(lab[q] for q in sources)
-                for q in run:
-                    if lab[q] != low:
-                        lab[q], changed = low, True
-            j = i - 1 if down else i + 1  # the row processed just before (in the grid)
-            if 0 <= j < nrows:
-                pending |= any(min(lab[q] for q in sources) < lab[run[0]]
-                               for run, sources in runs[j])
-        # only a top-down pass may end the run early: a row's end pairs across the H
-        # edges above it are taken with the labels of the row above, which a bottom-up
-        # pass reaches later (they could still change in it)
-        if not changed or (not pending and down) or passes == max_passes:
+        step = 1 if down else -1
+        order = range(first, nwords) if down else range(first, -1, -1)
+        changed = pending = stopping = False
+        seen = set()       # the rows processed in this pass so far
+        raised = None      # the first word in which a row left something pending
+        streamed = 0
+        for k in order:
+            streamed += 1
+            word_changed = word_pending = False
+            rows = range(k * band, min(nrows, (k + 1) * band))
+            for i in (rows if down else reversed(rows)):
+                j = i - step  # the row processed just before (in the grid)
+                for run, ups, downs in runs[i]:
+                    # the row before counts only if this pass processed it (a partial
+                    # pass's first row sees none: the window enters it as empty)
+                    before = (ups if down else downs) if j in seen else []
+                    after = downs if down else ups
+                    low = min(lab[q] for q in run + before + after)
+                    for q in run:
+                        if lab[q] != low:
+                            lab[q], word_changed = low, True
+                seen.add(i)
+                if j in seen:
+                    word_pending |= any(
+                        min(lab[q] for q in run + ups + downs) < lab[run[0]]
+                        for run, ups, downs in runs[j])
+            changed |= word_changed
+            pending |= word_pending
+            if word_pending and raised is None:
+                raised = k
+            if stopping:
+                break      # the word after the one that stopped the pass
+            if partial and not word_changed and (k - bound) * step >= 0:
+                stopping = True
+        if pass_words is not None:
+            pass_words.append(streamed + extra)
+        last, extra = k, 0
+        if passes == max_passes:
             break
+        if partial:
+            if not pending:
+                # every label is final: one whole top-down pass for the findings
+                first, down, partial, extra = 0, True, False, 1
+                continue
+        elif not changed or (not pending and down):
+            # only a top-down pass may end the run early: a row's end pairs across the H
+            # edges above it are taken with the labels of the row above, which a
+            # bottom-up pass reaches later (they could still change in it)
+            break
+        # the next pass, the other way, from the word this one ended with
+        partial = (partial_after is not None and passes >= partial_after and pending)
+        bound = raised - step if raised is not None else None
+        first, down = last, not down
     # the last pass: roots, ends, end pairs
     roots = sum(lab[p] == p for p in adj)
     ends = [p for p, nb in adj.items() if len(nb) == 1]
@@ -414,6 +472,9 @@ class BandCounters:
     #: runs that ended after that flood run (:class:`BandEngine`: what the labels cost)
     late_label_passes: int = 0
     late_label_runs: int = 0
+    #: the words the late passes did not stream, against whole passes (partial label
+    #: passes, docs/deduce.md section 12.18; less a clock for each whole pass after one)
+    late_label_skipped: int = 0
     #: band height -> ``[words, inner]``: the words the sweep passes wrote, in all
     #: (each pass its *span*, see :class:`BandEngine`), and the passes whose span
     #: does not begin with word 0 (they read the word above it first)
@@ -482,6 +543,7 @@ class BandCycleModel:
             words, inner = spans
             sweeps = words + inner + self.latency * b.sweep_passes
         return ((b.flood_passes + b.late_label_passes) * self.pass_clocks(rows) + sweeps
+                - b.late_label_skipped
                 + self.drain * b.late_label_runs + self.snapshot_cycles(c, b, rows)
                 + self.branch * (c.decisions + c.backtracks))
 
@@ -533,11 +595,13 @@ class BandEngine(D.Engine):
     for comparison)."""
 
     def __init__(self, puzzle, *, band=1, check=True, span_bands=(1, 2, 4), beside=True,
-                 **kwargs):
+                 partial_labels=True, **kwargs):
         super().__init__(puzzle, **kwargs)
         self.band = band
         self.check = check
         self.beside = beside
+        #: the label passes after the flood run may be partial (:func:`band_labels`)
+        self.partial_labels = partial_labels
         bands = set(span_bands) | {band}
         self.band_counters = BandCounters(sweep_spans={k: [0, 0] for k in sorted(bands)},
                                           snapshot_words={k: 0 for k in sorted(bands)})
@@ -630,12 +694,17 @@ class BandEngine(D.Engine):
         geo, start = self.geo, self.registers[2]
         new, bad = super()._label_stage(state)
         settled = self.registers[0]
-        bnew, bbad, passes, lab, closed = band_labels(geo, state, self.band, start=start)
+        words = []
+        bnew, bbad, passes, lab, closed = band_labels(
+            geo, state, self.band, start=start, pass_words=words,
+            partial_after=self._flood_run if self.partial_labels else None)
         b = self.band_counters
         b.label_passes += passes
         if passes >= self._flood_run:   # it ends after the flood run beside it
-            b.late_label_passes += passes - self._flood_run
+            late = words[self._flood_run:]
+            b.late_label_passes += len(late)
             b.late_label_runs += 1
+            b.late_label_skipped += len(late) * _words(geo.rows + 2, self.band) - sum(late)
         if bbad != bad or (not bad and bnew != new) or closed != (settled is None):
             raise AssertionError("band labels disagree with model.deduce.labels")
         if self.check and settled is not None and (_on_lines(geo, state, lab) != _on_lines(
@@ -677,11 +746,12 @@ class BandOutcome:
         return BandCycleModel(band, latency).cycles(self.outcome.counters, self.band, self.rows)
 
 
-def band_engine(puzzle, *, band=1, check=True, span_bands=(1, 2, 4), beside=True, **kwargs):
+def band_engine(puzzle, *, band=1, check=True, span_bands=(1, 2, 4), beside=True,
+                partial_labels=True, **kwargs):
     """A :class:`BandEngine` for ``puzzle``, to pass to :func:`model.deduce.solve`
     (``engine=``); ``kwargs`` are :class:`model.deduce.Engine`'s options."""
     return BandEngine(puzzle, band=band, check=check, span_bands=span_bands, beside=beside,
-                      **kwargs)
+                      partial_labels=partial_labels, **kwargs)
 
 
 def band_solve(puzzle, *, band=1, check=True, probing=True, early_loop=True, deadline=None,

@@ -102,11 +102,30 @@ that deduced something, in the clock in which the findings of a pass's last
 group are taken, before the next pass writes anything): the labels stay as
 the passes so far wrote them, and ``dirty`` is not cleared.
 
+**Partial passes** (docs/deduce.md section 12.18; :func:`model.band.band_labels`
+with ``partial_after``): ``hurry`` (from the engine: the flood run beside has
+ended) is sampled in the clock that decides whether a pass runs.  When it is
+high and the pass before left something pending, the pass is *partial*: it
+starts with the group the pass before ended with, as a whole pass does, and
+stops early: in the findings clock of the first group that changed nothing and
+lies at or past the *bound* (the group before the first group whose findings
+left something pending in the pass before, in that pass's order), the group
+after it is the pass's last update, and the next clock is the next pass's
+first.  A partial pass computes the labels a whole pass would (the rows it
+leaves out would not change), but not every group's findings: when a partial
+pass leaves nothing pending, every label is final, and one whole top-down pass
+follows for the findings, from the clock after (the read of the deciding clock
+is dropped); it changes nothing and ends the run.  The first group of a
+partial pass sees no row before it (its links to that row are taken only when
+the group before was updated in the clock before, in the same pass), as the
+first group of a whole pass.
+
 Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
-is high for ``clocks = passes x (groups + 2) + 1`` clocks (the model's
-``ceil((R+2)/band) + L`` a pass with ``L = 2``: one clock of read latency, one
-of read-ahead; and the drain); in the next clock ``done`` is high for one
-clock.  After ``done`` and until the next ``start``: ``passes``, ``clocks``, ``closed`` (``2 x
+is high for ``clocks = passes x 2 + (the groups the passes streamed) + 1``
+clocks, each whole pass ``groups + 2`` (the model's ``ceil((R+2)/band) + L`` a
+pass with ``L = 2``: one clock of read latency, one of read-ahead; and the
+drain), a whole pass after a partial one a clock more; in the next clock
+``done`` is high for one clock.  After ``done`` and until the next ``start``: ``passes``, ``clocks``, ``closed`` (``2 x
 roots > ends``: a cycle), ``multi`` (two roots or more), ``conflict``
 (closed and multi), ``deduced`` (some NOLINE deduction exists: with closed
 alone an unknown edge, with multi and no cycle an end pair), and the
@@ -312,6 +331,7 @@ class BandLabels(wiring.Component):
             "fix_v0": Out(bits),
             "start": In(1),
             "abort": In(1),
+            "hurry": In(1),
             "clear": In(1),
             "busy": Out(1),
             "done": Out(1),
@@ -366,11 +386,18 @@ class BandLabels(wiring.Component):
         clearing = Signal()
         clear_g = Signal(range(groups + 1))
 
-        # -- reads: group a(t) while t < groups; its word arrives in the next clock
+        # -- the pass: it streams the groups from ``y`` to the edge in its direction (a
+        # partial pass may stop earlier); t_end is the clock that updates the last of them
+        y = Signal(range(groups))
+        count = Signal(range(groups + 1))
+        t_end = Signal(range(groups + 2))
+        m.d.comb += [count.eq(Mux(down, groups - y, y + 1)), t_end.eq(count + 1)]
+
+        # -- reads: group a(t) while t < count; its word arrives in the next clock
         rd_ok = Signal()
         rd_group = Signal(range(groups))
-        m.d.comb += [rd_ok.eq(running & (t < groups)),
-                     rd_group.eq(Mux(down, t, groups - 1 - t))]
+        m.d.comb += [rd_ok.eq(running & (t < count)),
+                     rd_group.eq(Mux(down, y + t, y - t))]
         with m.If(running):
             m.d.comb += [self.state_addr.eq(rd_group), l_rd.addr.eq(rd_group)]
         with m.Else():
@@ -380,9 +407,11 @@ class BandLabels(wiring.Component):
         # pipeline of group numbers and valid flags: 1 = the word on the ports ("next"),
         # 2 = the group updated this clock ("cur"); the word before it ("prev") is valid
         # exactly when its links are not zero (words outside the pass enter as zeros)
-        g1, g2 = Signal(range(groups)), Signal(range(groups))
-        ok1, ok2 = Signal(), Signal()
-        m.d.sync += [g1.eq(rd_group), ok1.eq(rd_ok), g2.eq(g1), ok2.eq(ok1 & running)]
+        g1, g2, g3 = Signal(range(groups)), Signal(range(groups)), Signal(range(groups))
+        ok1, ok2, ok3 = Signal(), Signal(), Signal()
+        flush = Signal()   # a pass ends early: the reads under way are dropped
+        m.d.sync += [g1.eq(rd_group), ok1.eq(rd_ok & ~flush), g2.eq(g1),
+                     ok2.eq(ok1 & running & ~flush)]
 
         # -- the masked state of the word on the port: links and unknown edges per row; the
         # masks are the constants of its group, registered beside the read (as g1), so
@@ -439,7 +468,11 @@ class BandLabels(wiring.Component):
             lb, la, vl = (Signal(w, name=f"{n}_{k}") for n in ("lb", "la", "vl"))
             for c in range(p):
                 m.d.comb += old[c].eq(Mux(down, lab(l_cur, jd, c), lab(l_cur, ju, c)))
-            m.d.comb += [lb.eq(Mux(down, up_link[jd], dn_link[ju])),
+            # the links to the row before: for slot 0 only if the group before it was
+            # updated in the clock before, in this pass (ok3; a partial pass's first
+            # group sees no row before it)
+            links = Mux(down, up_link[jd], dn_link[ju])
+            m.d.comb += [lb.eq(links & ok3.replicate(w) if k == 0 else links),
                          la.eq(Mux(down, dn_link[jd], up_link[ju])),
                          vl.eq(Mux(down, row(s_cur.v, jd), row(s_cur.v, ju)))]
             links_before.append(lb)
@@ -468,7 +501,6 @@ class BandLabels(wiring.Component):
         # -- the findings stage, one clock behind: the group updated in the previous
         # clock (its new labels are l_prev) with the window it was updated in, registered
         down2 = Signal()
-        g3, ok3 = Signal(range(groups)), Signal()
         old2 = Signal(self.label_layout)
         s2 = Signal(window_layout())
         above_h2, above_v2, below_h2 = Signal(w), Signal(w), Signal(w)
@@ -579,13 +611,37 @@ class BandLabels(wiring.Component):
             self.fix_v0.eq(Mux(settle, f_rd.data.free_v, 0) | Mux(pairs_on, f_rd.data.pair_v, 0)),
         ]
 
+        # ``tail``: the clock after a pass's last update, the first clock of the next
+        # pass (its first read, in the other direction), in which the findings of the
+        # pass's last group decide whether that pass runs or the run ends
+        tail = Signal()
+
+        # -- partial passes (docs/deduce.md section 12.18): ``raised``, the first group of
+        # the pass whose findings left something pending; the next pass, if partial, must
+        # pass the group before it (``bound``), and stops one group after the first group
+        # past the bound that changed nothing (``stop``: that group's findings clock, in
+        # which the group after it is updated, the pass's last update)
+        partial = Signal()
+        raised, raised_seen = Signal(range(groups)), Signal()
+        bound = Signal(range(-1, groups + 1))
+        first_raised = Signal(range(groups))
+        m.d.comb += first_raised.eq(Mux(raised_seen, raised, g3))
+        with m.If(ok3 & pending & ~raised_seen):
+            m.d.sync += [raised.eq(g3), raised_seen.eq(1)]
+        stop = Signal()
+        beyond = Signal()
+        m.d.comb += [
+            beyond.eq(Mux(down, g3 >= bound, g3 <= bound)),
+            stop.eq(running & ~tail & ok3 & partial & ~changed & beyond),
+        ]
+
         def clear_counts():
             return [roots_acc.eq(0), ends_acc.eq(0), any_pair.eq(0), any_free.eq(0),
-                    changed_acc.eq(0), pending_acc.eq(0)]
+                    changed_acc.eq(0), pending_acc.eq(0), raised_seen.eq(0)]
 
         def begin():
             return clear_counts() + [t.eq(0), tail.eq(0), down.eq(1), self.passes.eq(1),
-                                     self.clocks.eq(0)]
+                                     self.clocks.eq(0), y.eq(0), partial.eq(0)]
 
         # the dirty flag (later statements win)
         with m.If(self.lines_changed):
@@ -593,10 +649,6 @@ class BandLabels(wiring.Component):
         with m.Elif(self.dirty_we):
             m.d.sync += self.dirty.eq(self.dirty_in)
 
-        # ``tail``: the clock after a pass's last update, the first clock of the next
-        # pass (its first read, in the other direction), in which the findings of the
-        # pass's last group decide whether that pass runs or the run ends
-        tail = Signal()
         with m.FSM(name="band_labels"):
             with m.State("IDLE"):
                 with m.If(self.start):
@@ -613,17 +665,30 @@ class BandLabels(wiring.Component):
             with m.State("RUN"):
                 m.d.comb += [running.eq(1), self.busy.eq(1)]
                 m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
-                with m.If(t == self.pass_clocks - 1):
-                    m.d.sync += [t.eq(0), down.eq(~down), tail.eq(1)]
+                with m.If((t == t_end) | stop):
+                    # the pass's last update (of group g2): the next pass starts there
+                    m.d.sync += [t.eq(0), down.eq(~down), tail.eq(1), y.eq(g2)]
+                    m.d.comb += flush.eq(1)
+                any_changed, any_pending = changed_acc | changed, pending_acc | pending
                 with m.If(self.abort):
                     m.d.sync += tail.eq(0)
                     m.next = "IDLE"
                 with m.Elif(tail):
                     m.d.sync += tail.eq(0)
+                    more = [clear_counts(), self.passes.eq(self.passes + 1),
+                            bound.eq(Mux(down2, first_raised - 1, first_raised + 1))]
+                    with m.If(partial):
+                        with m.If(any_pending):
+                            m.d.sync += more
+                        with m.Else():
+                            # every label is final: one whole top-down pass for the
+                            # findings, from the next clock (this clock's read is dropped)
+                            m.d.sync += more + [partial.eq(0), y.eq(0), down.eq(1), t.eq(0)]
+                            m.d.comb += flush.eq(1)
                     # only a top-down pass ends early: the end pairs across a row's
                     # upper H edges use the row above, new only in a top-down pass
-                    with m.If((changed_acc | changed) & (pending_acc | pending | ~down2)):
-                        m.d.sync += clear_counts() + [self.passes.eq(self.passes + 1)]
+                    with m.Elif(any_changed & (any_pending | ~down2)):
+                        m.d.sync += more + [partial.eq(self.hurry & any_pending)]
                     with m.Else():
                         m.d.sync += self.dirty.eq(0)
                         m.next = "DONE"

@@ -75,8 +75,9 @@ a :class:`~hw.deduce.band_flood.BandFloods` and a
            conflict or deduced: a label run beside them dropped (its passes
            counted in label_passes), then conflict -> DONE (conflict), deduced
            -> sweep pass 0 .. limit with the flood fix -> SWEEP;
-           a label run beside them: label_runs += 1, still running -> LABELS,
-           ended -> its findings (as LABELS);
+           a label run beside them: label_runs += 1, still running -> LABELS
+           (``hurry`` to the label block, in this clock and in LABELS: its
+           passes from now on may be partial), ended -> its findings (as LABELS);
            else DONE
     LABELS in the labels' done clock: label_passes += passes,
            late_label_passes += passes beyond the flood run's, late_label_runs
@@ -92,16 +93,20 @@ started; a flood run is ``passes x (groups + 2)`` clocks plus its ``done``
 clock; a label run beside it costs nothing more if it ends no later (its
 findings are there in the floods' ``done`` clock), else its passes beyond the
 flood run's and its drain (``band_labels.DRAIN``, the clock of the findings
-of its last group; its ``done`` clock starts what follows).  So::
+of its last group; its ``done`` clock starts what follows).  Those late passes
+may be partial (``BandLabels``, docs/deduce.md section 12.18): they stream
+``late_skipped`` groups fewer than whole passes would (less a clock for the
+whole findings pass after a partial one).  So::
 
     clocks = sweep_words + sweeps x (hc_down + 2) + sweep_inner x hc_up
-           + (flood_passes + late_label_passes) x (groups + 2) + floods
-           + late_label_runs x DRAIN
+           + (flood_passes + late_label_passes) x (groups + 2) - late_skipped
+           + floods + late_label_runs x DRAIN
 
 against :class:`model.band.BandCycleModel`'s ``sweep_words + sweep_inner +
-sweeps x 2 + (flood_passes + late_label_passes) x (groups + 2) +
-late_label_runs`` (``L = 2``; its words are the puzzle's, as here when
-``limit`` is the grid's): at band 1 (``hc_down = 2``, ``hc_up = 1``), 2 more
+sweeps x 2 + (flood_passes + late_label_passes) x (groups + 2) -
+late_label_skipped + late_label_runs`` (``L = 2``; its words are the puzzle's,
+as here when ``limit`` is the grid's; so are the groups a partial pass streams
+when the puzzle fills the build): at band 1 (``hc_down = 2``, ``hc_up = 1``), 2 more
 clocks a sweep pass (one for the sweep's deeper clue window, one for the
 hand-off from pass to pass), none more a flood or label pass, and one more
 per flood run (the hand-off).  E.g. 10x10: 16 clocks a whole sweep pass
@@ -323,6 +328,9 @@ class BandPropagator(wiring.Component):
                 m.d.comb += [running.eq(1), in_flood.eq(1)]
                 m.d.sync += self.clocks.eq(self.clocks + 1)
                 with m.If(fl.done):
+                    # the clock the label run beside takes a pass's findings in: the
+                    # passes after this one may be partial (docs/deduce.md section 12.18)
+                    m.d.comb += lb.hurry.eq(1)
                     m.d.sync += [self.flood_passes.eq(self.flood_passes + fl.passes),
                                  flood_run.eq(fl.passes)]
                     with m.If(fl.conflict | fl.deduced):
@@ -345,7 +353,7 @@ class BandPropagator(wiring.Component):
                     with m.Else():
                         finish(0)
             with m.State("LABELS"):
-                m.d.comb += running.eq(1)
+                m.d.comb += [running.eq(1), lb.hurry.eq(1)]
                 m.d.sync += self.clocks.eq(self.clocks + 1)
                 with m.If(lb.done):
                     m.d.sync += [self.late_label_passes.eq(self.late_label_passes + lb.passes

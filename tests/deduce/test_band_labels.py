@@ -142,7 +142,9 @@ class Driver(LabelPorts):
             clocks += 1
         assert clocks == dut.groups
 
-    async def run(self):
+    async def run(self, clocks=None):
+        """One run; checks ``busy`` and ``clocks`` against ``clocks`` (default: whole
+        passes); returns the passes."""
         dut, ctx = self.dut, self.ctx
         ctx.set(dut.start, 1)
         await ctx.tick()
@@ -154,7 +156,9 @@ class Driver(LabelPorts):
             busy += 1
             assert busy < 100 * dut.pass_clocks
         passes = ctx.get(dut.passes)
-        assert busy == ctx.get(dut.clocks) == passes * (dut.groups + LATENCY) + DRAIN
+        if clocks is None:
+            clocks = passes * (dut.groups + LATENCY) + DRAIN
+        assert busy == ctx.get(dut.clocks) == clocks
         return passes
 
 
@@ -169,10 +173,11 @@ def simulate(dut, bench):
     sim.run()
 
 
-def expect(geo, state, band, warm, start):
+def expect(geo, state, band, warm, start, partial_after=None):
     """The model's run: (new, conflict, passes, labels, closed, multi), checked
     against model.deduce.labels."""
-    new, bad, passes, lab, closed = band_labels(geo, state, band, warm, start)
+    new, bad, passes, lab, closed = band_labels(geo, state, band, warm, start,
+                                                partial_after=partial_after)
     want_new, want_bad, _, _ = labels(geo, state, warm)
     assert bad == want_bad and (bad or new == want_new)
     on = band_model._line_adjacency(geo, state[H1], state[V1])
@@ -180,16 +185,39 @@ def expect(geo, state, band, warm, start):
     return new, bad, passes, lab, closed, roots > 1
 
 
-async def check_run(drv, geo, state, warm, start, outcomes):
+def build_clocks(geo, dut, state, warm, start, partial_after):
+    """The clocks of the model's run on the build's geometry (its passes stream the
+    build's groups): the words each pass streams, 2 clocks a pass, and the drain."""
+    geo_b = dut.geometry
+    held = register_labels(geo, warm) if start is None else start
+    labs = to_build_labels(geo, dut, held)
+    array = [labs.get(q, q) for q in range(geo_b.cells)]
+    streamed = []
+    band_labels(geo_b, to_build(geo, geo_b, state), dut.band, start=array,
+                partial_after=partial_after, pass_words=streamed)
+    return sum(streamed) + LATENCY * len(streamed) + DRAIN, streamed
+
+
+async def check_run(drv, geo, state, warm, start, outcomes, hurry=False):
     """Run on ``state`` with the label memory holding ``start`` (a model array);
-    every output against the model; returns the model's label array after it."""
+    every output against the model; returns the model's label array after it.
+    ``hurry``: held high through the run, so every pass after the first may be
+    partial (the model's ``partial_after=1``); the clocks are then the model's on
+    the build's geometry, and a run with a partial pass adds "partial" to
+    ``outcomes``."""
     dut, ctx = drv.dut, drv.ctx
     geo_b = dut.geometry
-    new, bad, passes, lab, closed, multi = expect(geo, state, dut.band, warm, start)
+    after = 1 if hurry else None
+    new, bad, passes, lab, closed, multi = expect(geo, state, dut.band, warm, start, after)
     build = to_build(geo, geo_b, state)
     await drv.load_state(build)
-    got_passes = await drv.run()
-    assert got_passes == passes
+    ctx.set(dut.hurry, hurry)
+    clocks, streamed = build_clocks(geo, dut, state, warm, start, after)
+    got_passes = await drv.run(clocks)
+    ctx.set(dut.hurry, 0)
+    assert got_passes == passes == len(streamed)
+    if hurry and any(k < dut.groups for k in streamed):
+        outcomes.add("partial")
     assert ctx.get(dut.conflict) == bad
     assert ctx.get(dut.closed) == closed
     assert ctx.get(dut.multi) == multi
@@ -206,7 +234,7 @@ async def check_run(drv, geo, state, warm, start, outcomes):
     return lab
 
 
-async def run_in_order(drv, runs, outcomes):
+async def run_in_order(drv, runs, outcomes, hurry=False):
     """The recorded ``runs`` of one search (:func:`recorded_runs`), in order, from a
     cleared label memory: kept from one run to the next, loaded as from the trail where
     the model's registers are not the ones the last run left; returns how many runs
@@ -219,7 +247,7 @@ async def run_in_order(drv, runs, outcomes):
             await drv.load_labels(to_build_labels(geo, drv.dut, held))
         else:
             kept += 1
-        held = await check_run(drv, geo, state, warm, held, outcomes)
+        held = await check_run(drv, geo, state, warm, held, outcomes, hurry)
         last = settled
     return kept
 
@@ -469,6 +497,31 @@ def test_recorded_search_runs(max_rows, max_cols, band, names, network, limit=30
     simulate(dut, bench)
     assert sum(kept) > 5
     assert len(outcomes) >= 2
+
+
+@pytest.mark.parametrize("max_rows,max_cols,band,names,network",
+                         [SEQUENCES[0] + ("small",), SEQUENCES[1] + ("fast",),
+                          (10, 18, 2, ["janko_0982"], "small")])
+def test_partial_passes(max_rows, max_cols, band, names, network, limit=30):
+    """With ``hurry`` high (docs/deduce.md section 12.18: the flood run beside has
+    ended) the passes after the first may be partial: the recorded runs of whole
+    searches in order and random line states give the model's labels, passes,
+    findings and fix words (``band_labels(partial_after=1)``), and its clocks on the
+    build's geometry, fewer than whole passes would take in some runs."""
+    dut = BandLabels(max_rows, max_cols, band=band, network=network)
+    sequences = recorded_runs(names, limit)
+    states = list(line_states(names, 5, 3))
+    outcomes = set()
+
+    async def bench(drv):
+        for runs in sequences:
+            await run_in_order(drv, runs, outcomes, hurry=True)
+        for geo, state in states:
+            await drv.clear()
+            await check_run(drv, geo, state, EMPTY_BASE, None, outcomes, hurry=True)
+
+    simulate(dut, bench)
+    assert "partial" in outcomes
 
 
 def test_end_pairs_after_a_bottom_up_pass():

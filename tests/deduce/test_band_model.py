@@ -336,9 +336,11 @@ def test_same_search_as_solve(name):
     assert got.cycles(1) <= seq.cycles(1)
     if c.probes:
         assert got.cycles(1) < seq.cycles(1)
-    # the passes do not depend on the band height
-    assert band_solve(puzzle, max_solutions=2, band=puzzle.rows + 2,
-                      check=False).band.as_dict() == b.as_dict()
+    # the passes do not depend on the band height (the words partial label passes
+    # stream do, docs/deduce.md section 12.18)
+    other = band_solve(puzzle, max_solutions=2, band=puzzle.rows + 2, check=False).band
+    assert dataclasses.replace(other, late_label_skipped=0).as_dict() == \
+        dataclasses.replace(b, late_label_skipped=0).as_dict()
     # the sweep spans (check=True checked that every row a sweep changed was in its
     # span): never more than whole passes, and at band 1 fewer on every puzzle that probes
     whole = dataclasses.replace(b, sweep_spans={})

@@ -74,12 +74,21 @@ class Driver:
         ctx.set(dut.state_we, 0)
 
     async def read_state(self):
+        """The state read back through ``addr``; on a BandSweep its label block's port,
+        ``line_addr``, reading the groups in the other order, must give the same words."""
         dut, ctx = self.dut, self.ctx
-        values = []
+        lines_too = isinstance(dut, BandSweep)
+        values, lines = [], {}
         for g in range(dut.groups):
             ctx.set(dut.addr, g)
+            if lines_too:
+                ctx.set(dut.line_addr, dut.groups - 1 - g)
             await ctx.tick()
             values.append(ctx.get(dut.state_out.as_value()))
+            if lines_too:
+                lines[dut.groups - 1 - g] = ctx.get(dut.line_out.as_value())
+        if lines_too:
+            assert [lines[g] for g in range(dut.groups)] == values, "line_out differs"
         return unwords(dut, values, 10)
 
     async def run(self, limit, what="the command"):
