@@ -345,7 +345,7 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None, max_passes=None,
     a cycle was found, when the model's registers are None: ``closed``).
 
     ``partial_after`` (None: never): the passes after that many may be
-    *partial* (:func:`_partial_pass`, docs/deduce.md section 12.18): a pass
+    *partial* (docs/deduce.md section 12.18): a pass
     that follows a pass that left something pending starts where that pass
     ended and stops one word after the first word that is past the farthest
     pending row and changed nothing; a partial pass that leaves nothing pending

@@ -675,8 +675,9 @@ class BandLabels(wiring.Component):
                     m.next = "IDLE"
                 with m.Elif(tail):
                     m.d.sync += tail.eq(0)
-                    more = [clear_counts(), self.passes.eq(self.passes + 1),
-                            bound.eq(Mux(down2, first_raised - 1, first_raised + 1))]
+                    more = clear_counts() + [
+                        self.passes.eq(self.passes + 1),
+                        bound.eq(Mux(down2, first_raised - 1, first_raised + 1))]
                     with m.If(partial):
                         with m.If(any_pending):
                             m.d.sync += more
