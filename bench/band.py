@@ -26,7 +26,7 @@ import sys
 from slitherlink.bench.board_deduce import GOALS, class_for, grid_name, parse_classes
 from slitherlink.bench.deduce import run
 from slitherlink.model.band import BandCycleModel, band_engine
-from tests.conftest import PUZZLES, manifest
+from slitherlink.host.corpus import CorpusMissing, manifest
 
 BUILDS = "10x10,15x15,20x20,20x36,30x25"
 EXACT = ("10x10", "20x36")
@@ -154,9 +154,10 @@ def main(argv=None):
     args = parser.parse_args(argv)
     bands = [int(b) for b in args.bands.split(",") if b]
     builds = parse_classes(BUILDS)
-    rows = manifest()
-    if not rows:
-        print(f"error: the puzzle corpus is missing ({PUZZLES}/manifest.csv)", file=sys.stderr)
+    try:
+        rows = manifest()
+    except CorpusMissing as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     skip = {s for s in args.skip.split(",") if s}
     rows = [r for r in rows if (args.max_cells is None or r["cells"] <= args.max_cells)

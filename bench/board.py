@@ -78,7 +78,7 @@ import threading
 import time
 from pathlib import Path
 
-from slitherlink.paths import build_root, checkout, puzzles
+from slitherlink.paths import build_root, checkout
 
 REPO = checkout() or Path.cwd()  # the docs the benchmark updates
 

@@ -20,7 +20,7 @@ import time
 
 from slitherlink.host.check import check
 from slitherlink.model.deduce import solve
-from tests.conftest import PUZZLES, load, manifest
+from slitherlink.host.corpus import CorpusMissing, load, manifest
 
 #: size classes: (label, largest cell count)
 CLASSES = [("up to 7x7", 49), ("up to 10x10", 100), ("up to 15x15", 225),
@@ -92,9 +92,10 @@ def main(argv=None):
     parser.add_argument("--csv", help="write one row per puzzle to this file")
     parser.add_argument("--quiet", action="store_true", help="no line per puzzle")
     args = parser.parse_args(argv)
-    rows = manifest()
-    if not rows:
-        print(f"error: the puzzle corpus is missing ({PUZZLES}/manifest.csv)", file=sys.stderr)
+    try:
+        rows = manifest()
+    except CorpusMissing as error:
+        print(f"error: {error}", file=sys.stderr)
         return 2
     rows = [r for r in rows if (args.max_cells is None or r["cells"] <= args.max_cells)
             and args.names in r["name"]]

@@ -28,19 +28,17 @@ import threading
 import time
 from pathlib import Path
 
-from slitherlink.paths import puzzles
-
-
 from slitherlink.host import board as B
+from slitherlink.host import corpus
 from slitherlink.host.engines import get_engine
 from slitherlink.host.errors import HostError
 from slitherlink.host import protocol as P
 from slitherlink.host.fakedevice import FakeDevice, solve_reply
 from slitherlink.host.lossy import LossyLink
-from slitherlink.host.puzzle import parse_colouring, parse_plain
+
 from slitherlink.host.result import Status
 
-PUZZLES = puzzles()
+PUZZLES = corpus.root()
 
 
 class SearchingFakeDevice(FakeDevice):
@@ -84,20 +82,14 @@ DEFAULT_LOSSES = (0.001, 0.01, 0.05)
 def pick_puzzles(count, *, max_side=10, root=PUZZLES):
     """``count`` unique puzzles up to max_side x max_side with a solution, evenly spread
     over the corpus sorted by size and name (the same ones every run)."""
-    import csv
-    with open(root / "manifest.csv", newline="") as f:
-        rows = [r for r in csv.DictReader(f)
-                if int(r["rows"]) <= max_side and int(r["cols"]) <= max_side
-                and r["unique"] == "yes" and (root / f"{r['name']}.sol").exists()]
-    rows.sort(key=lambda r: (int(r["rows"]) * int(r["cols"]), r["name"]))
+    rows = [r for r in corpus.manifest(root)
+            if r["rows"] <= max_side and r["cols"] <= max_side
+            and r["unique"] == "yes" and (root / f"{r['name']}.sol").exists()]
+    rows.sort(key=lambda r: (r["cells"], r["name"]))
     if count < len(rows):
         step = len(rows) / count
         rows = [rows[int(i * step)] for i in range(count)]
-    out = []
-    for r in rows:
-        puzzle = parse_plain((root / f"{r['name']}.txt").read_text(), name=r["name"])
-        out.append((puzzle, parse_colouring((root / f"{r['name']}.sol").read_text())))
-    return out
+    return [corpus.load(r["name"], root) for r in rows]
 
 
 def run(loss, puzzles, *, seed=1, retries=None, mode="paper"):

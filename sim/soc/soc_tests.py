@@ -1,4 +1,4 @@
-"""cocotb tests of the whole SoC through its UART pins (run by tests/soc/test_soc_cocotb.py).
+"""cocotb tests of the whole SoC through its UART pins (run by tests/sim/test_soc_cocotb.py).
 
 Parameters come from the environment: SOC_CLOCK_HZ, SOC_BAUD, SOC_MAX_ROWS,
 SOC_MAX_COLS; SOC_PUZZLES (comma-separated corpus names) and SOC_REPORT (a
@@ -14,13 +14,11 @@ from cocotb.clock import Clock
 from cocotb.triggers import Timer, with_timeout
 
 from slitherlink.host import protocol as P
-from slitherlink.host.puzzle import Puzzle, parse_colouring, parse_plain
+from slitherlink.host.corpus import load
 from slitherlink.host.result import Result, Status
 from slitherlink.model.paper import search
 from slitherlink.sim.soc.uart import UartSink, UartSource
 
-PUZZLES = os.environ.get("SLK_PUZZLES", os.path.join(os.path.dirname(__file__), "..", "..",
-                                                      "..", "shared", "puzzles"))
 
 
 class Bench:
@@ -82,15 +80,6 @@ class Bench:
         return reply
 
 
-def load(name):
-    with open(os.path.join(PUZZLES, f"{name}.txt")) as f:
-        puzzle = parse_plain(f.read(), name=name)
-    sol = os.path.join(PUZZLES, f"{name}.sol")
-    solution = None
-    if os.path.exists(sol):
-        with open(sol) as f:
-            solution = parse_colouring(f.read())
-    return puzzle, solution
 
 
 async def solve_and_compare(bench, puzzle, *, unique=True, max_checks=0, solution=None,

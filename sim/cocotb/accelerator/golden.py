@@ -13,23 +13,21 @@
 Pure Python; no simulator imported here.
 """
 
-import os
-import random
-from pathlib import Path
 
-from slitherlink.host.puzzle import Puzzle, parse_plain
-from slitherlink.paths import puzzles
+from slitherlink.host import corpus
+from slitherlink.host.puzzle import Puzzle
+
 from slitherlink.spec.combinations import Attribute, combinations
 from slitherlink.model.paper import FloodMode, Geometry, flood, partial_condition, pick, search
 
 __all__ = ["to_build", "expected_s0", "random_puzzle", "random_state", "replay",
            "check_replay", "load_puzzle", "PUZZLES", "cell_word"]
 
-PUZZLES = puzzles()
+PUZZLES = corpus.root()
 
 
 def load_puzzle(name):
-    return parse_plain((PUZZLES / f"{name}.txt").read_text(), name=name)
+    return corpus.puzzle(name)
 
 
 def to_build(board, rows, cols, max_rows, max_cols):

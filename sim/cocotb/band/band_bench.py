@@ -1,6 +1,6 @@
 """cocotb bench of the band deduction engine's generated Verilog (run by runner.py).
 
-The bench is the firmware (firmware/src/deduce.c, as tests/deduce/test_engine_bus.py's
+The bench is the firmware (firmware/src/deduce.c, as tests/hw/deduce/test_engine_bus.py's
 ``firmware_solve``): it reads DEDUCE_ID and DEDUCE_CONFIG, then for every case of the
 JSON file ``BAND_CASES`` writes the clues and DEDUCE_SIZE, writes LOAD (the next write
 waits on the bus while it runs), runs DEDUCE, then DECIDE / BACKTRACK as

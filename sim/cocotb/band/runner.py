@@ -15,7 +15,7 @@ does the parallel engine's (:func:`sim.cocotb.deduce.runner.compile_verilog`), i
 
 with ``clues`` the DEDUCE_CLUE codes (0-3, or ``CLUE_BLANK``).  The bench plays the
 firmware's search and reports, per case, what the registers said; the golden model
-runs in the pytest process, which compares (tests/deduce/test_cocotb_band.py).
+runs in the pytest process, which compares (tests/hw/deduce/test_cocotb_band.py).
 """
 
 from dataclasses import dataclass

@@ -14,8 +14,8 @@ from slitherlink.hw.deduce.band import BandSweep, halo_rows
 from slitherlink.hw.deduce.sweep import rule_reach
 from slitherlink.model.deduce import floods, sweep
 from slitherlink.spec.deduce import C0, C1
-from tests.deduce.gateware_cases import puzzle_inputs, puzzle_of, to_build
-from tests.deduce.test_gateware import random_states, recorded_states
+from tests.hw.deduce.gateware_cases import puzzle_inputs, puzzle_of, to_build
+from tests.hw.deduce.test_gateware import random_states, recorded_states
 
 SMALL = ["edge_2x2_33", "edge_1x2_3", "3.3\n.3.\n33.\n", "edge_3x3_noclues", "edge_2x2_3_corner"]
 PAIRS = ["3.3..\n.3...\n33..3\n....3\n.3.33\n", "3.3.1\n23..0\n33.23\n1...3\n.3033\n"]

@@ -24,7 +24,7 @@ from slitherlink.boards.board import check_baud
 from slitherlink.boards.ulx3s import pll_parameters
 from slitherlink.boards import reports
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def clean_env(tmp_path, **extra):

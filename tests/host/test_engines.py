@@ -19,7 +19,7 @@ from tests.conftest import load, manifest
 PEERS = ("sat", "z3", "ip", "cpsat")
 # the peers and the golden models: "model" in its default mode (the deduction engine's,
 # also as its alias "deduce") and "model:paper", the paper's search (the board, registered
-# too, has its own tests: tests/test_board_host.py, tests/test_vboard.py)
+# too, has its own tests: tests/host/test_board_host.py, tests/sim/test_vboard.py)
 ALL = tuple(name for name in ENGINES if name != "board") + ("model:paper",)
 EDGE_CASES = [row["name"] for row in manifest() if row["name"].startswith("edge_")]
 TENS = ["janko_0625", "janko_0853", "loopy_10x10_tricky_04"]

@@ -15,7 +15,7 @@ from slitherlink.model.deduce import (C0, C1, H0, H1, V0, V1, CycleModel, Engine
                           floods, labels, solve, sweep)
 from slitherlink.spec.deduce import VARS, rule_table
 from tests.conftest import load
-from tests.test_model import brute_force, small_puzzles
+from tests.model.test_paper_model import brute_force, small_puzzles
 
 
 # -- search against exhaustive enumeration ------------------------------------------

@@ -11,7 +11,7 @@ from slitherlink.hw.deduce.sweep import SweepArray
 from slitherlink.model.deduce import Engine, sweep
 from slitherlink.spec.deduce import VARS
 from tests.conftest import load
-from tests.deduce.gateware_cases import (deduce_jobs, label_registers, propagate_jobs,
+from tests.hw.deduce.gateware_cases import (deduce_jobs, label_registers, propagate_jobs,
                                          puzzle_inputs, puzzle_of, remap, to_build)
 
 

@@ -17,11 +17,11 @@ from slitherlink.hw.deduce.band_prober import BandProber
 from slitherlink.model.band import register_labels
 from slitherlink.model.deduce import H1, V1
 from tests.conftest import load
-from tests.deduce.gateware_cases import puzzle_of, to_build
-from tests.deduce.test_band_labels import to_build_labels
+from tests.hw.deduce.gateware_cases import puzzle_of, to_build
+from tests.hw.deduce.test_band_labels import to_build_labels
 
-from tests.deduce.test_band_propagator import Driver
-from tests.deduce.test_band_sweep import simulate as sweep_simulate
+from tests.hw.deduce.test_band_propagator import Driver
+from tests.hw.deduce.test_band_sweep import simulate as sweep_simulate
 
 COUNTERS = ("probes", "probe_hits", "saves", "restores",
             "sweeps", "flood_passes", "label_passes", "floods", "label_runs",

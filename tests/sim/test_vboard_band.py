@@ -14,7 +14,7 @@ from slitherlink.model.band import band_solve
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.spec.protocol import DEDUCE_COUNTERS
 from tests.conftest import load
-from tests.test_vboard_deduce import check_result
+from tests.sim.test_vboard_deduce import check_result
 
 #: the counters the band engine counts as passes, and the model's names for them
 PASSES = {"flood_iterations": "flood_passes", "label_iterations": "label_passes"}

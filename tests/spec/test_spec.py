@@ -19,7 +19,7 @@ from slitherlink.spec import board, combinations, generate, protocol
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.registers import ACCEL_REGISTERS, MEMORY_MAP, c_header, markdown
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 
 
 def defines(text, prefix=r"\w+"):

@@ -18,9 +18,9 @@ import slitherlink.model.deduce as D
 from slitherlink.hw.deduce.band_flood import BandFloods
 from slitherlink.model.band import band_floods
 from slitherlink.model.deduce import C0, C1, H1, V1, Geometry, floods
-from tests.deduce.gateware_cases import puzzle_of, remap, to_build
-from tests.deduce.test_band_sweep import unwords, words
-from tests.deduce.test_gateware import random_states
+from tests.hw.deduce.gateware_cases import puzzle_of, remap, to_build
+from tests.hw.deduce.test_band_sweep import unwords, words
+from tests.hw.deduce.test_gateware import random_states
 
 
 class Harness(Elaboratable):

@@ -105,7 +105,7 @@ def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_prope
     counter equals the golden model's (``model.deduce.solve``; ``model.band.band_solve``
     for the band engine)."""
     from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
-    from tests.test_vboard_band import band_model
+    from tests.sim.test_vboard_band import band_model
     wanted = {"yes": Status.SOLVED_UNIQUE, "no": Status.MULTIPLE, "unsat": Status.NO_SOLUTION}
     rows = [r for r in corpus if r["rows"] <= 10 and r["cols"] <= 10]
     assert len(rows) > 300

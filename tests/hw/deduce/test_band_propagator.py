@@ -17,10 +17,10 @@ import slitherlink.model.deduce as D
 from slitherlink.hw.deduce.band_labels import DRAIN
 from slitherlink.hw.deduce.band_propagator import BandPropagator
 from slitherlink.model.deduce import C0, C1, H1, V1
-from tests.deduce.gateware_cases import puzzle_of, to_build
-from tests.deduce.test_band_labels import LabelPorts, build_clocks, to_build_labels
-from tests.deduce.test_band_sweep import Driver as SweepDriver
-from tests.deduce.test_band_sweep import simulate as sweep_simulate
+from tests.hw.deduce.gateware_cases import puzzle_of, to_build
+from tests.hw.deduce.test_band_labels import LabelPorts, build_clocks, to_build_labels
+from tests.hw.deduce.test_band_sweep import Driver as SweepDriver
+from tests.hw.deduce.test_band_sweep import simulate as sweep_simulate
 
 
 # -- recorded propagations ------------------------------------------------------------------------
@@ -305,7 +305,7 @@ def test_initial_and_hand_made_states():
     """The initial state of puzzles (the search's first call), a puzzle whose cells are all
     OUT (the "no loop" conflict), and the flood test's hand-made states (enclosed cells,
     IN and OUT conflicts, serpentines) on a puzzle without clues."""
-    from tests.deduce.test_band_flood import hand_states
+    from tests.hw.deduce.test_band_flood import hand_states
     searches = []
     for name in ["edge_2x2_33", "janko_0002", "loopy_5x5_easy_02", "00\n00\n",
                  "3.3\n.3.\n33.\n", "edge_2x4_global_unsat"]:

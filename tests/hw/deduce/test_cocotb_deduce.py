@@ -17,7 +17,7 @@ import pytest
 
 import slitherlink.model.deduce as D
 from slitherlink.spec.deduce import VARS
-from tests.deduce.gateware_cases import (deduce_jobs, label_registers, propagate_jobs,
+from tests.hw.deduce.gateware_cases import (deduce_jobs, label_registers, propagate_jobs,
                                          puzzle_inputs, puzzle_of, to_build)
 
 COUNTERS = ("probes", "probe_hits", "saves", "restores", "sweeps", "flood_iterations",

@@ -18,9 +18,9 @@ import pytest
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.deduce import island_free
 from tests.conftest import load
-from tests.deduce.test_band_engine import band_counters
-from tests.deduce.test_cocotb_deduce import _tools
-from tests.deduce.test_engine_bus import COUNTERS, random_puzzle
+from tests.hw.deduce.test_band_engine import band_counters
+from tests.hw.deduce.test_cocotb_deduce import _tools
+from tests.hw.deduce.test_engine_bus import COUNTERS, random_puzzle
 
 
 def make_cases(jobs):

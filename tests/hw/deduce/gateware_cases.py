@@ -57,7 +57,7 @@ def puzzle_of(name):
 
 def label_registers(geo_m, dut_labels, registers):
     """The LabelArray's saved vector for the model's label registers."""
-    from tests.deduce.test_engine import naive_labels
+    from tests.model.test_deduce_model import naive_labels
     from slitherlink.model.deduce import H1, V1
     geo_b = dut_labels.geometry
     h, v = registers[1]

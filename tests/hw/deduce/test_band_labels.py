@@ -23,8 +23,8 @@ from slitherlink.model.band import band_labels, register_labels
 from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Engine, Geometry,
                                       labels, segment_base)
 from tests.conftest import load
-from tests.deduce.gateware_cases import puzzle_of, remap, to_build
-from tests.deduce.test_band_sweep import unwords, words
+from tests.hw.deduce.gateware_cases import puzzle_of, remap, to_build
+from tests.hw.deduce.test_band_sweep import unwords, words
 
 
 class Harness(Elaboratable):

@@ -17,7 +17,7 @@ from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Counte
                                       floods, labels, segment_base, solve, sweep)
 from slitherlink.spec.deduce import VARS
 from tests.conftest import load
-from tests.deduce.test_band_labels import fewer_lines
+from tests.hw.deduce.test_band_labels import fewer_lines
 
 
 def bands_of(geo):
@@ -259,7 +259,7 @@ def test_register_labels_are_component_minimums():
             continue
         lab = register_labels(geo, reg)
         # the model's settled labels (naive propagation) agree
-        from tests.deduce.test_engine import naive_labels
+        from tests.model.test_deduce_model import naive_labels
         settled, _ = naive_labels(geo, state)
         assert all(lab[q] == v for q, v in settled.items())
 

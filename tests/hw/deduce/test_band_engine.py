@@ -1,12 +1,12 @@
 """The band deduction engine behind its bus (hw/deduce/band_engine.py) against the model.
 
-The firmware's search through the registers (``tests.deduce.test_engine_bus``), on
+The firmware's search through the registers (``tests.hw.deduce.test_engine_bus``), on
 :class:`~hw.deduce.band_engine.BandDeduceEngine` builds of several band heights: the
 solutions, the end of the search and every counter equal :func:`model.band.band_solve`'s
 (:func:`model.deduce.solve` with the band passes counted: DEDUCE_FLOOD_ITERATIONS and
 DEDUCE_LABEL_ITERATIONS are the flood and label passes), on corpus puzzles and on small
 random puzzles with several solutions or none (where the trail works hardest).  The
-10x10 build runs on the virtual board (tests/test_vboard_band.py), where the same search
+10x10 build runs on the virtual board (tests/sim/test_vboard_band.py), where the same search
 is thousands of times faster than in Amaranth's simulator; the registers and a full
 trail are tested beside the parallel engine's (test_engine_bus.py).
 """
@@ -18,7 +18,7 @@ import pytest
 from slitherlink.hw.deduce.band_engine import BandDeduceEngine
 from slitherlink.model.band import band_solve
 from tests.conftest import PUZZLES, load
-from tests.deduce.test_engine_bus import COUNTERS, random_puzzle, run
+from tests.hw.deduce.test_engine_bus import COUNTERS, random_puzzle, run
 
 
 def band_counters(band):

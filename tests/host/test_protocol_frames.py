@@ -1,6 +1,6 @@
 """The bytes on the wire did not change when the layouts moved to spec/ (issue 11).
 
-tests/data/protocol_frames.json holds frames recorded with the encoder of the
+tests/host/data/protocol_frames.json holds frames recorded with the encoder of the
 last commit before the spec layer (every message type, every error code, a
 10x10 SOLVE and its RESULT); the encoder built on :mod:`spec.protocol` must
 produce them byte for byte, and the decoders must read them back.
