@@ -160,13 +160,12 @@ class SoC(wiring.Component):
     ``firmware``: the RAM image (bytes, built by :mod:`firmware.build`); ``ram_size``
     the RAM it was built for (default: the image's ``ram_size`` attribute).
     ``baud`` must be reachable from ``clock_hz`` (:func:`spec.board.divisor_for`).
-    ``deduce``: also the deduction engine (its window reads 0 without it, and the
-    firmware then refuses deduce mode); ``band``: the band engine
-    (:class:`hw.deduce.band_engine.BandDeduceEngine`, its state in memories, ``band``
-    framed rows a word; DESIGN.md section 6) instead of the fully parallel one (``None``);
-    ``trail_depth``: the decisions its trail holds (default 64, 32 for the band engine).
-    ``paper=False`` leaves the paper's accelerator out (the firmware then refuses paper
-    mode): the CPU and the deduction engine alone.
+    ``deduce``: also the deduction engine (:class:`hw.deduce.engine.DeduceEngine`,
+    docs/design.md section 6; its window reads 0 without it, and the firmware then refuses
+    deduce mode) of ``band`` framed rows a word, ``trail_depth`` decisions on its trail and
+    the label row network ``label_network``.  ``paper=False`` leaves the paper's
+    accelerator out (the firmware then refuses paper mode): the CPU and the deduction
+    engine alone.
     """
 
     uart_rx: In(1, init=1)
@@ -174,8 +173,8 @@ class SoC(wiring.Component):
     trap: Out(1)
 
     def __init__(self, max_rows=10, max_cols=10, *, firmware, ram_size=None,
-                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, band=None,
-                 trail_depth=None, paper=True, label_network=None):
+                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, band=1,
+                 trail_depth=32, paper=True, label_network="small"):
         from .accelerator import Accelerator
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz, self.baud = int(clock_hz), int(baud)
@@ -265,24 +264,18 @@ class SoC(wiring.Component):
         return m
 
 
-def deduce_engine(max_rows, max_cols, *, band=None, trail_depth=None, label_network=None):
-    """The deduction engine of a build: the fully parallel
-    :class:`~hw.deduce.engine.DeduceEngine` (``band`` None) or the
-    :class:`~hw.deduce.band_engine.BandDeduceEngine` of ``band`` framed rows a word
-    (``label_network``: its label stage's row network, default ``"small"``)."""
-    if band is None:
-        if label_network is not None:
-            raise ValueError("label_network is for the band engine (give band)")
-        from .deduce.engine import DeduceEngine
-        return DeduceEngine(max_rows, max_cols, trail_depth=trail_depth or 64)
-    from .deduce.band_engine import BandDeduceEngine   # it checks ``band``
-    return BandDeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth or 32,
-                            label_network=label_network or "small")
+def deduce_engine(max_rows, max_cols, *, band=1, trail_depth=32, label_network="small"):
+    """The deduction engine of a build (:class:`hw.deduce.engine.DeduceEngine`): ``band``
+    framed rows a word (``max_rows + 2``: the whole grid at once), ``trail_depth`` decisions
+    on its trail, ``label_network`` its label stage's row network."""
+    from .deduce.engine import DeduceEngine   # it checks its parameters
+    return DeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth,
+                        label_network=label_network)
 
 
 def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=DEFAULT_CLOCK_HZ,
-                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, band=None, trail_depth=None,
-                label_network=None):
+                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, band=1, trail_depth=32,
+                label_network="small"):
     """``(verilog_text, [picorv32.v path])``: the SoC as one Verilog top module ``name``.
 
     Ports: ``clk``, ``rst`` (active high), ``uart_rx``, ``uart_tx``, ``trap``.

@@ -20,7 +20,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m slitherlink.sim.vboard",
                                      description="The virtual board: the SoC in Verilator "
                                                  "with its UART on a pseudo-terminal.")
-    from slitherlink.hw.deduce.band_labels import NETWORKS
+    from slitherlink.hw.deduce.labels import NETWORKS
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("build", "build the virtual board (if an input changed)"),
                        ("run", "start a virtual board and print its pseudo-terminal")):
