@@ -106,7 +106,8 @@ def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind, paper=T
             image = build_firmware(max_rows, max_cols, cc_kind=cc_kind)
         # the SoC adds picorv32.v to the platform itself when it is elaborated
         return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image,
-                   paper=paper, deduce=deduce, band=band, label_network=label_network), {}
+                   paper=paper, deduce=deduce, band=band or 1,
+                   label_network=label_network or "small"), {}
     except (FirmwareError, MissingPackage) as e:
         raise BuildError(str(e)) from None
 
@@ -518,7 +519,7 @@ def main(argv=None):
     parser.add_argument("--band", type=int, metavar="N",
                         help="soc-deduce, soc-both: the band deduction engine, N framed rows "
                              "a word (DESIGN.md section 6; default: the fully parallel engine)")
-    from slitherlink.hw.deduce.band_labels import NETWORKS
+    from slitherlink.hw.deduce.labels import NETWORKS
     parser.add_argument("--label-network", choices=NETWORKS,
                         help="with --band: the label stage's row network: small (the fewest "
                              "LUTs; the arty's default) or fast (the shorter path; the ulx3s's "
