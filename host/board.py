@@ -71,7 +71,8 @@ import sys
 import time
 
 from . import protocol as P
-from slitherlink.spec.board import DEFAULT_BAUD, PAPER_CLOCK_HZ  # noqa: F401 (re-exported)
+from slitherlink.spec.uart import DEFAULT_BAUD
+from slitherlink.spec.target import PAPER_CLOCK_HZ# noqa: F401 (re-exported)
 from slitherlink.spec.protocol import FrameHeader, Mode, Solve
 
 from .engines import DEFAULT_MODE

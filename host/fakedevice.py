@@ -47,7 +47,7 @@ import tty
 
 from slitherlink.model.band import BandCycleModel, band_solve
 from slitherlink.model.paper import search
-from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
+from slitherlink.spec.target import DEFAULT_TARGET
 from slitherlink.spec.protocol import FrameHeader
 
 from . import protocol as P
@@ -123,8 +123,8 @@ def solve_reply(request, *, limit=None, aborted=False):
 class FakeDevice:
     """The protocol's device side, with a pyserial-like interface."""
 
-    def __init__(self, *, max_rows=10, max_cols=10, clock_hz=DEFAULT_CLOCK_HZ,
-                 baud=DEFAULT_BAUD, misbehave=(), delay=0.0, timeout=1.0, seed=0, deduce=True):
+    def __init__(self, *, max_rows=DEFAULT_TARGET.max_rows, max_cols=DEFAULT_TARGET.max_cols,
+                 clock_hz=DEFAULT_TARGET.clock_hz, baud=DEFAULT_TARGET.baud, misbehave=(), delay=0.0, timeout=1.0, seed=0, deduce=True):
         misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
         unknown = misbehave - MISBEHAVIOURS
         if unknown:

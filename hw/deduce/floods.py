@@ -110,8 +110,8 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1, H1, V1
 
-from .sweep import band_groups
 from .rules import BOARDS
+from .sweep import band_groups
 
 __all__ = ["Floods", "closure"]
 

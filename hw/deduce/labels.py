@@ -144,9 +144,11 @@ from amaranth.lib import data, wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from .sweep import band_groups
+from slitherlink.spec.target import LABEL_NETWORKS
+
 from ..popcount import popcount
 from .rules import BOARDS
+from .sweep import band_groups
 
 __all__ = ["Labels", "DRAIN", "LATENCY", "NETWORKS", "check_network", "prefix_levels",
            "run_min"]
@@ -165,8 +167,8 @@ PASS_WIDTH = 8
 PREFIX_K = (0, 1)
 #: the row networks of :class:`Labels` (``network``): ``"small"``, the fewest
 #: compare-and-selects (the XC7A35T builds), and ``"fast"``, the shortest path
-#: (docs/deduce.md section 12.17)
-NETWORKS = ("small", "fast")
+#: (:data:`spec.target.LABEL_NETWORKS`)
+NETWORKS = LABEL_NETWORKS
 
 
 def check_network(network):

@@ -133,9 +133,9 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1
 
-from .propagator import (COUNT_WIDTH, SPAN_COUNTERS, Propagator, memory_ports,
-                              span_around)
 from ..popcount import popcount
+from .propagator import (COUNT_WIDTH, SPAN_COUNTERS, Propagator, memory_ports,
+                         span_around)
 
 __all__ = ["Prober", "PROPAGATOR_COUNTERS"]
 

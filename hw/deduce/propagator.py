@@ -134,9 +134,9 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1, H0, V0
 
-from .sweep import Sweep
 from .floods import Floods
 from .labels import Labels
+from .sweep import Sweep
 
 __all__ = ["Propagator", "memory_ports", "span_around", "LATE_COUNTERS", "SPAN_COUNTERS"]
 

@@ -28,7 +28,8 @@ from slitherlink.host.result import Result
 from slitherlink.model.band import band_solve
 from slitherlink.model.paper import search
 from slitherlink.sim.vboard import VirtualBoard, build_design
-from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
+from slitherlink.spec.uart import FAST_BAUD
+from slitherlink.spec.target import PAPER_CLOCK_HZ
 from tests.conftest import load
 
 CLOCK_HZ = PAPER_CLOCK_HZ

@@ -171,7 +171,8 @@ def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_prope
     """Every corpus puzzle up to 10x10, unique mode, on the default virtual board at 1
     Mbaud: the status agrees with the manifest's ``unique`` column, a unique solution is
     the ``.sol``, and every counter equals the band model's."""
-    from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
+    from slitherlink.spec.uart import FAST_BAUD
+    from slitherlink.spec.target import PAPER_CLOCK_HZ
     wanted = {"yes": Status.SOLVED_UNIQUE, "no": Status.MULTIPLE, "unsat": Status.NO_SOLUTION}
     rows = [r for r in corpus if r["rows"] <= 10 and r["cols"] <= 10]
     assert len(rows) > 300
