@@ -41,7 +41,8 @@ __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGIST
            "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
            "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_RX_DEPTH", "UART_TX_DEPTH",
            "STACK_RESERVE", "cell_address", "check_build_size", "c_header", "soc_header",
-           "build_header", "linker_memory", "markdown", "soc_markdown", "c_name"]
+           "build_header", "linker_memory", "markdown", "soc_markdown", "soc_diagram",
+           "c_name"]
 
 #: Value of the ID register: ASCII "SLK" and the register map version.
 ID_MAGIC = 0x534C4B
@@ -409,13 +410,15 @@ PAGE_SHIFT = 12
 
 @dataclass(frozen=True)
 class Block:
-    """One target of the CPU's bus: ``base`` address, ``size`` bytes (None: set by the build)."""
+    """One target of the CPU's bus: ``base`` address, ``size`` bytes (None: set by the build);
+    ``pins``: the SoC's ports it drives or reads, ``(name, "in" or "out")``."""
     name: str
     base: int
     size: int
     registers: tuple
     prefix: str     # of its C names
     doc: str
+    pins: tuple = ()
 
     @property
     def region(self):
@@ -429,7 +432,8 @@ class Block:
 RAM = Block("RAM", 0x0000_0000, None, (), "SOC_RAM",
             "block RAM: code, data, stack (top of RAM); the size is a build parameter")
 UART = Block("UART", 0x1000_0000, 16, UART_REGISTERS, "SOC_UART",
-             f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes")
+             f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes",
+             pins=(("uart_rx", "in"), ("uart_tx", "out")))
 SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",
                "free-running 64-bit cycle counter and the build's parameters")
 ACCEL = Block("Accelerator", 0x2000_0000, WINDOW_SIZE, ACCEL_REGISTERS, "SOC_ACCEL",
@@ -626,3 +630,38 @@ def soc_markdown():
         out += _register_table(block.registers)
     return "\n".join(out) + "\n"
 
+
+def _address(value):
+    return f"0x{value >> 16:04X}_{value & 0xFFFF:04X}"
+
+
+def soc_diagram():
+    """The block diagram of ``docs/soc.md`` (paper Fig. 7): the CPU, its bus and every block
+    of :data:`MEMORY_MAP` at its addresses, with the SoC's ports."""
+    region = f"{31}:{REGION_SHIFT}"
+    page = f"{REGION_SHIFT - 1}:{PAGE_SHIFT}"
+    body = [("trap", "out", "PicoRV32 (RV32I): runs the firmware from RAM"), (None, None, "  |"),
+            (None, None, f"  |  bus (hw/bus.py): regions on address bits {region},"),
+            (None, None, f"  |  blocks in one region on bits {page}")]
+    for i, block in enumerate(MEMORY_MAP):
+        last = i == len(MEMORY_MAP) - 1
+        end = ("+ RAM size" if block.size is None
+               else f"{_address(block.base + block.size - 1)}")
+        pins = list(block.pins) or [(None, None)]
+        for j, (pin, direction) in enumerate(pins):
+            text = (f"  +-- {_address(block.base)} .. {end:<11}  {block.name}" if j == 0
+                    else "     " if last else "  |")
+            body.append((pin, direction, text))
+    width = max(len(text) for _, _, text in body) + 1
+    pin_width = max(len(pin) for pin, _, _ in body if pin)
+    margin = " " * (pin_width + 6)
+    out = ["```", f"{margin}+{'-' * (width + 1)}+"]
+    for pin, direction, text in body:
+        if pin is None:
+            left = margin
+        else:
+            arrow = "--->" if direction == "in" else "<---"
+            left = f" {pin:<{pin_width}} {arrow}"
+        out.append(f"{left}| {text:<{width}}|")
+    out += [f"{margin}+{'-' * (width + 1)}+", "```"]
+    return "\n".join(out) + "\n"

@@ -222,6 +222,22 @@ def test_every_window_fits_the_engines_bus_address():
         assert block.size <= 1 << regmap.ADDR_WIDTH
 
 
+def test_the_soc_diagram_shows_the_memory_map():
+    """docs/soc.md's diagram (generated) has every block at its base and end address."""
+    lines = regmap.soc_diagram().splitlines()
+    for block in MEMORY_MAP:
+        base = f"0x{block.base >> 16:04X}_{block.base & 0xFFFF:04X}"
+        line = next(line for line in lines if base in line)
+        assert block.name in line
+        if block.size:
+            end = block.base + block.size - 1
+            assert f"0x{end >> 16:04X}_{end & 0xFFFF:04X}" in line
+        for pin, _ in block.pins:
+            assert any(pin in line for line in lines)
+    assert len({len(line) for line in lines[1:-1]}) == 1   # a closed box
+    assert regmap.soc_diagram() in (REPO / "docs" / "soc.md").read_text()
+
+
 def test_status_rule():
     """spec.protocol.status_of, and the firmware's table of it (slk_protocol.h)."""
     S = protocol.Status
