@@ -109,8 +109,9 @@ async def solve(dut, case):
             solution = []
             for r in range(rows):
                 word = 0
-                for half in range((cols + 31) // 32):
-                    word |= await read(dut, regmap.deduce_row_address(r, half)) << (32 * half)
+                cells = regmap.DEDUCE_ROW_CELLS
+                for half in range(-(-cols // cells)):
+                    word |= await read(dut, regmap.deduce_row_address(r, half)) << (cells * half)
                 solution.append(word)
             solutions.append(solution)
             if len(solutions) >= case["max_solutions"]:
