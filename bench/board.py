@@ -362,11 +362,9 @@ def run_pool(tasks, jobs, new_worker, solve, take):
 def run_board(sample, args, progress, log):
     """Solve every puzzle of ``sample`` on virtual boards; yields one record each."""
     from slitherlink.sim.vboard import BuildError, build_design
-    from slitherlink.sim.vboard.soc import board_parameters
+    from slitherlink.spec.target import DEFAULT_TARGET
 
-    defaults = board_parameters()
-    default_grid = (defaults.get("max_rows", DEFAULT_GRID[0]),
-                    defaults.get("max_cols", DEFAULT_GRID[1]))
+    default_grid = (DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols)
     for grid, rows in grids_for(sample, default_grid, args.grid):
         params = {} if grid is None else {"max_rows": grid[0], "max_cols": grid[1]}
         if args.sim_baud:

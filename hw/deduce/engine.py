@@ -1,4 +1,4 @@
-"""The deduction engine behind the DEDUCE registers (DESIGN.md section 6; docs/deduce.md).
+"""The deduction engine behind the DEDUCE registers (docs/design.md section 6; docs/deduce.md).
 
 :class:`DeduceEngine` runs the search's steps that the firmware asks for, one register
 write each (:mod:`spec.registers`; :func:`model.deduce.solve` is the search): the state

@@ -1,6 +1,6 @@
 """The band flood processor: both floods as band passes over a state held in memory.
 
-DESIGN.md section 6 (the band-of-rows design: "a flood then converges in a
+docs/design.md section 6 (the band-of-rows design: "a flood then converges in a
 few alternating top-down/bottom-up passes, with a row-wide prefix for the
 horizontal spread"); docs/deduce.md section 3; golden model
 :func:`model.band.band_floods` (whose findings are :func:`model.deduce.floods`').

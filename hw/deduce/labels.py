@@ -1,6 +1,6 @@
 """The band label processor: the label stage (no early loop) as band passes over the rows.
 
-DESIGN.md section 6 (the band-of-rows design); docs/deduce.md section 3;
+docs/design.md section 6 (the band-of-rows design); docs/deduce.md section 3;
 golden model :func:`model.band.band_labels` (which equals
 :func:`model.deduce.labels`).  The outputs are those of
 :class:`hw.deduce.labels.LabelArray` (roots, ends, closed, multi, the NOLINE

@@ -1,6 +1,6 @@
 """The band engine's probing sequencer: failed-literal probing over a Propagator.
 
-DESIGN.md section 6 (the band-of-rows design); docs/deduce.md sections 4 and
+docs/design.md section 6 (the band-of-rows design); docs/deduce.md sections 4 and
 12.  Golden model :meth:`model.deduce.Engine.deduce` (near passes, the far
 pass, the probe-scored branch picker), with the propagations counted as
 :class:`model.band.BandEngine` counts them.  The band equivalent of

@@ -1,6 +1,6 @@
 """The band engine's propagation sequencer: sweeps, floods and labels to a fixpoint.
 
-DESIGN.md section 6 (the band-of-rows design); docs/deduce.md sections 3 and
+docs/design.md section 6 (the band-of-rows design); docs/deduce.md sections 3 and
 12.  Golden model :meth:`model.deduce.Engine.propagate`, with the passes
 counted as :class:`model.band.BandEngine` counts them.  The band equivalent
 of :class:`hw.deduce.propagator.Propagator`: it joins a
