@@ -1,4 +1,4 @@
-"""Band-of-rows model of the deduction engine (DESIGN.md section 6; docs/deduce.md).
+"""Band-of-rows model of the deduction engine (docs/design.md section 6; docs/deduce.md).
 
 The fully parallel engine (:mod:`model.deduce`) does not fit the XC7A35T beyond
 6x6.  The band engine keeps the state in block RAM, one word per ``band``
@@ -154,7 +154,7 @@ __all__ = ["band_sweep", "sweep_halo", "band_floods", "band_labels", "register_l
 
 #: pipeline latency of one pass (read, compute, write; the window's read-ahead)
 DEFAULT_LATENCY = 2
-#: DESIGN.md section 6's cost of one branch (decision or backtrack) in firmware
+#: docs/design.md section 6's cost of one branch (decision or backtrack) in firmware
 FIRMWARE_CYCLES_PER_BRANCH = 40
 
 

@@ -1,4 +1,4 @@
-"""Golden model of the deduction engine: its reference semantics (DESIGN.md section 6;
+"""Golden model of the deduction engine: its reference semantics (docs/design.md section 6;
 docs/deduce.md).
 
 The engine keeps, for every cell, edge and lattice point of the framed grid,

@@ -1,6 +1,6 @@
 """Golden model of the paper's hardware blocks and of the search that drives them.
 
-Paper sections 3.1-3.3; DESIGN.md sections 1-3.  Everything the gateware and the
+Paper sections 3.1-3.3; docs/design.md sections 1-3.  Everything the gateware and the
 firmware do is specified here, in Python, and they are tested against it:
 
 * :func:`partial_condition` - the partial-condition checker (section 3.3): the

@@ -1,6 +1,6 @@
 """Attribute/pattern combinations of a clue cell, derived from the rules.
 
-Paper section 2.2 (Fig. 6) and section 3.3 (Tables 1-6); DESIGN.md section 2.
+Paper section 2.2 (Fig. 6) and section 3.3 (Tables 1-6); docs/design.md section 2.
 
 A *combination* of a clue cell with digit ``d`` is its attribute (INSIDE or
 OUTSIDE) and a *pattern*: the set of ``d`` orthogonal neighbours that take the
@@ -108,7 +108,7 @@ def combinations(digit):
 def requirements(digit, pattern, attribute):
     """The colours a combination forces, as a dict ``{(drow, dcol): Attribute}``.
 
-    The centre ``(0, 0)`` is included.  Follows DESIGN.md section 2: centre and
+    The centre ``(0, 0)`` is included.  Follows docs/design.md section 2: centre and
     orthogonal neighbours from the clue, diagonals from the no-crossing rule.
     """
     attribute = Attribute(attribute)

@@ -1,4 +1,4 @@
-"""The local rule tables of the deduction engine, enumerated from the rules (DESIGN.md sections 1 and 6).
+"""The local rule tables of the deduction engine, enumerated from the rules (docs/design.md sections 1 and 6).
 
 Nothing here is typed by hand: every rule is found by enumerating all
 colourings of a small *window* of cells and keeping the minimal implications

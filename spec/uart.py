@@ -1,6 +1,6 @@
 """The UART's rates, shared by the gateware, the boards, the simulators and the host.
 
-DESIGN.md section 4.  The UART's bit time is a whole number of clock cycles
+docs/design.md section 4.  The UART's bit time is a whole number of clock cycles
 (:func:`divisor_for`); the receiver finds the start bit to within one clock cycle
 and then samples the middle of every bit, so with at least :data:`MIN_DIVISOR`
 cycles a bit and a rate error of at most :data:`MAX_BAUD_ERROR` the sampling

@@ -1,6 +1,6 @@
 """The virtual board: the whole SoC in Verilator, its UART on a pseudo-terminal.
 
-DESIGN.md section 4, simulation level 3.  The SoC's Verilog (with PicoRV32 and
+docs/design.md section 4, simulation level 3.  The SoC's Verilog (with PicoRV32 and
 the firmware image in its RAM) is compiled with ``harness.cpp`` into one
 program, ``build/vboard/soc-<hash>/vboard``.  It prints ``PTY /dev/pts/N`` and
 then behaves like an Arty A7 on ``/dev/ttyUSB1``: the host opens the path with

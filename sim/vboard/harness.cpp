@@ -1,6 +1,6 @@
 // The virtual board: a Verilated SoC whose UART is bridged to a pseudo-terminal.
 //
-// DESIGN.md section 4 (simulation level 3).  The model is clocked cycle by
+// docs/design.md section 4 (simulation level 3).  The model is clocked cycle by
 // cycle; the harness plays the part of the board's USB-UART bridge (the Arty's
 // FT2232) at the *byte* level:
 //

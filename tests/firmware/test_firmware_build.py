@@ -34,7 +34,7 @@ def test_firmware_builds_with_generated_headers(tmp_path):
 
 
 def test_building_the_soc_runs_no_compiler(monkeypatch):
-    """hw.soc.SoC takes the image; it never builds one (issue 11 item 3)."""
+    """hw.soc.SoC takes the image; it never builds one."""
     from slitherlink.hw.soc import SoC
     from slitherlink.spec.target import Target
 

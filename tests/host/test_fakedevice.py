@@ -227,7 +227,7 @@ def test_serve_pty_with_pyserial():
 
 
 def test_stats_counts_what_the_receiver_saw():
-    """STATS (issue 13): bytes, good and bad frames, garbage and ERRORs sent, like the SoC."""
+    """STATS: bytes, good and bad frames, garbage and ERRORs sent, like the SoC."""
     dev = FakeDevice(timeout=0.05)
     junk = b"\x00\x11" + bytes([P.START, 0xFF, 0xFF]) + b"\x22"  # LEN too large: 1 bad frame
     replies = exchange(dev, junk + P.encode_ping() + P.encode_frame(0x42), want=3)

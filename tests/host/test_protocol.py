@@ -201,7 +201,7 @@ def test_c_header_has_constants_and_crc_table():
 
 
 def test_stats_round_trip():
-    """STATS_REPLY (issue 13): every counter of spec.protocol.Stats, u32 each."""
+    """STATS_REPLY: every counter of spec.protocol.Stats, u32 each."""
     values = {name: (i + 1) * 1_000_003 for i, name in enumerate(P.STATS_COUNTERS)}
     frame, = P.FrameDecoder().feed(P.encode_stats_reply(**values))
     assert frame.type == P.MsgType.STATS_REPLY

@@ -1,4 +1,4 @@
-"""The bytes on the wire did not change when the layouts moved to spec/ (issue 11).
+"""The bytes on the wire did not change when the layouts moved to spec/.
 
 tests/host/data/protocol_frames.json holds frames recorded with the encoder of the
 last commit before the spec layer (every message type, every error code, a

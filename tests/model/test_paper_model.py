@@ -246,7 +246,7 @@ def test_partial_condition_flags_conflict_and_checkerboard():
 
 def test_counters_of_the_demo_puzzle_are_stable():
     """The step order is the specification the firmware reproduces: any change to
-    these numbers is a change of that specification (DESIGN.md section 3)."""
+    these numbers is a change of that specification (docs/design.md section 3)."""
     puzzle = parse_plain((REPO / "examples" / "loopy_7x7.txt").read_text())
     result = search(puzzle, max_solutions=2)
     assert result.exhausted and len(result.solutions) == 1

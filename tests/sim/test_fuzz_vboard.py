@@ -1,4 +1,4 @@
-"""The firmware under garbage (issue 13): seeded fuzzing of the SoC on the virtual board.
+"""The firmware under garbage: seeded fuzzing of the SoC on the virtual board.
 
 Rounds of noise -- random bytes with START bytes among them, valid frames with a
 byte flipped, truncated frames, a LEN beyond MAX_PAYLOAD, well-formed frames of

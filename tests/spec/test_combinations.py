@@ -1,4 +1,4 @@
-"""The combination tables reproduce the paper's Tables 3, 4 and 6 (DESIGN.md section 2).
+"""The combination tables reproduce the paper's Tables 3, 4 and 6 (docs/design.md section 2).
 
 The ``PAPER_*`` tables below are transcribed from the paper
 (../shared/seeds/004_b6e0facba2ddf3a1.txt, section 3.3) as test oracles; they

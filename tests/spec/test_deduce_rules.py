@@ -35,7 +35,7 @@ PAIRS = {"h33": (0, 1), "v33": (1, 0), "d33": (1, 1), "a33": (1, -1)}
 
 
 def allowed(name, col):
-    """The window's rules, from DESIGN.md section 1, written independently."""
+    """The window's rules, from docs/design.md section 1, written independently."""
     cells = set(col)
     boards = [(r, c) for r, c in cells
               if {(r, c + 1), (r + 1, c), (r + 1, c + 1)} <= cells]

@@ -1,6 +1,6 @@
 """The specification layer (spec/): registers, memory map, layouts, tables, generated files.
 
-Every interface is declared once in spec/ (issue 11); these tests check that the
+Every interface is declared once in spec/; these tests check that the
 generated C headers and docs tables in the repository are current, that the
 headers say what the classes say and compile, and that spec/ imports nothing
 of ours.  The C header is also shown to drive the gateware in
