@@ -42,6 +42,8 @@ import sys
 import time
 from pathlib import Path
 
+from slitherlink.spec.exits import SEVERAL_PUZZLES
+
 from .errors import EXIT_CODES, ExitCode
 from .formats import FORMATS, MAX_INPUT_BYTES, iter_puzzles, write_puzzle
 from .puzzle import MAX_SIDE, PuzzleError
@@ -274,8 +276,8 @@ def build_parser():
                "  paper    the paper's search (section 3); bound: --max-checks"]
     epilog += ["", "puzzle formats (detected): " + "; ".join(
         f"{name}: {text}" for name, text in FORMATS.items()), "", "exit codes:"]
-    epilog += [f"  {int(code):2}  {text}" for code, text in EXIT_CODES.items()]
-    epilog += ["  with several puzzles the exit code is the largest of theirs.", "",
+    epilog += [f"  {int(code):3}  {text}" for code, text in EXIT_CODES.items()]
+    epilog += [f"  {SEVERAL_PUZZLES}.", "",
                f"input limits: {MAX_INPUT_BYTES:,} bytes per file, standard input or "
                f"argument; grids up to {MAX_SIDE}x{MAX_SIDE} (docs/host.md)."]
     parser = _Parser(
@@ -576,7 +578,7 @@ def run(argv=None):
         code = main(argv)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
-        code = 130
+        code = ExitCode.INTERRUPTED
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): not an error of ours
         try:

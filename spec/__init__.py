@@ -14,5 +14,6 @@ register maps, memory map, message layouts, constants and tables from here;
 * :mod:`spec.deduce` -- the deduction engine's state layout and its rule tables, enumerated
   from the rules (docs/deduce.md);
 * :mod:`spec.board` -- board-level constants: clocks, baud rates, the UART divisor;
+* :mod:`spec.exits` -- the exit codes of ``host/solve.py``, their names and meanings;
 * :mod:`spec.generate` -- the generator of the C headers and docs tables.
 """

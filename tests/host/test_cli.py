@@ -132,7 +132,7 @@ def test_script_usage_errors_are_one_line():
 # --- in-process ---------------------------------------------------------------------------
 
 def test_exit_code_table_is_complete_and_documented():
-    assert [int(c) for c in ExitCode] == list(range(12))
+    assert [int(c) for c in ExitCode] == list(range(12)) + [130]
     assert set(EXIT_CODES) == set(ExitCode)
     help_text = cli.build_parser().format_help()
     for code, text in EXIT_CODES.items():
