@@ -9,10 +9,10 @@ cannot be read is reported in one line and the run goes on with the others.
 Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` (the
 FPGA board, ``board``, is one of them, and the default:
 :data:`host.engines.DEFAULT_ENGINE`).  ``--mode paper|deduce`` chooses what the
-``model`` and ``board`` engines run (:data:`host.engines.MODAL`; default
-:data:`host.engines.DEFAULT_MODE`, deduce); given with any other engine it is a
-usage error.  Each engine receives only the options its ``solve`` accepts
-(``--port``, ``--baud``, ``--timeout``, ``--retries`` for the board;
+``model`` and ``board`` engines run (:data:`host.engines.MODAL`; without it each
+runs the default mode, :data:`host.engines.DEFAULT_MODE`, deduce); given with any
+other engine it is a usage error.  Each engine receives only the options its
+``solve`` accepts (``--port``, ``--baud``, ``--timeout``, ``--retries`` for the board;
 ``--max-checks`` for the paper mode of the model and the board,
 ``--max-decisions`` for their deduce mode; ``--time-limit`` where
 supported); an option given for an engine that does not take it is a usage
@@ -340,7 +340,7 @@ def build_parser():
 
 def _board_default(name):
     """A default of the board engine for --help, without importing pyserial."""
-    from . import link
+    from .device import link
     return getattr(link, name)
 
 
@@ -448,14 +448,8 @@ def _run(args, stdin, stdout, stderr, complain):
     except engines.EngineUnavailable as error:
         complain(str(error))
         return ExitCode.ENGINE
-    mode = args.mode
-    if mode is None and "mode" in inspect.signature(solve).parameters \
-            and args.engine != "board":
-        # (the board engine resolves its default itself: deduce, or paper on a build
-        # without the deduction engine)
-        mode = engines.DEFAULT_MODE.name.lower()
     options = {"time_limit": args.time_limit, "max_checks": args.max_checks,
-               "max_decisions": args.max_decisions, "mode": mode,
+               "max_decisions": args.max_decisions, "mode": args.mode,
                "port": args.port, "baud": args.baud, "timeout": args.timeout,
                "retries": args.retries}
     try:

@@ -4,7 +4,7 @@ The exit codes of ``host/solve.py`` are declared in :mod:`spec.exits` (the docs
 tables are generated from there); this module gives them to the host.  Every
 error the user can act on is a :class:`HostError`: one line (``str()``) and an
 ``exit_code``.  The errors of one part live with it and derive from this class:
-the board's (port, no answer, garbled answer, ...) in :mod:`host.board`.
+the device's (port, no answer, garbled answer, ...) in :mod:`host.device.errors`.
 Light to import: no engine, no pyserial.
 """
 

@@ -21,7 +21,7 @@ resynchronisation, the inter-byte timeout, BUSY/NOT_BUSY and ABORT.
 Use it like a ``serial.Serial``::
 
     dev = FakeDevice(max_rows=10, max_cols=10, timeout=1.0)
-    dev.write(protocol.encode_solve(puzzle, unique=True))
+    dev.write(protocol.encode_solve(puzzle, mode="paper", unique=True))
     frames = protocol.FrameDecoder().feed(dev.read(1000))
 
 or give a program a pseudo-terminal with :meth:`FakeDevice.serve_pty`.

@@ -1,4 +1,5 @@
-"""The board engine (host/board.py) against the fake device on a pseudo-terminal.
+"""The board engine (host/engines/board.py, through the device session host/device/) against
+the fake device on a pseudo-terminal.
 
 No simulator: :class:`host.fakedevice.FakeDevice` serves the protocol on a pty
 (a thread of this process), and the board engine opens it with pyserial, the
@@ -12,9 +13,11 @@ import time
 
 import pytest
 
-from slitherlink.host import board as B
+from slitherlink.host import device as B
 from slitherlink.host import protocol as P
 from slitherlink.host.engines import get_engine
+from slitherlink.host.engines.board import solve, solve_on
+from slitherlink.host.errors import OptionError
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.puzzle import Puzzle, transpose_colouring
 from slitherlink.host.result import Status
@@ -60,7 +63,7 @@ def test_solves_like_the_model(serve, name, unique, status):
     puzzle, solution = load(name)
     device = FakeDevice(max_rows=10, max_cols=10, clock_hz=100_000_000)
     port = serve(device)
-    result = B.solve(puzzle, unique=unique, port=port, timeout=2.0, mode=PAPER)
+    result = solve(puzzle, unique=unique, port=port, timeout=2.0, mode=PAPER)
     model = search(puzzle, max_solutions=2 if unique else 1)
     assert result.engine == "board"
     assert result.status is status
@@ -91,7 +94,7 @@ def test_solves_like_the_deduction_model(serve, name, unique, status):
     puzzle, solution = load(name)
     device = FakeDevice(max_rows=10, max_cols=10, clock_hz=100_000_000)
     port = serve(device)
-    result = B.solve(puzzle, unique=unique, port=port, timeout=2.0)
+    result = solve(puzzle, unique=unique, port=port, timeout=2.0)
     model = deduce.solve(puzzle, max_solutions=2 if unique else 1)
     assert result.engine == "board" and result.mode == "deduce"
     assert result.status is status
@@ -118,14 +121,14 @@ def test_session_is_reused_for_several_puzzles(serve):
     port = serve(device)
     for name in ("janko_0002", "janko_0003", "janko_0004"):
         puzzle, solution = load(name)
-        assert B.solve(puzzle, unique=True, port=port).solution == solution
+        assert solve(puzzle, unique=True, port=port).solution == solution
     assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING] + \
         [P.MsgType.SOLVE] * 3
 
 
 def test_max_checks_limit(serve):
     puzzle, _ = load("janko_0002")
-    result = B.solve(puzzle, unique=True, port=serve(FakeDevice()), max_checks=5, mode=PAPER)
+    result = solve(puzzle, unique=True, port=serve(FakeDevice()), max_checks=5, mode=PAPER)
     assert result.status is Status.LIMIT
     assert result.counters["checks"] == 5
 
@@ -134,7 +137,7 @@ def test_max_decisions_limit(serve):
     """Deduce mode: SOLVE's max_checks field carries --max-decisions."""
     device = FakeDevice()
     puzzle, _ = load("janko_0103")  # 3 decisions to solve and prove it unique
-    result = B.solve(puzzle, unique=True, port=serve(device), max_decisions=1)
+    result = solve(puzzle, unique=True, port=serve(device), max_decisions=1)
     assert result.status is Status.LIMIT
     assert result.counters["decisions"] == 1
     assert P.decode_solve(device.requests[-1]).max_checks == 1
@@ -147,8 +150,8 @@ def test_max_decisions_limit(serve):
     ("fast", {}, "unknown mode 'fast'"),
 ])
 def test_a_bound_of_the_other_mode_is_a_usage_error(mode, options, wrong):
-    with pytest.raises(B.OptionError) as error:
-        B.solve(Puzzle(((3,),)), port="/dev/ttyUSB_never_opened", mode=mode, **options)
+    with pytest.raises(OptionError) as error:
+        solve(Puzzle(((3,),)), port="/dev/ttyUSB_never_opened", mode=mode, **options)
     assert wrong in str(error.value) and error.value.exit_code == 2
 
 
@@ -187,7 +190,7 @@ def test_silent_device_times_out_after_one_retry(serve):
     puzzle, _ = load("janko_0002")
     start = time.monotonic()
     with pytest.raises(B.NoAnswer) as error:
-        B.solve(puzzle, port=port, timeout=0.3)
+        solve(puzzle, port=port, timeout=0.3)
     assert 0.85 < time.monotonic() - start < 3
     assert "no answer" in str(error.value) and "3 attempts" in str(error.value)
     assert error.value.exit_code == 9
@@ -199,7 +202,7 @@ def test_garbled_answers(serve, misbehaviour):
     device = FakeDevice(misbehave=misbehaviour, seed=3)
     puzzle, _ = load("janko_0002")
     with pytest.raises(B.GarbledAnswer) as error:
-        B.solve(puzzle, port=serve(device), timeout=0.3, retries=3)
+        solve(puzzle, port=serve(device), timeout=0.3, retries=3)
     assert "garbled" in str(error.value) and "4 attempts" in str(error.value)
     assert "\n" not in str(error.value)
     assert error.value.exit_code == 10
@@ -223,7 +226,7 @@ class Forgetful(FakeDevice):
 def test_lost_request_is_sent_again(serve):
     device = Forgetful(1)
     puzzle, solution = load("janko_0002")
-    result = B.solve(puzzle, unique=True, port=serve(device), timeout=0.3)
+    result = solve(puzzle, unique=True, port=serve(device), timeout=0.3)
     assert result.solution == solution
     assert len(requests_of(device, P.MsgType.SOLVE)) == 2
 
@@ -233,7 +236,7 @@ def test_solve_request_lost_again_and_again(serve):
     silent device)."""
     device = Forgetful(2)
     puzzle, solution = load("janko_0002")
-    result = B.solve(puzzle, unique=True, port=serve(device), timeout=0.2)
+    result = solve(puzzle, unique=True, port=serve(device), timeout=0.2)
     assert result.solution == solution
     assert len(requests_of(device, P.MsgType.SOLVE)) == 3
 
@@ -242,7 +245,7 @@ def test_solve_request_lost_more_often_than_the_retries(serve):
     device = Forgetful(5)
     puzzle, _ = load("janko_0002")
     with pytest.raises(B.NoAnswer, match="SOLVE"):
-        B.solve(puzzle, port=serve(device), timeout=0.2, retries=1)
+        solve(puzzle, port=serve(device), timeout=0.2, retries=1)
     assert len(requests_of(device, P.MsgType.SOLVE)) == 2
 
 
@@ -250,7 +253,7 @@ def test_long_search_is_probed_not_abandoned(serve):
     """The search outlasts the timeout: each probe gets BUSY, and the result still comes."""
     device = FakeDevice(delay=1.2)
     puzzle, solution = load("janko_0002")
-    result = B.solve(puzzle, unique=True, port=serve(device), timeout=0.3)
+    result = solve(puzzle, unique=True, port=serve(device), timeout=0.3)
     assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
     assert len(requests_of(device, P.MsgType.SOLVE)) >= 3  # the request and its probes
     assert result.seconds >= 1.2
@@ -260,7 +263,7 @@ def test_time_limit_aborts_the_search(serve):
     device = FakeDevice(delay=5.0)
     puzzle, _ = load("janko_0002")
     start = time.monotonic()
-    result = B.solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4,
+    result = solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4,
                      mode=PAPER)
     assert time.monotonic() - start < 2.0
     assert result.status is Status.LIMIT
@@ -274,7 +277,7 @@ def test_time_limit_aborts_a_deduce_search(serve):
     device = FakeDevice(delay=5.0)
     puzzle, _ = load("janko_0872")  # 6 decisions
     start = time.monotonic()
-    result = B.solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4)
+    result = solve(puzzle, unique=True, port=serve(device), timeout=2.0, time_limit=0.4)
     assert time.monotonic() - start < 2.0
     assert result.status is Status.LIMIT and result.mode == "deduce"
     assert result.message.startswith("stopped by the time limit after 0 decisions")
@@ -288,10 +291,10 @@ def test_abort_handshake_ends_a_deduce_search(serve):
     aborted deduce search as its answer, as it takes an aborted RESULT."""
     device = FakeDevice(delay=30.0)
     port = serve(device)
-    board = B.open_board(port)
+    board = B.open_connection(port)
     puzzle, _ = load("janko_0872")
     for mode in (DEDUCE, PAPER):
-        board._write(P.encode_solve(puzzle, mode=mode))
+        board.send(P.encode_solve(puzzle, mode=mode))
         time.sleep(0.1)
         assert board.abort() is True
         assert not [r for r in board.stale if not isinstance(r, P.ErrorReply)]
@@ -310,7 +313,7 @@ def test_trail_full_is_a_limit_with_its_reason(serve):
             super()._send(frame)
 
     puzzle, _ = load("janko_0103")  # 3 decisions
-    result = B.solve(puzzle, unique=True, port=serve(SmallTrail()))
+    result = solve(puzzle, unique=True, port=serve(SmallTrail()))
     assert result.status is Status.LIMIT
     assert result.message == "stopped: the hardware trail was full after 3 decisions"
 
@@ -329,9 +332,9 @@ def test_a_late_reply_of_the_other_mode_is_not_the_answer(serve, first):
             return super()._request(frame)
 
     puzzle, solution = load("janko_0002")
-    board = B.open_board(serve(Late()))
+    board = B.open_connection(serve(Late()))
     for mode in (first, PAPER if first is DEDUCE else DEDUCE):
-        result = board.solve(puzzle, unique=True, mode=mode)
+        result = solve_on(board, puzzle, unique=True, mode=mode)
         assert result.mode == mode.name.lower() and result.solution == solution
         counters = P.DEDUCE_COUNTERS if mode is DEDUCE else ("checks", "backtracks")
         assert set(counters) <= set(result.counters)
@@ -346,17 +349,17 @@ def test_a_build_without_the_deduction_engine(serve):
     port = serve(device)
     puzzle, solution = load("janko_0002")
     with pytest.raises(B.NoDeduceEngine) as error:
-        B.solve(puzzle, unique=True, port=port, mode="deduce")
+        solve(puzzle, unique=True, port=port, mode="deduce")
     message = str(error.value)
     assert message.startswith("this build has no deduction engine: use --mode paper, or "
                               "rebuild the bitstream")
     assert "\n" not in message and error.value.exit_code == 7
     assert not requests_of(device, P.MsgType.SOLVE)
-    assert B.solve(puzzle, unique=True, port=port, mode="paper").solution == solution
+    assert solve(puzzle, unique=True, port=port, mode="paper").solution == solution
     assert len(requests_of(device, P.MsgType.PING)) == 1  # the same session
     # a puzzle larger than the build is still that (exit code 11), whatever the mode
     with pytest.raises(B.TooLarge):
-        B.solve(load("janko_0068")[0], port=port)  # 12x16
+        solve(load("janko_0068")[0], port=port)  # 12x16
 
 
 def test_a_device_that_refuses_deduce_mode(serve):
@@ -373,7 +376,7 @@ def test_a_device_that_refuses_deduce_mode(serve):
     device = Pretender(deduce=False)
     puzzle, _ = load("janko_0002")
     with pytest.raises(B.NoDeduceEngine) as error:
-        B.solve(puzzle, port=serve(device))
+        solve(puzzle, port=serve(device))
     assert str(error.value).startswith("this build has no deduction engine: use --mode paper")
     assert "NO_DEDUCE" in str(error.value) and "\n" not in str(error.value)
     assert error.value.exit_code == 7
@@ -383,7 +386,7 @@ def test_too_large_is_refused_before_sending(serve):
     device = FakeDevice(max_rows=5, max_cols=5)
     puzzle, _ = load("edge_10x10_two_solutions")
     with pytest.raises(B.TooLarge) as error:
-        B.solve(puzzle, port=serve(device))
+        solve(puzzle, port=serve(device))
     assert "10x10" in str(error.value) and "5x5" in str(error.value)
     assert error.value.exit_code == 11
     assert not requests_of(device, P.MsgType.SOLVE)
@@ -410,7 +413,7 @@ def test_a_puzzle_that_fits_only_transposed(serve, mode):
     assert "solved transposed: the build is 12x10" in result.message
     # as it is, a puzzle that fits is not transposed
     small, small_solution = load("janko_0002")
-    plain = B.solve(small, unique=True, port=serve(FakeDevice(max_rows=12, max_cols=10)))
+    plain = solve(small, unique=True, port=serve(FakeDevice(max_rows=12, max_cols=10)))
     assert plain.solution == small_solution and "transposed" not in plain.counters
 
 
@@ -427,7 +430,7 @@ def test_too_large_also_transposed(serve):
     device = FakeDevice(max_rows=12, max_cols=10)
     puzzle, _ = load("janko_0068")  # 12x16
     with pytest.raises(B.TooLarge, match="12x16.*12x10.*also transposed") as error:
-        B.solve(puzzle, port=serve(device))
+        solve(puzzle, port=serve(device))
     assert error.value.exit_code == 11 and not requests_of(device, P.MsgType.SOLVE)
 
 
@@ -444,15 +447,15 @@ def test_too_large_answered_by_the_device(serve):
     port = serve(device)
     puzzle, _ = load("edge_10x10_two_solutions")
     with pytest.raises(B.TooLarge, match="refused"):
-        B.solve(puzzle, port=port, mode=PAPER)
+        solve(puzzle, port=port, mode=PAPER)
     # the conversation is still in step: a small puzzle solves on the same session
     small, solution = load("janko_0002")
-    assert B.solve(small, unique=True, port=port, mode=PAPER).solution == solution
+    assert solve(small, unique=True, port=port, mode=PAPER).solution == solution
 
 
 def test_missing_port():
     with pytest.raises(B.PortError) as error:
-        B.solve(Puzzle(((3,),)), port="/dev/ttyUSB_does_not_exist_42")
+        solve(Puzzle(((3,),)), port="/dev/ttyUSB_does_not_exist_42")
     assert "does not exist" in str(error.value)
     assert error.value.exit_code == 8
 
@@ -461,7 +464,7 @@ def test_not_a_serial_port(tmp_path):
     path = tmp_path / "plain-file"
     path.write_text("")
     with pytest.raises(B.PortError, match="not a serial port|cannot"):
-        B.solve(Puzzle(((3,),)), port=str(path))
+        solve(Puzzle(((3,),)), port=str(path))
 
 
 def test_busy_port(serve):
@@ -475,7 +478,7 @@ def test_busy_port(serve):
     try:
         assert holder.stdout.readline().strip() == "open"
         with pytest.raises(B.PortError) as error:
-            B.solve(Puzzle(((3,),)), port=port)
+            solve(Puzzle(((3,),)), port=port)
         assert "busy" in str(error.value)
     finally:
         holder.stdin.close()
@@ -493,7 +496,7 @@ def test_protocol_version_mismatch(serve):
             return super()._request(frame)
 
     with pytest.raises(B.DeviceError, match="protocol version"):
-        B.solve(Puzzle(((3,),)), port=serve(Future()))
+        solve(Puzzle(((3,),)), port=serve(Future()))
 
 
 def test_cli_with_port(serve):
@@ -551,7 +554,7 @@ def test_the_default_mode_falls_back_to_paper_on_a_build_without_the_engine(serv
     puzzle, solution = load("janko_0002")
     for has_engine, want in ((True, "deduce"), (False, "paper")):
         port = serve(FakeDevice(deduce=has_engine))
-        result = B.solve(puzzle, unique=True, port=port)
+        result = solve(puzzle, unique=True, port=port)
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
         assert result.mode == want
         assert ("no deduction engine" in result.message) == (not has_engine)

@@ -20,11 +20,12 @@ from types import SimpleNamespace
 import pytest
 
 from slitherlink.bench.lossy import SearchingFakeDevice, pick_puzzles
-from slitherlink.host import board as B
-from slitherlink.host import link as L
+from slitherlink.host import device as B
+from slitherlink.host.device import link as L
 from slitherlink.host import protocol as P
 from slitherlink.host.cli import main
 from slitherlink.host.engines import get_engine
+from slitherlink.host.engines.board import solve, solve_on
 from slitherlink.host.errors import HostError
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.lossy import LossyLink
@@ -106,7 +107,7 @@ def test_silent_device_is_reported_within_a_few_seconds(serve):
     waits = sum(timing.attempt_wait(lengths["abort"], lengths["error"], k) for k in range(3))
     start = time.monotonic()
     with pytest.raises(B.NoAnswer) as error:
-        B.solve(puzzle, port=port)
+        solve(puzzle, port=port)
     took = time.monotonic() - start
     assert waits * 0.9 < took < waits + 1.0
     assert took < 8.0  # a few seconds, not 120
@@ -126,11 +127,11 @@ class FreezesOnSolve(SearchingFakeDevice):
 def test_device_frozen_mid_solve_is_reported_quickly(serve):
     port = serve(FreezesOnSolve())
     puzzle, _ = load("janko_0002")
-    board = B.open_board(port)
+    board = B.open_connection(port)
     assert board.timing.calibrated  # the PING after the ABORT measured the link
     start = time.monotonic()
     with pytest.raises(B.NoAnswer, match="SOLVE"):
-        board.solve(puzzle, mode="paper")
+        solve_on(board, puzzle, mode="paper")
     lengths = L.frame_lengths(puzzle.rows, puzzle.cols)
     waits = board.timing.search_wait(lengths["solve"], lengths["result"],
                                      board.version.clock_hz)
@@ -190,16 +191,16 @@ def test_late_replies_of_a_connection_that_gave_up_teach_no_fast_link(serve):
     per_request = 0.8
     device = SlowDevice(per_request, booted_by=4)
     port = serve(device)
-    with B.Board(port, timeout=0.2) as first:  # gives up before the device has booted
+    with B.Connection(port, timeout=0.2) as first:  # gives up before the device has booted
         with pytest.raises(B.NoAnswer, match="ABORT"):
             first.connect()
-    board = B.open_board(port)  # its ABORT is "answered" by the reply to the first
+    board = B.open_connection(port)  # its ABORT is "answered" by the reply to the first
     lengths = L.frame_lengths()
     ping_exchange = (lengths["ping"] + lengths["version"]) * L.BITS_PER_BYTE / board.baud
     assert board.timing.calibrated
     assert board.timing.slowdown >= per_request / ping_exchange  # never faster than it is
     puzzle, solution = load("janko_0002")
-    result = board.solve(puzzle, mode="paper")
+    result = solve_on(board, puzzle, mode="paper")
     assert result.status is Status.SOLVED and result.solution == solution
     assert board.resends == 0
     kinds = collections.Counter(P.MsgType(f.type).name for f in device.requests)
@@ -234,7 +235,7 @@ def test_an_unmatched_exchange_only_slows_the_link_down():
 def test_retries_option_bounds_the_resends(serve):
     device = FakeDevice(misbehave="bad_crc")
     with pytest.raises(B.GarbledAnswer, match="6 attempts"):
-        B.solve(load("janko_0002")[0], port=serve(device), retries=5)
+        solve(load("janko_0002")[0], port=serve(device), retries=5)
     assert len([f for f in device.requests if f.type == P.MsgType.ABORT]) == 6
 
 
@@ -300,10 +301,10 @@ def test_dead_virtual_board_is_reported_as_such(tmp_path, monkeypatch, how, said
     build = SimpleNamespace(path=script, baud=115200, clock_hz=50_000_000)
     vboard = VirtualBoard("soc", build=build, args=[how])
     try:
-        board = B.open_board(vboard=vboard)
+        board = B.open_connection(vboard=vboard)
         start = time.monotonic()
         with pytest.raises(B.VirtualBoardFailed) as error:
-            board.solve(load("janko_0002")[0])
+            solve_on(board, load("janko_0002")[0])
         assert time.monotonic() - start < 3.0
     finally:
         B.close_all()
@@ -332,7 +333,7 @@ def test_verbose_logs_every_frame_in_hex(serve):
         ["ERROR", "VERSION", "RESULT"]
     solve_line = sent[2]
     frame = P.encode_solve(__import__("slitherlink.host.formats", fromlist=["load_puzzle"])
-                           .load_puzzle(str(puzzle)))
+                           .load_puzzle(str(puzzle)), mode="paper")
     assert solve_line.endswith(frame.hex(" "))
     assert "SOLVE 7x7" in solve_line and "RESULT SOLVED 7x7" in received[2]
     assert "ERROR NOT_BUSY" in received[0]
@@ -396,17 +397,17 @@ def test_a_reconnection_keeps_the_measured_timing(serve):
     on that very device file, not from the pty prior; another pty does not inherit it."""
     device = FakeDevice()
     port = serve(device)
-    first = B.open_board(port)
+    first = B.open_connection(port)
     measured = first.timing.slowdown
     assert first.timing.calibrated
-    B._drop(first)
-    again = B.Board(port)
+    B.drop(first)
+    again = B.Connection(port)
     try:
         assert again.timing.calibrated and again.timing.slowdown == measured
     finally:
         again.close()
     B.close_all()  # forgets the measurements
-    fresh = B.Board(port)
+    fresh = B.Connection(port)
     try:
         assert not fresh.timing.calibrated
         assert fresh.timing.slowdown == L.VIRTUAL_SLOWDOWN

@@ -8,7 +8,8 @@ deduce_search())."""
 
 import pytest
 
-from slitherlink.host import board as B
+from slitherlink.host import device as B
+from slitherlink.host.engines.board import solve_on
 from slitherlink.host.result import Status
 from slitherlink.model.band import band_solve
 from slitherlink.sim.vboard import VirtualBoard, build_design
@@ -49,7 +50,7 @@ def band_board(band_build):
     band, network = band_build
     build = build_design("soc", params={"band": band, "label_network": network}, quiet=True)
     with VirtualBoard("soc", build=build) as vboard:
-        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
             yield board
 
 
@@ -71,7 +72,7 @@ def test_band_engine_counts_like_the_band_model(band_board, band, name, unique, 
     puzzle, solution = load(name)
     version = band_board.connect()
     assert version.deduce_ok and (version.max_rows, version.max_cols) == (10, 10)
-    result = band_board.solve(puzzle, unique=unique, mode="deduce",
+    result = solve_on(band_board, puzzle, unique=unique, mode="deduce",
                               max_decisions=max_decisions)
     model, counters = band_model(puzzle, band=band, unique=unique,
                                  max_decisions=max_decisions)
@@ -83,7 +84,7 @@ def test_paper_mode_on_the_band_build(band_board):
     puzzle, solution = load("puzzleloop_5x5_medium_8118588")
     band_board.connect()
     for mode in ("deduce", "paper"):
-        result = band_board.solve(puzzle, unique=True, mode=mode)
+        result = solve_on(band_board, puzzle, unique=True, mode=mode)
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
 
 
@@ -115,11 +116,11 @@ def test_the_fast_label_network_takes_the_same_cycles():
     for network in ("small", "fast"):
         build = build_design("soc", params={"band": 1, "label_network": network}, quiet=True)
         with VirtualBoard("soc", build=build) as vboard:
-            with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+            with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
                 board.connect()
                 for name in names:
                     puzzle, solution = load(name)
-                    result = board.solve(puzzle, unique=True, mode="deduce")
+                    result = solve_on(board, puzzle, unique=True, mode="deduce")
                     assert result.solution == solution
                     seen[network, name] = {key: result.counters[key] for key in
                                            ("cycles", "engine_clocks", *DEDUCE_COUNTERS)}

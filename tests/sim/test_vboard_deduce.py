@@ -6,7 +6,9 @@ without the engine refuses deduce mode (ERROR NO_DEDUCE) and keeps serving."""
 
 import pytest
 
-from slitherlink.host import board as B
+from slitherlink.host import device as B
+from slitherlink.host import protocol as P
+from slitherlink.host.engines.board import solve_on
 from slitherlink.host.result import Status
 from slitherlink.model.deduce import solve
 from slitherlink.sim.vboard import VirtualBoard, build_design
@@ -23,7 +25,7 @@ def soc_board():
 
 @pytest.fixture
 def connection(soc_board):
-    board = B.Board(soc_board.port, baud=soc_board.baud, virtual=True)
+    board = B.Connection(soc_board.port, baud=soc_board.baud, virtual=True)
     try:
         yield board
     finally:
@@ -45,7 +47,7 @@ def test_deduce_mode_counts_like_the_model(connection, name, unique, status, max
     puzzle, solution = load(name)
     version = connection.connect()
     assert version.deduce_ok and (version.max_rows, version.max_cols) == (10, 10)
-    result = connection.solve(puzzle, unique=unique, mode="deduce",
+    result = solve_on(connection, puzzle, unique=unique, mode="deduce",
                               max_decisions=max_decisions)
     model = solve(puzzle, max_solutions=2 if unique else 1, max_decisions=max_decisions)
     check_result(result, status, model.solutions, model.counters.as_dict(), solution)
@@ -70,7 +72,7 @@ def test_both_modes_on_one_board(connection):
     puzzle, solution = load("puzzleloop_5x5_medium_8118588")
     connection.connect()
     for mode in ("deduce", "paper", "deduce"):
-        result = connection.solve(puzzle, unique=True, mode=mode)
+        result = solve_on(connection, puzzle, unique=True, mode=mode)
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
         assert ("decisions" in result.counters) == (mode == "deduce")
         assert ("checks" in result.counters) == (mode == "paper")
@@ -82,17 +84,16 @@ def test_a_build_without_the_engine_refuses_deduce_mode():
                          quiet=True)
     puzzle, solution = load("edge_1x2_3")
     with VirtualBoard("soc", build=build) as vboard:
-        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
             assert not board.connect().deduce_ok
             # asked directly, past the host's own check
-            board._write(B.P.encode_solve(puzzle, mode="deduce"))
-            reply, _, _ = board._wait(
-                lambda r: r if isinstance(r, B.P.ErrorReply) else None, 60)
-            assert reply is not None and reply.code == B.P.ErrorCode.NO_DEDUCE
+            board.send(P.encode_solve(puzzle, mode="deduce"))
+            reply = board.receive(lambda r: r if isinstance(r, P.ErrorReply) else None, 60)
+            assert reply is not None and reply.code == P.ErrorCode.NO_DEDUCE
             with pytest.raises(B.NoDeduceEngine, match="no deduction engine"):
-                board.solve(puzzle, mode="deduce")
+                solve_on(board, puzzle, mode="deduce")
             # and it keeps serving paper mode
-            result = board.solve(puzzle, unique=True, mode="paper")
+            result = solve_on(board, puzzle, unique=True, mode="paper")
             assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
 
 
@@ -113,11 +114,11 @@ def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_prope
                                         "band": band}, quiet=True)
     cycles = []
     with VirtualBoard("soc", build=build) as vboard:
-        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
             board.connect()
             for row in rows:
                 puzzle, solution = load(row["name"])
-                result = board.solve(puzzle, unique=True, mode="deduce")
+                result = solve_on(board, puzzle, unique=True, mode="deduce")
                 if band:
                     _, counters = band_model(puzzle, band=band, unique=True)
                 else:

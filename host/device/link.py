@@ -1,7 +1,7 @@
 """The UART link to a board: timing derived from the baud rate and the frame lengths,
 the retry policy, and the frame log of ``--verbose``.
 
-DESIGN.md section 4 (UART protocol).  Nothing here is a fixed number of
+docs/design.md section 4 (UART protocol).  Nothing here is a fixed number of
 seconds: every wait is computed from
 
 * the **byte time** ``10 / baud`` (8N1), multiplied by the link's *slowdown*:
@@ -23,8 +23,9 @@ A request is sent again when no accepted answer came within
 device's inter-byte timeout and more), or at once when a damaged frame came
 back.  While a search may be running, the SOLVE is sent again as a probe
 (answered BUSY) only after :meth:`LinkTiming.search_wait`, which adds
-:data:`SEARCH_ALLOWANCE_CYCLES` of the device's clock.  :data:`DEFAULT_RETRIES` resends in a row are allowed (``--retries``);
-a valid frame from the device (e.g. BUSY while it searches) resets the count.
+:data:`SEARCH_ALLOWANCE_CYCLES` of the device's clock.  :data:`DEFAULT_RETRIES`
+resends in a row are allowed (``--retries``); a valid frame from the device (e.g.
+BUSY while it searches) resets the count.
 After :data:`SILENT_ATTEMPTS` attempts in a row with not a single byte back
 the device is declared silent.
 """
@@ -34,7 +35,7 @@ import itertools
 import logging
 import struct
 
-from . import protocol as P
+from .. import protocol as P
 
 __all__ = ["LinkTiming", "InFlight", "answers", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY",
            "VIRTUAL_SLOWDOWN", "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE",
@@ -71,13 +72,14 @@ def frame_lengths(rows=1, cols=1):
     ``ping``, ``abort``, ``solve``, ``version``, ``error``, ``result`` (a solved
     ``rows`` x ``cols`` RESULT, the longest of paper mode) and ``deduce_result`` (the
     same as a DEDUCE_RESULT, deduce mode's)."""
-    from .puzzle import Puzzle
-    from .result import Status
+    from ..puzzle import Puzzle
+    from ..result import Status
     puzzle = Puzzle([[None] * cols for _ in range(rows)])
     blank = tuple(tuple(False for _ in range(cols)) for _ in range(rows))
     return {
         "ping": len(P.encode_ping()), "abort": len(P.encode_abort()),
-        "solve": len(P.encode_solve(puzzle)) if max(rows, cols) <= P.MAX_GRID else 0,
+        "solve": len(P.encode_solve(puzzle, mode=P.Mode.PAPER))  # as long in either mode
+        if max(rows, cols) <= P.MAX_GRID else 0,
         "version": len(P.encode_version(max_rows=1, max_cols=1, clock_hz=1, baud=1, regmap=0)),
         "error": len(P.encode_error(P.ErrorCode.BUSY)),
         "result": len(P.encode_result(Status.SOLVED, rows, cols, solution=blank)),
