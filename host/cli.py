@@ -319,9 +319,10 @@ def build_parser():
                        help="serial port of the board, e.g. /dev/ttyUSB1")
     board.add_argument("--baud", type=_positive_int, metavar="RATE", help="UART baud rate")
     board.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
-                       help="how long the board may stay silent before a request is "
+                       help="how long the board may take to answer before a request is "
                             "repeated (default: derived from the baud rate and the "
-                            "frame lengths, see docs/host.md)")
+                            "frame lengths); whatever arrives, a request ends within "
+                            "retries + 1 such waits (docs/host.md)")
     board.add_argument("--retries", type=_count, metavar="N",
                        help="how many times in a row a request is sent again after a "
                             "lost or damaged answer (default: "

@@ -7,8 +7,8 @@ protocol (:mod:`host.protocol`):
 * :mod:`host.device.port` -- opening a serial port, exclusively, with one-line
   errors (:mod:`host.ports` finds the Arty's);
 * :mod:`host.device.link` -- the link's timing, derived from the baud rate and
-  the frame lengths, the retry policy, the requests in flight, and the frame
-  log of ``--verbose``;
+  the frame lengths, the retry policy and its bound, the requests in flight,
+  and the frame log of ``--verbose``;
 * :mod:`host.device.connection` -- one conversation: requests with retries,
   ABORT, PING and the SOLVE exchange (:class:`Connection`);
 * :mod:`host.device.virtual` -- starting the virtual board when no port is

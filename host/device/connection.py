@@ -16,8 +16,8 @@ their replies (:mod:`host.protocol` frames), every wait derived from the link
    waiting, probing less and less often), one that lost the request starts it
    now.  A damaged frame back (bad CRC, cut short, garbage, or the device's
    own ERROR saying our frame arrived damaged) makes the host send again at
-   once.  Up to ``retries`` resends in a row (``--retries``); a valid frame (e.g.
-   BUSY) resets the count.  Only a reply of the request's mode (RESULT or
+   once.  Up to ``retries`` resends in a row (``--retries``); a BUSY answering
+   a probe resets the count.  Only a reply of the request's mode (RESULT or
    DEDUCE_RESULT), size and uniqueness is taken for the answer; any other is
    a late answer to someone else's request;
 5. with ``time_limit``, an ABORT after that many seconds ends the search
@@ -26,14 +26,18 @@ their replies (:mod:`host.protocol` frames), every wait derived from the link
    a second search and flushes its late RESULT, so that no stale answer is
    ever taken for the next puzzle's.
 
-Errors are one-line :class:`host.device.errors.BoardError` exceptions.
-The clock is a parameter, so that tests can run the host on a clock of their own.
+Whatever arrives, every wait is a deadline (:mod:`host.device.link`, "The
+bound"): noise, an echo of our own frames, damaged frames and frames that
+answer no request end a request within its bound with :class:`GarbledAnswer`,
+silence with :class:`NoAnswer`.  The clock is a parameter, so that tests can
+run the host on a clock of their own.
 """
 
 import collections
 import inspect
 import logging
 import time
+from dataclasses import dataclass, field
 
 from slitherlink.spec.board import DEFAULT_BAUD
 from slitherlink.spec.protocol import FrameHeader, Mode
@@ -42,7 +46,7 @@ from .. import protocol as P
 from .errors import (BoardError, DeviceError, GarbledAnswer, NoAnswer, NoDeduceEngine, PortError,
                      TooLarge)
 from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, InFlight, LinkTiming,
-                   frame_lengths, log_event, log_sent)
+                   frame_lengths, log_event, log_received, log_sent)
 from .port import is_pty, link_key, open_port, port_errors
 
 __all__ = ["Connection", "forget_links"]
@@ -53,6 +57,8 @@ _BUSY, _DAMAGED, _NOT_BUSY = "busy", "damaged", "not busy"
 #: ERROR codes that mean "your frame arrived damaged": send it again
 _DAMAGE_CODES = (P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT, P.ErrorCode.OVERRUN,
                  P.ErrorCode.BAD_LENGTH)
+#: frame types the host sends: one of them coming back is an echo of ours
+_REQUEST_TYPES = frozenset({P.MsgType.PING, P.MsgType.SOLVE, P.MsgType.ABORT, P.MsgType.STATS})
 
 #: link key -> (the slowdown last measured there, whether it was calibrated): a
 #: connection opened again after a failure starts from it, not from the prior
@@ -90,83 +96,143 @@ def _describe_bad(event):
     return str(event)
 
 
-class _SilenceClock:
-    """Time is up after ``seconds`` without a byte (``gap`` once something went wrong:
-    garbage, a damaged frame, a frame in progress), or after ``4 * seconds`` in all."""
+class _Wait:
+    """The wait of one attempt: over at ``end`` whatever arrives (bytes never extend
+    it); once something went wrong (garbage, a damaged frame, a frame in progress) also
+    after ``gap`` seconds without a byte."""
 
-    def __init__(self, clock, seconds, gap):
-        self.clock, self.seconds, self.gap = clock, seconds, gap
-        self.last = self.start = clock()
+    def __init__(self, clock, end, gap, latest=None):
+        self.clock, self.end, self.gap, self.latest = clock, end, gap, latest
+        self.begin = self.last = clock()  # when the last byte arrived (or the wait began)
+        self.length = end - self.begin
         self.short = False
+        self.heard = False    # a byte arrived
+        self.drained = False  # what had arrived by the end was read
 
     def activity(self, short=False):
         self.last = self.clock()
         self.short = short
+        self.heard = True
+
+    def again(self):
+        """Start the wait anew (a late reply to a frame sent before came), but not past
+        ``latest`` (e.g. a time limit)."""
+        end = max(self.end, self.clock() + self.length)
+        self.end = end if self.latest is None else max(self.end, min(end, self.latest))
 
     def remaining(self):
-        now = self.clock()
-        quiet = min(self.seconds, self.gap) if self.short else self.seconds
-        return min(self.last + quiet, self.start + 4 * self.seconds) - now
+        end = min(self.end, self.last + self.gap) if self.short else self.end
+        return end - self.clock()
+
+    def quiet(self):
+        """No byte for the link's gap: a frame in progress was cut short."""
+        return self.clock() - self.last >= self.gap
+
+    def noisy(self):
+        """Bytes arrived until the end (within its last quarter, or the link's gap if
+        that is shorter): a stream, not a reply (a device answers and falls silent)."""
+        return self.heard and \
+            self.clock() - self.last < min(self.gap, (self.end - self.begin) / 4)
+
+
+@dataclass
+class _Heard:
+    """What came back during one wait."""
+    value: object = None   # what ``accept`` took, or None
+    garbage: int = 0       # bytes that were no part of a valid frame
+    bad: list = field(default_factory=list)  # dropped candidates, undecodable frames
+    replies: int = 0       # valid replies that answer nothing we wait for
+    echoes: int = 0        # frames of the host's own kinds: an echo of ours
+    noisy: bool = False    # it ran to its end with bytes still arriving
+
+    @property
+    def anything(self):
+        return bool(self.garbage or self.bad or self.replies or self.echoes)
 
 
 class _Attempts:
     """The retry policy of one request (:mod:`host.device.link`): resends in a row after
     a lost or damaged answer, at most ``connection.retries``; SILENT_ATTEMPTS attempts
-    in a row with no byte back mean a silent device."""
+    in a row with no byte back mean a silent device, as many with nothing but noise or
+    nothing but an echo back mean garbled answers."""
 
     def __init__(self, connection, name, request_len, reply_len):
         self.connection, self.name = connection, name
         self.request_len, self.reply_len = request_len, reply_len
-        self.failures = self.silent = self.attempt = 0
+        self.failures = self.attempt = 0
+        self.silent = self.noisy = self.echoed = 0
         self.silent_seconds = 0.0
         self.bytes_seen = 0
-        self.last_bad = None
+        self.garbled = None  # what came back that was no answer, the last time
 
     def wait(self):
         return self.connection.timing.attempt_wait(self.request_len, self.reply_len,
                                                    self.attempt)
 
     def alive(self):
-        """A valid frame came back: the device and the link work, start counting afresh."""
-        self.failures = self.silent = self.attempt = 0
+        """The device answered in step (BUSY to a probe): start counting afresh."""
+        self.failures = self.attempt = 0
+        self.silent = self.noisy = self.echoed = 0
         self.silent_seconds = 0.0
 
-    def failed(self, waited, seen, bad):
+    def failed(self, waited, heard, damaged=False):
         """An attempt ended without an accepted answer; raises when it was the last."""
         self.failures += 1
         self.attempt += 1
-        if seen or bad:
+        valid = heard.replies or damaged
+        if heard.anything or damaged:
             self.silent, self.silent_seconds = 0, 0.0
-            self.bytes_seen += seen
-            if bad:
-                self.last_bad = bad[-1]
-            reason = _describe_bad(bad[-1]) if bad else f"{seen} bytes without a valid frame"
+            self.bytes_seen += heard.garbage
+            if heard.bad:
+                reason = _describe_bad(heard.bad[-1])
+            elif damaged:
+                reason = "the device got our frame damaged"
+            elif heard.echoes and not valid:
+                reason = "our own frame came back"
+            elif heard.replies:
+                reason = f"{heard.replies} replies that answer something else"
+            else:
+                reason = f"{heard.garbage} bytes without a valid frame"
+            self.garbled = reason
         else:
             self.silent += 1
             self.silent_seconds += waited
             reason = f"silence for {waited:.3g} s"
+        self.noisy = self.noisy + 1 if heard.noisy and not valid else 0
+        self.echoed = self.echoed + 1 if heard.echoes and not valid else 0
+        self._give_up()
         connection = self.connection
-        silent_limit = min(SILENT_ATTEMPTS, connection.retries + 1)
+        connection.resends += 1
+        log.info("%s: %s again (%s; attempt %d of at most %d in a row)", connection.port,
+                 self.name, reason, self.failures + 1, connection.retries + 1)
+
+    def _give_up(self):
+        connection = self.connection
+        limit = min(SILENT_ATTEMPTS, connection.retries + 1)
         where = f"{connection.what} to {self.name}"
-        if self.silent >= silent_limit:
+        if self.silent >= limit:
             raise NoAnswer(f"no answer from {where}: not a byte back in {self.silent} "
                            f"attempts ({self.silent_seconds:.1f} s; the link's expected "
                            f"answer time is "
                            f"{connection.timing.answer_time(self.request_len, self.reply_len):.3g}"
                            f" s)")
+        if self.noisy >= limit:
+            raise GarbledAnswer(f"garbled answers from {where}: a stream of bytes that never "
+                                f"forms a frame ({self.bytes_seen} bytes in {self.noisy} "
+                                f"attempts in a row; is the board on this port? check "
+                                f"--port and --baud)")
+        if self.echoed >= limit:
+            raise GarbledAnswer(f"garbled answers from {where}: the port sends back our own "
+                                f"frames ({self.echoed} attempts in a row; an echo, not the "
+                                f"board: check --port)")
         if self.failures > connection.retries:
-            if self.bytes_seen or self.last_bad is not None:
-                what = (_describe_bad(self.last_bad) if self.last_bad is not None
-                        else "bytes without a valid frame")
-                raise GarbledAnswer(f"garbled answers from {where} ({what}), "
+            if self.garbled is not None:
+                raise GarbledAnswer(f"garbled answers from {where} ({self.garbled}), "
                                     f"{self.failures} attempts in a row (--retries "
                                     f"{connection.retries}; check the cable and the baud "
                                     f"rate)")
             raise NoAnswer(f"no answer from {where} in {self.failures} attempts (--retries "
                            f"{connection.retries})")
-        connection.resends += 1
-        log.info("%s: %s again (%s; attempt %d of at most %d in a row)", connection.port,
-                 self.name, reason, self.failures + 1, connection.retries + 1)
 
 
 class Connection:
@@ -213,6 +279,7 @@ class Connection:
         self.resends = 0      # requests sent again, over the whole connection
         self.serial = None
         self.serial = open_port(port, self.baud) if line is None else line
+        self._write_timeout = None
         self.decoder = P.FrameDecoder()
         self._queue = collections.deque()
         self.version = None
@@ -261,7 +328,7 @@ class Connection:
     def receive(self, accept, seconds):
         """The first reply that ``accept(reply)`` takes (returns not None) within
         ``seconds``, or None; the others are kept in :attr:`stale`."""
-        return self._wait(accept, seconds)[0]
+        return self._wait(accept, self.clock() + seconds).value
 
     def _check_health(self, wait=0.0):
         """Raise the device's own failure (e.g. the virtual board died), if it has one."""
@@ -269,13 +336,16 @@ class Connection:
             self._health_checked = self.clock()
             self.health(wait)
 
-    def _write(self, data, what=""):
-        """Send a frame; returns its token in the link's :class:`InFlight` (None: not
-        tracked)."""
+    def _write(self, data, what="", timeout=None):
+        """Send a frame, within ``timeout`` seconds if given (a device that takes no more
+        bytes is a port error); returns its token in the link's :class:`InFlight` (None:
+        not tracked)."""
         log_sent(self.port, data, what)
         type_at = FrameHeader.offset("type")
-        token = self._in_flight.sent(data[type_at]) if len(data) > type_at else None
+        token = self._in_flight.sent(data[type_at] if len(data) > type_at else None)
         try:
+            if timeout is not None and timeout != self._write_timeout:
+                self.serial.write_timeout = self._write_timeout = timeout
             self.serial.write(data)
             self.serial.flush()
         except port_errors() as error:
@@ -283,69 +353,100 @@ class Connection:
             raise PortError(f"cannot write to {self.port}: {error}") from None
         return token
 
-    def _next_event(self, clock):
-        """The next frame or bad frame, or None when ``clock`` says time is up;
-        also returns the number of bytes read meanwhile.  Events decoded together
-        are queued, so none is lost when a caller stops early."""
+    def _read(self, timeout):
+        """Bytes that arrive within ``timeout`` seconds (what has arrived, at once)."""
+        try:
+            self.serial.timeout = timeout
+            return self.serial.read(max(1, self.serial.in_waiting))
+        except port_errors() as error:
+            self._check_health(wait=1.0)
+            raise PortError(f"cannot read from {self.port}: {error}") from None
+
+    def _feed(self, data, wait):
+        """Decode ``data`` into the queue of events, noting on ``wait`` what arrived."""
+        garbage = self.decoder.garbage
+        events = self.decoder.feed_events(data)
+        log_received(self.port, data, self.decoder.garbage - garbage)
+        wait.activity(short=self.decoder.garbage > garbage or self.decoder.pending)
+        for event in events:
+            log_event(self.port, event)
+        self._queue.extend(events)
+
+    def _next_event(self, wait):
+        """The next frame or bad frame, or None when ``wait`` is over; also returns the
+        number of bytes read meanwhile.  Events decoded together are queued, so none is
+        lost when a caller stops early.  At the end of the wait what has arrived by then
+        is read once more (a busy machine may have kept the host from reading it)."""
         seen = 0
         while not self._queue:
-            remaining = clock.remaining()
+            remaining = wait.remaining()
             if remaining <= 0:
-                return None, seen
-            if self.health is not None and self.clock() - self._health_checked > 0.5:
-                self._check_health()
-            try:
-                self.serial.timeout = min(remaining, 0.05)
-                data = self.serial.read(max(1, self.serial.in_waiting))
-            except port_errors() as error:
-                self._check_health(wait=1.0)
-                raise PortError(f"cannot read from {self.port}: {error}") from None
+                if wait.drained:
+                    return None, seen
+                wait.drained = True
+                data = self._read(0)
+                if not data:
+                    return None, seen
+            else:
+                if self.health is not None and self.clock() - self._health_checked > 0.5:
+                    self._check_health()
+                data = self._read(min(remaining, 0.05))
             if data:
-                log.debug("%s -> %d bytes: %s", self.port, len(data), data.hex(" "))
                 seen += len(data)
-                garbage = self.decoder.garbage
-                events = self.decoder.feed_events(data)
-                clock.activity(short=self.decoder.garbage > garbage or self.decoder.pending)
-                for event in events:
-                    log_event(self.port, event)
-                self._queue.extend(events)
+                self._feed(data, wait)
         return self._queue.popleft(), seen
 
-    def _wait(self, accept, seconds):
-        """Wait for a reply that ``accept(reply)`` takes (returns not None), until the
-        line has been silent for ``seconds`` (bytes arriving extend the wait, up to 4x;
-        after a damaged frame or garbage, a silence of the link's gap is enough).
-        Returns ``(value, bytes_seen, bad_events)``; ``value`` is None when the time is
-        up.  Replies not accepted are kept in :attr:`stale`."""
-        seen, bad = 0, []
-        clock = _SilenceClock(self.clock, seconds, self.timing.gap)
+    def _wait(self, accept, until, latest=None):
+        """Wait until the deadline ``until`` (on :attr:`clock`) for a reply that
+        ``accept(reply)`` takes (returns not None); after garbage or a damaged frame a
+        silence of the link's gap ends the wait sooner.  Returns what was heard
+        (:class:`_Heard`, ``value`` None when nothing was taken).  Replies not taken are
+        kept in :attr:`stale`; one that the device still owed to a frame sent before
+        starts the wait anew, up to ``latest`` (it works through what it was sent, in
+        order); more of them than the link can owe are :class:`GarbledAnswer` at once."""
+        wait = _Wait(self.clock, until, self.timing.gap, latest)
+        heard = _Heard()
         while True:
-            event, nbytes = self._next_event(clock)
-            seen += nbytes
+            event, nbytes = self._next_event(wait)
+            heard.garbage += nbytes
             if event is None:
                 break
             if isinstance(event, P.BadFrame):
-                bad.append(event)
-                clock.activity(short=True)
+                heard.bad.append(event)
+                wait.activity(short=True)
                 continue
             try:
                 reply = P.decode_reply(event)
             except P.ProtocolError as error:
-                bad.append(error)
-                clock.activity(short=True)
+                if event.type in _REQUEST_TYPES:
+                    heard.echoes += 1
+                else:
+                    heard.bad.append(error)
+                wait.activity(short=True)
                 continue
-            seen = max(0, seen - len(event.payload) - P.OVERHEAD)  # count only garbage
+            heard.garbage = max(0, heard.garbage - len(event.payload) - P.OVERHEAD)
+            owed = self._in_flight.owed > 0
             self._answered = self._in_flight.received(reply)
             value = accept(reply)
             if value is not None:
-                return value, seen, bad
+                heard.value = value
+                return heard
+            if self._in_flight.unasked:
+                raise GarbledAnswer(f"garbled answers from {self.what}: it sends frames that "
+                                    f"answer no request ({-self._in_flight.owed} replies more "
+                                    f"than the frames it was sent; is it the board? check "
+                                    f"--port)")
+            heard.replies += 1
             self.stale.append(reply)
-            clock.activity(short=bool(bad))
-        if self.decoder.pending:  # a frame cut short: drop it, keep what follows
+            wait.activity(short=bool(heard.bad))
+            if owed:
+                wait.again()
+        heard.noisy = wait.noisy()
+        if self.decoder.pending and wait.quiet():  # a frame cut short: drop it, keep the rest
             for event in self.decoder.timeout():
                 log_event(self.port, event)
-                (bad.append if isinstance(event, P.BadFrame) else self._queue.append)(event)
-        return None, seen, bad
+                (heard.bad.append if isinstance(event, P.BadFrame) else self._queue.append)(event)
+        return heard
 
     def request(self, frame, accept, name, *, reply_len):
         """Send ``frame`` and wait for a reply ``accept`` takes; send again after silence
@@ -358,18 +459,18 @@ class Connection:
 
         attempts = _Attempts(self, name, len(frame), reply_len)
         while True:
-            sent_at = self.clock()
-            token = self._write(frame, name)
             wait = attempts.wait()
-            value, seen, bad = self._wait(take, wait)
-            if value is _DAMAGED:
-                attempts.failed(wait, seen or 1, bad)
+            sent_at = self.clock()
+            token = self._write(frame, name, timeout=wait)
+            heard = self._wait(take, sent_at + wait)
+            if heard.value is _DAMAGED:
+                attempts.failed(wait, heard, damaged=True)
                 continue
-            if value is not None:
+            if heard.value is not None:
                 if attempts.failures == 0:
                     self._learn(frame, token, len(frame) + reply_len, self.clock() - sent_at)
-                return value
-            attempts.failed(wait, seen, bad)
+                return heard.value
+            attempts.failed(wait, heard)
 
     def _learn(self, frame, token, nbytes, seconds):
         """Time the link on a request answered at its first attempt.
@@ -462,8 +563,10 @@ class Connection:
         rows, cols = puzzle.rows, puzzle.cols
         reply_len = _lengths(rows, cols)["deduce_result" if mode is Mode.DEDUCE else "result"]
         answer = P.DeduceResultReply if mode is Mode.DEDUCE else P.ResultReply
+        asked = 0  # SOLVEs sent and not answered BUSY: a BUSY answers one of them
 
         def accept(reply):
+            nonlocal asked
             if isinstance(reply, (P.ResultReply, P.DeduceResultReply)):
                 # a reply of another mode, size or uniqueness answers someone else's request
                 return reply if type(reply) is answer and (reply.rows, reply.cols,
@@ -475,6 +578,9 @@ class Connection:
                 return _DAMAGED  # a frame of ours arrived broken
             if reply.request_type == P.MsgType.SOLVE:
                 if reply.code == P.ErrorCode.BUSY:
+                    if not asked:
+                        return None  # no SOLVE of ours waits for it: not an answer
+                    asked -= 1
                     return _BUSY
                 if reply.code == P.ErrorCode.TOO_LARGE:
                     raise TooLarge(f"{self.what} refused the {label} as larger "
@@ -485,21 +591,26 @@ class Connection:
                     raise self.no_deduce(f"answered the SOLVE with {reply.name} (detail "
                                          f"{reply.detail})")
                 raise DeviceError(f"{self.what} refused the puzzle: {reply}")
-            if reply.request_type == P.MsgType.ABORT and reply.code == P.ErrorCode.NOT_BUSY:
-                return _NOT_BUSY
-            return None
+            if reply.request_type == P.MsgType.ABORT and reply.code == P.ErrorCode.NOT_BUSY \
+                    and aborted:
+                return _NOT_BUSY  # our ABORT's answer: the search had ended
+            return None  # e.g. the answer to an ABORT of before: stale
 
         start = self.clock()
         deadline = None if time_limit is None else start + time_limit
         attempts = _Attempts(self, "SOLVE", len(frame), reply_len)
         current, sent, aborted, probes = frame, 1, False, 0
         clock_hz = self.version.clock_hz
-        self._write(frame, "SOLVE")
         wait = self.timing.search_wait(len(frame), reply_len, clock_hz)
+        until = start + wait
+        self._write(frame, "SOLVE", timeout=wait)
+        asked += 1
         while True:
-            if deadline is not None and not aborted:
-                wait = max(0.0, min(wait, deadline - self.clock()))
-            value, seen, bad = self._wait(accept, wait)
+            latest = deadline if not aborted else None
+            if latest is not None:
+                until = min(until, latest)
+            heard = self._wait(accept, until, latest)
+            value = heard.value
             if isinstance(value, answer):
                 reply = value
                 break
@@ -508,25 +619,27 @@ class Connection:
                 probes += 1
                 wait = attempts.wait() if aborted else \
                     self.timing.search_wait(len(frame), reply_len, clock_hz, probes)
+                until = self.clock() + wait
                 continue
-            if value is _NOT_BUSY:
-                if aborted:  # after our ABORT: the search ended, its RESULT was lost
-                    self._unsynced = True
-                    raise NoAnswer(f"the result of the aborted search on {self.what} was lost")
-                continue  # an answer to an ABORT of before: stale
+            if value is _NOT_BUSY:  # after our ABORT: the search ended, its RESULT was lost
+                self._unsynced = True
+                raise NoAnswer(f"the result of the aborted search on {self.what} was lost")
             if deadline is not None and not aborted and self.clock() >= deadline:
                 log.info("%s: time limit of %g s: ABORT", self.port, time_limit)
                 current, aborted = abort_frame, True
                 attempts = _Attempts(self, "ABORT", len(abort_frame), reply_len)
-                self._write(current, "time limit")
                 wait = attempts.wait()
+                until = self.clock() + wait
+                self._write(current, "time limit", timeout=wait)
                 continue
             # silence, garbage, a damaged frame, or the device saying ours was damaged
-            attempts.failed(wait, seen or (1 if value is _DAMAGED else 0), bad)
-            self._write(current, "probe or retry")
+            attempts.failed(wait, heard, damaged=value is _DAMAGED)
+            wait = attempts.wait()
+            until = self.clock() + wait
+            self._write(current, "probe or retry", timeout=wait)
             if current is frame:
                 sent += 1
-            wait = attempts.wait()
+                asked += 1
         seconds = self.clock() - start
         if sent > 1:
             # a repeated SOLVE may have started a second search: end it, flush its RESULT
