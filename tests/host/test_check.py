@@ -1,4 +1,4 @@
-"""The rules checker (DESIGN.md section 1) on the corpus's solutions and on broken ones."""
+"""The rules checker (docs/design.md section 1) on the corpus's solutions and on broken ones."""
 
 import random
 
