@@ -1,12 +1,11 @@
-"""Benchmark of the band-of-rows engine (model/band.py) against the fully parallel one.
+"""Benchmark of the deduction engine's band model (model/band.py) for several band heights.
 
 Runs the deduction engine's golden model on the puzzle corpus exactly as
 ``bench/deduce.py`` (unique mode, every answer checked; its ``run``), on a
 :class:`model.band.BandEngine` that also counts the band passes (the search is
 the same), and prints per size class (the smallest build of 10x10, 15x15,
 20x20, 20x36, 30x25 that holds the puzzle, else "larger"; and the exact 10x10
-and 20x36 sizes of issue 12's goals) the median and max cycles of the fully
-parallel engine (:class:`model.deduce.CycleModel`) and of the band engine
+and 20x36 sizes) the median and max cycles of the engine
 (:class:`model.band.BandCycleModel`) for each band height.  A pass streams the
 puzzle's own framed rows (R+2).  Puzzles that hit a limit are left out of the
 medians and maxima (counted in "limit").
@@ -74,8 +73,8 @@ def _med_max(values):
 
 
 def table(results, bands, builds, latency, whole=False):
-    cols = ["parallel"] + [f"band {b}" for b in bands]
-    keys = ["cycles"] + [f"band{b}" for b in bands]
+    cols = [f"band {b}" for b in bands]
+    keys = [f"band{b}" for b in bands]
     if whole:
         cols = [f"band {b} whole sweeps" for b in bands]
         keys = [f"whole{b}" for b in bands]
@@ -118,7 +117,7 @@ def shares(results, bands, latency):
     label_runs = sum(r["label_runs"] for r in done) or 1
     lines.append("")
     lines.append(f"flood passes per flood run: {sum(r['flood_passes'] for r in done) / runs:.2f} "
-                 f"(parallel flood clocks per run: "
+                 f"(reference flood iterations per run: "
                  f"{sum(r['flood_iterations'] for r in done) / runs:.2f}); "
                  f"label passes per label run used (with the passes of dropped runs): "
                  f"{sum(r['label_passes'] for r in done) / label_runs:.2f}, "

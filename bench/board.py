@@ -496,7 +496,7 @@ def run_classes(sample, args, progress, log):
     for grid in sorted(groups, key=lambda g: (g[0] * g[1], g)):
         rows, name = groups[grid], D.grid_name(grid)
         params = {"max_rows": grid[0], "max_cols": grid[1], "baud": args.sim_baud, "deduce": 1,
-                  "band": args.band or 0, "label_network": args.label_network}
+                  "band": args.band, "label_network": args.label_network}
         log(f"virtual board {name} ({args.sim_baud:,} baud, both engines) for {len(rows)} "
             f"puzzle(s); building if needed ...")
         since, start = time.time(), time.monotonic()
@@ -816,13 +816,13 @@ def parse_args(argv):
     parser.add_argument("--max-decisions", type=int, default=D.DEFAULT_MAX_DECISIONS,
                         help="deduce and both: per-puzzle bound on the board and in the golden "
                              "model, in decisions (exact; default: %(default)s)")
-    parser.add_argument("--band", type=int, default=None, metavar="N",
-                        help="deduce mode: builds with the band deduction engine, N framed "
-                             "rows a word (default: the fully parallel engine)")
-    from slitherlink.hw.deduce.band_labels import NETWORKS
-    parser.add_argument("--label-network", choices=NETWORKS, default=None,
-                        help="with --band: the label stage's row network of the builds (the "
-                             "same cycles; docs/deduce.md section 12.17)")
+    parser.add_argument("--band", type=int, default=1, metavar="N",
+                        help="deduce mode: the deduction engine's framed rows a word in the "
+                             "builds (default: %(default)s, the boards' builds)")
+    from slitherlink.hw.deduce.labels import NETWORKS
+    parser.add_argument("--label-network", choices=NETWORKS, default="small",
+                        help="the label stage's row network of the builds (the same cycles; "
+                             "default: %(default)s)")
     parser.add_argument("--fmax", default=None, metavar="MHZ",
                         help="deduce and both: also give times and speed-ups at this clock "
                              "(e.g. the ECP5 post-route Fmax), or each class at its build's: "
@@ -916,13 +916,8 @@ def parse_args(argv):
             raise UsageError(str(error)) from None
     if args.paper_max_cells < 0:
         raise UsageError("--paper-max-cells must be at least 0")
-    if args.band is not None:
-        if args.mode == "paper":
-            raise UsageError("--band is for deduce and both modes (the deduction engine)")
-        if args.band < 1:
-            raise UsageError("--band must be at least 1 (framed rows a clock)")
-    if args.label_network is not None and args.band is None:
-        raise UsageError("--label-network is for the band engine (give --band)")
+    if args.band < 1:
+        raise UsageError("--band must be at least 1 (framed rows a clock)")
     if args.mode != "paper":
         if args.grid is not None:
             raise UsageError("--grid is for paper mode; deduce and both use --classes")
@@ -1197,21 +1192,14 @@ def main_deduce(args, argv, sample, log):
             "paper_max_cells": args.paper_max_cells,
             "paper_over_bound": sorted(r["name"] for r in sample
                                        if "model" in r and not r["paper_run"]),
-            "band": args.band, "label_network": args.label_network or "small",
-            "hardware_note": BAND_HARDWARE_NOTE.format(band=args.band) if args.band
-            else DEDUCE_HARDWARE_NOTE, "hardware_label": "deduce mode"}
+            "band": args.band, "label_network": args.label_network,
+            "hardware_note": DEDUCE_HARDWARE_NOTE.format(band=args.band),
+            "hardware_label": "deduce mode"}
     return max(status, finish_deduce(records, paper_records, meta, args, log))
 
 
 DEDUCE_HARDWARE_NOTE = (
-    "PicoRV32 SoC with the deduction engine (hw/deduce/engine.py, fully parallel) driven by "
-    "the C firmware (firmware/src/deduce.c), simulated cycle by cycle (Verilator); `cycles` = "
-    "the SoC's counter from 'puzzle loaded' to 'answer ready' (the firmware's branching "
-    "included); `engine clocks` = the clocks the engine was busy, part of `cycles`.")
-
-
-BAND_HARDWARE_NOTE = (
-    "PicoRV32 SoC with the band deduction engine (hw/deduce/band_engine.py, band {band}: "
+    "PicoRV32 SoC with the deduction engine (hw/deduce/engine.py, band {band}: "
     "its state in memories, {band} framed row(s) a clock; its golden model is "
     "`model.band.band_solve`, whose flood and label iterations are band passes) driven by "
     "the C firmware (firmware/src/deduce.c), simulated cycle by cycle (Verilator); `cycles` = "
@@ -1359,7 +1347,7 @@ def rerender_deduce(data, meta, args, log):
         puzzle = parse_plain(text, name=rec["name"])
         if "class" in rec:
             D.compare_with_model(rec, D.model_expectation(puzzle, meta["max_decisions"],
-                                                          band=meta.get("band")))
+                                                          band=meta.get("band") or 1))
         else:
             compare_with_model(rec, model_expectation(puzzle, meta["max_checks"]))
     return finish_deduce(records, paper_records, meta, args, log)

@@ -126,33 +126,21 @@ def grid_name(grid):
 
 # -- the golden model ---------------------------------------------------------------------------
 
-#: DEDUCE_RESULT counters that a band build counts as passes: the band model's names
-BAND_PASSES = {"flood_iterations": "flood_passes", "label_iterations": "label_passes"}
-
-
-def model_expectation(puzzle, max_decisions, band=None):
-    """What :func:`model.deduce.solve` does with the board's request (unique mode, the same
-    decision bound): status, every counter and its cycle estimate.  ``band``: a build
-    with the band engine, whose golden model is :func:`model.band.band_solve` (the same
-    search; the flood and label iterations are band passes; its cycle model)."""
+def model_expectation(puzzle, max_decisions, band=1):
+    """What the band model (:func:`model.band.band_solve`) does with the board's request on a
+    build of ``band`` framed rows a word (unique mode, the same decision bound): status,
+    every counter as the engine counts it and the cycle estimate."""
     import time
 
     from slitherlink.model.band import band_solve
-    from slitherlink.model.deduce import solve
     start = time.perf_counter()
-    if band:
-        banded = band_solve(puzzle, band=band, max_solutions=2, max_decisions=max_decisions)
-        outcome, cycles = banded.outcome, banded.cycles(band)
-        counters = outcome.counters.as_dict()
-        counters.update({k: getattr(banded.band, name) for k, name in BAND_PASSES.items()})
-    else:
-        outcome = solve(puzzle, max_solutions=2, max_decisions=max_decisions)
-        counters, cycles = outcome.counters.as_dict(), outcome.cycles
+    banded = band_solve(puzzle, band=band, max_solutions=2, max_decisions=max_decisions)
+    outcome = banded.outcome
     seconds = time.perf_counter() - start
     status = Result.status_for(len(outcome.solutions), wanted_unique=True,
                                exhausted=outcome.exhausted)
-    return {"status": status.name, "counters": counters,
-            "limit": outcome.limit_reached, "cycles": cycles,
+    return {"status": status.name, "counters": banded.counters(),
+            "limit": outcome.limit_reached, "cycles": banded.cycles(band),
             "seconds": round(seconds, 4)}
 
 

@@ -4,8 +4,8 @@ Runs the model on the puzzle corpus (unique mode: the search goes on for a
 second solution), checks every answer against the puzzle's ``.sol`` and the
 manifest's ``unique`` column, and prints one row per size class: puzzles,
 wrong answers, limits, solved with no branch, and the median / max of
-decisions, probes, sweeps and estimated cycles (DESIGN.md section 6's cycle
-model, :class:`model.deduce.CycleModel`).
+decisions, probes, sweeps and the cycles of the default build's engine (band 1,
+:class:`model.band.BandCycleModel`).
 
     .venv/bin/python -m slitherlink.bench.deduce                    # the whole corpus
     .venv/bin/python -m slitherlink.bench.deduce --max-cells 100    # up to 10x10
@@ -19,6 +19,7 @@ import sys
 import time
 
 from slitherlink.host.check import check
+from slitherlink.model.band import BandCycleModel, band_engine
 from slitherlink.model.deduce import solve
 from slitherlink.host.corpus import CorpusMissing, load, manifest
 
@@ -35,12 +36,13 @@ def size_class(cells):
 
 def run(row, *, max_decisions, time_limit, probing=True, early_loop=True, make_engine=None):
     """One puzzle in unique mode; ``make_engine(puzzle, probing=, early_loop=, deadline=)``
-    makes the engine to search on (default: :class:`model.deduce.Engine`)."""
+    makes the :class:`model.band.BandEngine` to search on (default: band 1, unchecked)."""
     puzzle, solution = load(row["name"])
     start = time.perf_counter()
     deadline = None if time_limit is None else time.monotonic() + time_limit
-    engine = None if make_engine is None else make_engine(
-        puzzle, probing=probing, early_loop=early_loop, deadline=deadline)
+    make_engine = make_engine or (lambda puzzle, **options: band_engine(puzzle, check=False,
+                                                                         **options))
+    engine = make_engine(puzzle, probing=probing, early_loop=early_loop, deadline=deadline)
     outcome = solve(puzzle, max_solutions=2, max_decisions=max_decisions, deadline=deadline,
                     probing=probing, early_loop=early_loop, engine=engine)
     seconds = time.perf_counter() - start
@@ -56,7 +58,8 @@ def run(row, *, max_decisions, time_limit, probing=True, early_loop=True, make_e
             "verdict": verdict, "right": right or verdict == "limit",
             "branch_free": outcome.branch_free, "decisions": c.decisions, "probes": c.probes,
             "sweeps": c.sweeps, "flood_iterations": c.flood_iterations,
-            "label_iterations": c.label_iterations, "cycles": outcome.cycles,
+            "label_iterations": c.label_iterations,
+            "cycles": BandCycleModel(1).cycles(c, engine.band_counters, puzzle.rows),
             "seconds": round(seconds, 3)}
 
 

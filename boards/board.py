@@ -14,13 +14,13 @@ BRAM, UART, accelerator) or the UART loopback fixture of :mod:`boards.fixture`.
 from amaranth.hdl import Elaboratable, Module, Signal
 from amaranth.lib.cdc import FFSynchronizer
 
-from slitherlink.spec.board import DEFAULT_BAUD, FAST_BAUD, divisor_for
+from slitherlink.spec.uart import DEFAULT_BAUD, FAST_BAUD, divisor_for
 
 __all__ = ["Board", "BoardTop", "DEFAULT_BAUD", "FAST_BAUD", "check_baud"]
 
 def check_baud(baud, clock_frequency):
     """Clock cycles per bit of a UART at ``baud`` from ``clock_frequency``; ValueError (one
-    line) when it cannot be made (:func:`spec.board.divisor_for`: one limit for every build)."""
+    line) when it cannot be made (:func:`spec.uart.divisor_for`: one limit for every build)."""
     return divisor_for(clock_frequency, baud)
 
 

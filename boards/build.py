@@ -92,22 +92,15 @@ def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_ki
 def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind, paper=True,
               deduce=False, band=None, label_network=None):
     """The SoC with its firmware image: read from ``firmware`` or built first."""
-    from slitherlink.firmware.build import FirmwareError, Image, build_firmware, default_ram_size
-    from slitherlink.hw.soc import MissingPackage, SoC
+    from slitherlink.spec.target import Target
+    from . import design
     try:
-        if firmware is not None:
-            try:
-                data = Path(firmware).read_bytes()
-            except OSError as e:
-                raise BuildError(f"cannot read the firmware image {firmware}: "
-                                 f"{e.strerror}") from None
-            image = Image(data, default_ram_size(max_rows, max_cols, cc_kind=cc_kind))
-        else:
-            image = build_firmware(max_rows, max_cols, cc_kind=cc_kind)
+        target = Target(paper=paper, deduce=deduce, max_rows=max_rows, max_cols=max_cols,
+                        band=band or 1, label_network=label_network or "small",
+                        clock_hz=int(frequency), baud=baud)
         # the SoC adds picorv32.v to the platform itself when it is elaborated
-        return SoC(max_rows, max_cols, clock_hz=int(frequency), baud=baud, firmware=image,
-                   paper=paper, deduce=deduce, band=band, label_network=label_network), {}
-    except (FirmwareError, MissingPackage) as e:
+        return design.soc(target, firmware=firmware, cc_kind=cc_kind), {}
+    except (ValueError, design.DesignError) as e:
         raise BuildError(str(e)) from None
 
 
@@ -518,7 +511,7 @@ def main(argv=None):
     parser.add_argument("--band", type=int, metavar="N",
                         help="soc-deduce, soc-both: the band deduction engine, N framed rows "
                              "a word (DESIGN.md section 6; default: the fully parallel engine)")
-    from slitherlink.hw.deduce.band_labels import NETWORKS
+    from slitherlink.hw.deduce.labels import NETWORKS
     parser.add_argument("--label-network", choices=NETWORKS,
                         help="with --band: the label stage's row network: small (the fewest "
                              "LUTs; the arty's default) or fast (the shorter path; the ulx3s's "

@@ -10,8 +10,9 @@ import sys
 from pathlib import Path
 
 from slitherlink.firmware.build import FirmwareError, build_firmware
-from slitherlink.hw.soc import MissingPackage, soc_verilog
-from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
+from slitherlink.spec.target import DEFAULT_TARGET
+
+from . import design
 
 __all__ = ["main"]
 
@@ -24,16 +25,17 @@ def main(argv=None):
     parser.add_argument("--ram-size", type=int, default=None)
     parser.add_argument("--cc", choices=("zig", "gcc"), default="zig",
                         help="cross compiler (default: zig, from PyPI)")
-    parser.add_argument("--clock-hz", type=int, default=DEFAULT_CLOCK_HZ)
-    parser.add_argument("--baud", type=int, default=DEFAULT_BAUD)
+    parser.add_argument("--clock-hz", type=int, default=DEFAULT_TARGET.clock_hz)
+    parser.add_argument("--baud", type=int, default=DEFAULT_TARGET.baud)
     parser.add_argument("--out", required=True, help="the Verilog file to write")
     args = parser.parse_args(argv)
     try:
         image = build_firmware(args.max_rows, args.max_cols, ram_size=args.ram_size,
                                cc_kind=args.cc)
-        text, extra = soc_verilog(args.max_rows, args.max_cols, clock_hz=args.clock_hz,
-                                  baud=args.baud, firmware=image)
-    except (FirmwareError, MissingPackage, ValueError) as error:
+        target = DEFAULT_TARGET.replace(max_rows=args.max_rows, max_cols=args.max_cols,
+                                        clock_hz=args.clock_hz, baud=args.baud)
+        text, extra = design.verilog(target, firmware=image)
+    except (FirmwareError, design.DesignError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
     Path(args.out).parent.mkdir(parents=True, exist_ok=True)

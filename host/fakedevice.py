@@ -6,11 +6,13 @@ models, so its counters are exactly the models' (and hence the firmware's):
 
 * paper mode (reply RESULT): :func:`model.paper.search`; only ``cycles`` is an
   estimate (:data:`CYCLES_PER_CHECK`, :data:`CYCLES_PER_FLOOD_ITERATION`);
-* deduce mode (the DEDUCE flag; reply DEDUCE_RESULT): :func:`model.deduce.solve`,
-  ``max_checks`` bounding its decisions; ``cycles`` is the model's own estimate
-  (:class:`model.deduce.CycleModel`, ``Outcome.cycles``), not a count, and a
-  counter only the hardware has (the engine's busy clocks, ``engine_clocks``)
-  is the same estimate without the firmware's branch cycles.  The fake never
+* deduce mode (the DEDUCE flag; reply DEDUCE_RESULT): the band model of the
+  default build (:func:`model.band.band_solve`, band 1), ``max_checks`` bounding
+  its decisions, the flood and label iterations counted as passes as the
+  engine counts them; ``cycles`` is the model's estimate
+  (:class:`model.band.BandCycleModel`), not a count, and a counter only the
+  hardware has (the engine's busy clocks, ``engine_clocks``) is the same
+  estimate without the firmware's branch cycles.  The fake never
   reports TRAIL_FULL (it has no hardware trail).  ``deduce=False``
   makes it a build without the deduction engine: VERSION lacks DEDUCE_OK and a
   deduce-mode SOLVE is answered ERROR NO_DEDUCE.
@@ -53,10 +55,9 @@ import threading
 import time
 import tty
 
-from slitherlink.model.deduce import CycleModel
-from slitherlink.model.deduce import solve as deduce_solve
+from slitherlink.model.band import BandCycleModel, band_solve
 from slitherlink.model.paper import search
-from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ
+from slitherlink.spec.target import DEFAULT_TARGET
 from slitherlink.spec.protocol import FrameHeader
 
 from . import protocol as P
@@ -88,22 +89,24 @@ def run_deduce(request, max_decisions=None):
     """The deduction engine's model for a decoded SOLVE in deduce mode: (status, solution,
     counters dict, estimated cycles).  ``max_decisions`` defaults to the request's bound."""
     wanted = 2 if request.unique else 1
-    outcome = deduce_solve(request.puzzle(), max_solutions=wanted,
-                           max_decisions=request.check_limit if max_decisions is None
-                           else max_decisions)
+    banded = band_solve(request.puzzle(), band=1, check=False, max_solutions=wanted,
+                        max_decisions=request.check_limit if max_decisions is None
+                        else max_decisions)
+    outcome = banded.outcome
     found = len(outcome.solutions)
     status = Result.status_for(found, wanted_unique=request.unique, exhausted=outcome.exhausted)
-    counters = outcome.counters.as_dict()
+    counters = banded.counters()
     if "engine_clocks" in P.DEDUCE_RESULT_COUNTERS:  # the engine's clocks: no firmware
-        counters["engine_clocks"] = CycleModel(branch=0).cycles(outcome.counters, request.rows)
-    return (status, (outcome.solutions[0] if found else None), counters, outcome.cycles)
+        counters["engine_clocks"] = BandCycleModel(1, branch=0).cycles(
+            outcome.counters, banded.band, request.rows)
+    return (status, (outcome.solutions[0] if found else None), counters, banded.cycles(1))
 
 
 @functools.cache
 def _ready_to_deduce():
     """Build the deduction model's rule tables now (once): they take seconds the first
     time, which a board never spends answering."""
-    deduce_solve(Puzzle(((None,),)), max_solutions=1)
+    band_solve(Puzzle(((None,),)), band=1, check=False, max_solutions=1)
 
 
 def estimated_cycles(counters):
@@ -138,9 +141,9 @@ def solve_reply(request, *, limit=None, aborted=False):
 class FakeDevice:
     """The protocol's device side, with a pyserial-like interface."""
 
-    def __init__(self, *, max_rows=10, max_cols=10, clock_hz=DEFAULT_CLOCK_HZ,
-                 baud=DEFAULT_BAUD, misbehave=(), delay=0.0, timeout=1.0, seed=0, deduce=True,
-                 timer=time.monotonic):
+    def __init__(self, *, max_rows=DEFAULT_TARGET.max_rows, max_cols=DEFAULT_TARGET.max_cols,
+                 clock_hz=DEFAULT_TARGET.clock_hz, baud=DEFAULT_TARGET.baud, misbehave=(),
+                 delay=0.0, timeout=1.0, seed=0, deduce=True, timer=time.monotonic):
         misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
         unknown = misbehave - MISBEHAVIOURS
         if unknown:

@@ -53,32 +53,25 @@ def _blocks():
     from .checker import Checker
     from .flood import Flood
     from .holes import Holes
-    from .deduce.band import BandSweep
-    from .deduce.band_flood import BandFloods
-    from .deduce.band_labels import BandLabels
-    from .deduce.band_propagator import BandPropagator
-    from .deduce.flood import FloodPair
-    from .deduce.labels import LabelArray
-    from .deduce.prober import Prober
-    from .deduce.sweep import SweepArray
+    from .deduce.engine import DeduceEngine
+    from .deduce.floods import Floods
+    from .deduce.labels import Labels
+    from .deduce.propagator import Propagator
+    from .deduce.sweep import Sweep
     return {"accelerator": Accelerator, "cells": CellArray, "checker": Checker,
-            "flood": Flood, "holes": Holes, "deduce_sweep": SweepArray,
-            "deduce_floods": FloodPair, "deduce_labels": LabelArray,
-            "deduce_prober": Prober,
-            # the band sweep processor, band = 1 and 2 rows a clock: its memories as yosys
-            # maps them (LUT RAM at these depths) or forced into block RAM
-            "deduce_band": BandSweep,
-            "deduce_band2": lambda rows, cols: BandSweep(rows, cols, band=2),
-            "deduce_band_bram": lambda rows, cols: BandSweep(rows, cols, ram_style="block"),
-            "deduce_band2_bram": lambda rows, cols: BandSweep(rows, cols, band=2,
-                                                              ram_style="block"),
-            # the band flood processor, band = 1 (the reach memory as yosys maps it)
-            "deduce_band_floods": BandFloods,
-            # the band label processor, band = 1 and 2 rows a clock
-            "deduce_band_labels": BandLabels,
-            # the band propagation sequencer (sweep + floods + labels joined), band = 1
-            "deduce_band_propagator": BandPropagator,
-            "deduce_band_labels2": lambda rows, cols: BandLabels(rows, cols, band=2)}
+            "flood": Flood, "holes": Holes,
+            # the deduction engine and its blocks, band 1 unless named otherwise: the sweep
+            # processor (its memories as yosys maps them, or in block RAM), the flood and
+            # label processors, the propagation sequencer (the three joined)
+            "deduce": DeduceEngine,
+            "deduce_band2": lambda rows, cols: DeduceEngine(rows, cols, band=2),
+            "deduce_sweep": Sweep,
+            "deduce_sweep2": lambda rows, cols: Sweep(rows, cols, band=2),
+            "deduce_sweep_bram": lambda rows, cols: Sweep(rows, cols, ram_style="block"),
+            "deduce_floods": Floods,
+            "deduce_labels": Labels,
+            "deduce_labels2": lambda rows, cols: Labels(rows, cols, band=2),
+            "deduce_propagator": Propagator}
 
 
 @dataclass

@@ -1,23 +1,23 @@
-"""The system on chip of the paper's Fig. 7: a soft CPU, its firmware, a UART and the solver.
+"""The system on chip of the paper's Fig. 7: a soft CPU, its firmware, a UART and the engines.
 
 The paper's MIPS soft processor runs the search (section 3.1, Figs. 8-10) and
 checks each step with the hardware solver mapped into its memory space; ours
 is PicoRV32 (from the ``pythondata-cpu-picorv32`` package, used in place),
 block RAM holding the C firmware (``firmware/``, baked in at build time), a
 UART to the host (:mod:`hw.uart`, protocol :mod:`spec.protocol`), a
-free-running 64-bit cycle counter, the accelerator
-(:class:`hw.accelerator.Accelerator`) and, when ``deduce`` is set, the deduction
-engine (:class:`hw.deduce.engine.DeduceEngine`, DESIGN.md section 6) at the same grid
-size.  The memory map and every register are
-declared in :mod:`spec.registers` (docs/soc.md shows them).
+free-running 64-bit cycle counter, and the engines a target asks for: the
+paper's accelerator (:class:`hw.accelerator.Accelerator`) and the deduction
+engine (:class:`hw.deduce.engine.DeduceEngine`, docs/design.md section 6) at the
+same grid size.  The memory map and every register are declared in
+:mod:`spec.registers` (docs/soc.md shows them).
 
-Building the SoC never runs a compiler: it takes the firmware's RAM image, which
-the caller builds first (:func:`firmware.build.build_firmware`)::
+A :class:`spec.target.Target` says what the SoC carries; building it never runs a
+compiler: it takes the firmware's RAM image, which the caller builds first
+(``boards.design`` does both for a target)::
 
     image = build_firmware(10, 10)                     # firmware.build
-    soc = SoC(10, 10, firmware=image, clock_hz=100_000_000, baud=115200)
+    soc = SoC(DEFAULT_TARGET, firmware=image)
     # ports: uart_rx (in), uart_tx (out), trap (out); clock and reset: the sync domain
-    verilog, extra_files = soc_verilog(10, 10, firmware=image, clock_hz=..., baud=...)
 
 ``ram_size`` defaults to the image's ``ram_size`` attribute (the firmware build
 sets it: an image runs only with the RAM it was linked for, its stack at the top).
@@ -30,7 +30,7 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.board import DEFAULT_BAUD, DEFAULT_CLOCK_HZ, divisor_for
+from slitherlink.spec.uart import divisor_for
 from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_SHIFT, SYSCTL,
                                         UART as UART_BLOCK, WINDOW_SIZE, Baud, ClockHz, CyclesHi,
                                         CyclesLo, RamSize, UartDivisor)
@@ -38,8 +38,7 @@ from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_S
 from . import bus
 from .uart import UART
 
-__all__ = ["SoC", "deduce_engine", "Ram", "SysCtl", "soc_verilog", "picorv32_source", "MissingPackage",
-           "TOP_NAME"]
+__all__ = ["SoC", "Ram", "SysCtl", "picorv32_source", "MissingPackage", "TOP_NAME"]
 
 #: Name of the Verilog top module.
 TOP_NAME = "slk_soc"
@@ -150,35 +149,30 @@ class _NoTarget(_Target):
 
 
 class SoC(wiring.Component):
-    """PicoRV32 + RAM with the firmware + UART + cycle counter + accelerator (Fig. 7).
+    """PicoRV32 + RAM with the firmware + UART + cycle counter + the engines (Fig. 7).
 
     Ports: ``uart_rx`` (in, idle high), ``uart_tx`` (out), ``trap`` (out: the
     CPU stopped on an illegal instruction or misaligned access; a firmware
     bug).  Clock and reset are the ``sync`` domain (``clk``, ``rst`` active
     high in the Verilog).
 
-    ``firmware``: the RAM image (bytes, built by :mod:`firmware.build`); ``ram_size``
-    the RAM it was built for (default: the image's ``ram_size`` attribute).
-    ``baud`` must be reachable from ``clock_hz`` (:func:`spec.board.divisor_for`).
-    ``deduce``: also the deduction engine (its window reads 0 without it, and the
-    firmware then refuses deduce mode); ``band``: the band engine
-    (:class:`hw.deduce.band_engine.BandDeduceEngine`, its state in memories, ``band``
-    framed rows a word; DESIGN.md section 6) instead of the fully parallel one (``None``);
-    ``trail_depth``: the decisions its trail holds (default 64, 32 for the band engine).
-    ``paper=False`` leaves the paper's accelerator out (the firmware then refuses paper
-    mode): the CPU and the deduction engine alone.
+    ``target`` (:class:`spec.target.Target`): the engines, the grid, the deduction
+    engine's band height, label network and trail, the design clock and the UART's
+    rate.  A window without its engine reads 0, and the firmware then refuses that
+    mode.  ``firmware``: the RAM image (bytes, built by :mod:`firmware.build`);
+    ``ram_size`` the RAM it was built for (default: the image's ``ram_size`` attribute).
     """
 
     uart_rx: In(1, init=1)
     uart_tx: Out(1, init=1)
     trap: Out(1)
 
-    def __init__(self, max_rows=10, max_cols=10, *, firmware, ram_size=None,
-                 clock_hz=DEFAULT_CLOCK_HZ, baud=DEFAULT_BAUD, deduce=False, band=None,
-                 trail_depth=None, paper=True, label_network=None):
+    def __init__(self, target, *, firmware, ram_size=None):
         from .accelerator import Accelerator
-        self.max_rows, self.max_cols = max_rows, max_cols
-        self.clock_hz, self.baud = int(clock_hz), int(baud)
+        from .deduce.engine import DeduceEngine
+        self.target = target
+        self.max_rows, self.max_cols = target.max_rows, target.max_cols
+        self.clock_hz, self.baud = int(target.clock_hz), int(target.baud)
         self.divisor = divisor_for(self.clock_hz, self.baud)
         if not isinstance(firmware, (bytes, bytearray)):
             raise TypeError(f"firmware must be the RAM image (bytes), not "
@@ -187,12 +181,12 @@ class SoC(wiring.Component):
         if not self.ram_size:
             raise ValueError("give ram_size: the RAM the firmware image was built for")
         self.firmware = bytes(firmware)
-        if not (paper or deduce):
-            raise ValueError("a SoC needs an engine: paper, deduce or both")
-        self.accelerator = Accelerator(max_rows, max_cols) if paper else None
-        self.deduce = (deduce_engine(max_rows, max_cols, band=band, trail_depth=trail_depth,
-                                     label_network=label_network)
-                       if deduce else None)
+        self.accelerator = (Accelerator(target.max_rows, target.max_cols) if target.paper
+                            else None)
+        self.deduce = (DeduceEngine(target.max_rows, target.max_cols, band=target.band,
+                                    trail_depth=target.trail_depth,
+                                    label_network=target.label_network)
+                       if target.deduce else None)
         super().__init__()
 
     def elaborate(self, platform):
@@ -263,34 +257,3 @@ class SoC(wiring.Component):
         m.d.comb += [ram.la_read.eq(mem_la_read), ram.la_addr.eq(mem_la_addr[:len(ram.la_addr)]),
                      uart.rx.eq(self.uart_rx), self.uart_tx.eq(uart.tx)]
         return m
-
-
-def deduce_engine(max_rows, max_cols, *, band=None, trail_depth=None, label_network=None):
-    """The deduction engine of a build: the fully parallel
-    :class:`~hw.deduce.engine.DeduceEngine` (``band`` None) or the
-    :class:`~hw.deduce.band_engine.BandDeduceEngine` of ``band`` framed rows a word
-    (``label_network``: its label stage's row network, default ``"small"``)."""
-    if band is None:
-        if label_network is not None:
-            raise ValueError("label_network is for the band engine (give band)")
-        from .deduce.engine import DeduceEngine
-        return DeduceEngine(max_rows, max_cols, trail_depth=trail_depth or 64)
-    from .deduce.band_engine import BandDeduceEngine   # it checks ``band``
-    return BandDeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth or 32,
-                            label_network=label_network or "small")
-
-
-def soc_verilog(max_rows=10, max_cols=10, *, firmware, ram_size=None, clock_hz=DEFAULT_CLOCK_HZ,
-                baud=DEFAULT_BAUD, name=TOP_NAME, deduce=False, band=None, trail_depth=None,
-                label_network=None):
-    """``(verilog_text, [picorv32.v path])``: the SoC as one Verilog top module ``name``.
-
-    Ports: ``clk``, ``rst`` (active high), ``uart_rx``, ``uart_tx``, ``trap``.
-    Simulate or synthesise the text together with the extra files.
-    """
-    from amaranth.back import verilog
-    soc = SoC(max_rows, max_cols, clock_hz=clock_hz, baud=baud, firmware=firmware,
-              ram_size=ram_size, deduce=deduce, band=band, trail_depth=trail_depth,
-              label_network=label_network)
-    text = verilog.convert(soc, name=name, emit_src=False)
-    return text, [picorv32_source()]

@@ -12,7 +12,7 @@ while the transmit FIFO is full; STATUS: the FIFOs' state and the sticky
 RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
 RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
 firmware's STATS reply).  The divisor is
-checked by :func:`spec.board.divisor_for` (at least :data:`spec.board.MIN_DIVISOR`).
+checked by :func:`spec.uart.divisor_for` (at least :data:`spec.uart.MIN_DIVISOR`).
 """
 
 from amaranth import C, Cat, Module, Mux, Signal
@@ -21,7 +21,7 @@ from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.board import MIN_DIVISOR, divisor_for
+from slitherlink.spec.uart import MIN_DIVISOR, divisor_for
 from slitherlink.spec.registers import UART as UART_BLOCK
 from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartRxFrameErrors,
                             UartRxOverruns, UartStatus)

@@ -126,7 +126,7 @@ copy only the words in which the live state or label array differs from the
 snapshot (``BandCounters.snapshot_words``): after a probe that failed nothing
 that is the words its propagation changed, and the next save copies nothing;
 the first save of a ``deduce`` copies every word.  The trail moves ``rows``
-clocks per save or restore, as :class:`model.deduce.CycleModel`.
+clocks per save or restore.
 
 Cycle model (:class:`BandCycleModel`)::
 
@@ -150,10 +150,12 @@ from slitherlink.spec.deduce import rule_table
 
 __all__ = ["band_sweep", "sweep_halo", "band_floods", "band_labels", "register_labels",
            "BandCounters", "BandCycleModel", "BandEngine", "BandOutcome", "band_solve", "band_engine",
-           "sweep_span", "DEFAULT_LATENCY"]
+           "sweep_span", "DEFAULT_LATENCY", "FIRMWARE_CYCLES_PER_BRANCH", "PASS_COUNTERS"]
 
 #: pipeline latency of one pass (read, compute, write; the window's read-ahead)
 DEFAULT_LATENCY = 2
+#: DESIGN.md section 6's cost of one branch (decision or backtrack) in firmware
+FIRMWARE_CYCLES_PER_BRANCH = 40
 
 
 def _words(nrows, band):
@@ -515,11 +517,11 @@ class BandCycleModel:
     the flood run ends ``drain`` clocks after its last pass.
     A probe's snapshot copies only the words that differ
     (``BandCounters.snapshot_words``; without them in the counters, ``R`` a
-    save or restore, as :class:`model.deduce.CycleModel`); the trail moves one
+    save or restore); the trail moves one
     row per clock; ``branch`` firmware clocks per decision and per backtrack."""
     band: int = 1
     latency: int = DEFAULT_LATENCY
-    branch: int = D.FIRMWARE_CYCLES_PER_BRANCH
+    branch: int = FIRMWARE_CYCLES_PER_BRANCH
     drain: int = 1
 
     def pass_clocks(self, rows):
@@ -735,15 +737,29 @@ def _on_lines(geo, state, lab):
     return {p: lab[p] for p in adj}
 
 
+#: the counters the engine counts as passes (its DEDUCE_FLOOD_ITERATIONS and
+#: DEDUCE_LABEL_ITERATIONS), and the :class:`BandCounters` that hold them
+PASS_COUNTERS = {"flood_iterations": "flood_passes", "label_iterations": "label_passes"}
+
+
 @dataclass
 class BandOutcome:
-    outcome: D.Outcome        # model.deduce.solve's outcome (its cycles: the parallel model)
+    outcome: D.Outcome        # model.deduce.solve's outcome: the search and its counters
     band: BandCounters
     rows: int
 
     def cycles(self, band, latency=DEFAULT_LATENCY):
         """Band engine cycles (:class:`BandCycleModel`)."""
         return BandCycleModel(band, latency).cycles(self.outcome.counters, self.band, self.rows)
+
+    def counters(self):
+        """``{name: value}`` of :class:`model.deduce.Counters` as the engine counts them:
+        the flood and label iterations as the passes over its memories
+        (:data:`PASS_COUNTERS`), every other counter as the reference's."""
+        out = self.outcome.counters.as_dict()
+        for name, passes in PASS_COUNTERS.items():
+            out[name] = getattr(self.band, passes)
+        return out
 
 
 def band_engine(puzzle, *, band=1, check=True, span_bands=(1, 2, 4), beside=True,

@@ -1,19 +1,20 @@
-"""Golden model of the deduction engine (DESIGN.md section 6; docs/deduce.md).
+"""Golden model of the deduction engine: its reference semantics (DESIGN.md section 6;
+docs/deduce.md).
 
 The engine keeps, for every cell, edge and lattice point of the framed grid,
 what is known (:mod:`spec.deduce` lists the variables), and deduces in
-synchronous steps, each one clock of the fully parallel array:
+synchronous steps over the whole grid at once:
 
 * a **sweep** applies every rule of :func:`spec.deduce.rule_table` at
   every anchor at once: the new state is the old state plus every conclusion
-  whose premises held in the old state (one clock);
-* the two **floods** (one iteration = one clock, both at once) - IN: from the
+  whose premises held in the old state;
+* the two **floods** (one iteration spreads each by one cell, both at once) - IN: from the
   first IN cell in scan order through cells not OUT, across edges not LINE;
   an unreached IN cell is a conflict, an unreached unknown cell is OUT.  OUT:
   from the frame through cells not IN, across edges not LINE; an unreached OUT
   cell is a conflict (a hole), an unreached unknown cell is IN;
 * **labels** (no early loop): the lattice points on lines take the minimum
-  label of their line neighbours, one iteration per clock, until nothing
+  label of their line neighbours, one step an iteration, until nothing
   changes; the label registers keep their contents between runs and are
   saved and restored with the state (``Engine.registers``).  A closed loop
   is a conflict when other lines exist and settles the puzzle (every unknown
@@ -24,7 +25,9 @@ synchronous steps, each one clock of the fully parallel array:
 then the labels, and starts over whenever one of them deduced something.  The
 probing sequencer (:meth:`Engine.deduce`) and the depth-first search
 (:func:`solve`) drive it;
-their orders are the specification the gateware and firmware follow.
+their orders are the specification the gateware and firmware follow.  The
+hardware streams the same steps over a state in memory, a band of rows a clock:
+:mod:`model.band` counts its passes and clocks.
 
 Bitboards as in :mod:`hw.model`: bit ``r * W + c`` of a Python int is cell
 ``(r, c)`` of the framed (R+2) x (C+2) array, ``W = C + 2``.
@@ -37,11 +40,8 @@ from functools import cache
 from slitherlink.spec.deduce import (A0, A1, B0, B1, BOARDS, C0, C1, H0, H1, IN, OUT, V0, V1,
                                      VARS, WINDOWS, Geometry, island_free, rule_table)
 
-__all__ = ["Geometry", "Counters", "Outcome", "CycleModel", "Engine", "sweep", "floods",
-           "labels", "segments", "segment_base", "solve", "FIRMWARE_CYCLES_PER_BRANCH"]
-
-#: DESIGN.md section 6's cost of one branch (decision or backtrack) in firmware
-FIRMWARE_CYCLES_PER_BRANCH = 40
+__all__ = ["Geometry", "Counters", "Outcome", "Engine", "sweep", "floods", "labels",
+           "segments", "segment_base", "solve"]
 
 # -- the sweep, generated from the rule table --------------------------------
 
@@ -395,20 +395,6 @@ class Counters:
         return dict(vars(self))
 
 
-@dataclass(frozen=True)
-class CycleModel:
-    """DESIGN.md section 6: 1 clock per sweep, flood and label iteration; firmware
-    ``branch`` clocks per decision and per backtrack; ``rows`` clocks per save or
-    restore (the state moves one row per clock to and from block RAM)."""
-    branch: int = FIRMWARE_CYCLES_PER_BRANCH
-
-    def cycles(self, counters, rows):
-        c = counters
-        return (c.sweeps + c.flood_iterations + c.label_iterations
-                + self.branch * (c.decisions + c.backtracks)
-                + rows * (c.saves + c.restores))
-
-
 # -- propagation, probing, search --------------------------------------------------
 
 class Engine:
@@ -637,12 +623,11 @@ class Outcome:
     exhausted: bool
     limit_reached: bool = False
     limit: str = ""            # "decisions" or "time" when a limit ended the search
-    cycles: int = 0
     branch_free: bool = False  # solved (and, if asked, proved unique) with no decision
 
 
 def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_loop=True,
-          deadline=None, cycle_model=CycleModel(), engine=None):
+          deadline=None, engine=None):
     """Depth-first search over :meth:`Engine.deduce` (the firmware's part).
 
     Branch picker: the cell :meth:`Engine.deduce` scored best (the unknown cell
@@ -691,6 +676,5 @@ def solve(puzzle, *, max_solutions=1, max_decisions=None, probing=True, early_lo
             state, bad = engine.deduce(engine._assume(state, bit, IN))
     except _Timeout:
         out.limit_reached, out.limit = True, "time"
-    out.cycles = cycle_model.cycles(c, geo.rows)
     out.branch_free = c.decisions == 0 and not out.limit_reached
     return out

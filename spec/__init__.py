@@ -13,7 +13,9 @@ register maps, memory map, message layouts, constants and tables from here;
 * :mod:`spec.geometry` -- the framed bitboard layout shared by model and gateware;
 * :mod:`spec.deduce` -- the deduction engine's state layout and its rule tables, enumerated
   from the rules (docs/deduce.md);
-* :mod:`spec.board` -- board-level constants: clocks, baud rates, the UART divisor;
+* :mod:`spec.uart` -- the UART's rates and divisor;
+* :mod:`spec.target` -- one description of a build (board, engines, grid, clock, UART) and
+  the boards' facts;
 * :mod:`spec.exits` -- the exit codes of ``host/solve.py``, their names and meanings;
 * :mod:`spec.generate` -- the generator of the C headers and docs tables.
 """

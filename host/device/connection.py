@@ -39,8 +39,8 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from slitherlink.spec.board import DEFAULT_BAUD
 from slitherlink.spec.protocol import FrameHeader, Mode
+from slitherlink.spec.uart import DEFAULT_BAUD
 
 from .. import protocol as P
 from .errors import (BoardError, DeviceError, GarbledAnswer, NoAnswer, NoDeduceEngine, PortError,

@@ -27,8 +27,8 @@ FT2232, second interface; ``port="auto"`` finds it, :mod:`host.ports`);
 options the board cannot take :class:`host.errors.OptionError`.
 """
 
-from slitherlink.spec.board import PAPER_CLOCK_HZ
 from slitherlink.spec.protocol import Solve
+from slitherlink.spec.target import PAPER_CLOCK_HZ
 
 from .. import protocol as P
 from ..device import NoDeduceEngine, PortError, TooLarge, drop, open_connection

@@ -1,10 +1,12 @@
-"""Engine ``deduce``: the golden model of the deduction engine (:mod:`model.deduce`,
-docs/deduce.md).  The ``model`` engine's deduce mode (``--engine model``, the default
-mode) runs it; ``--engine deduce`` is kept as an alias of that."""
+"""Engine ``deduce``: the golden model of the deduction engine as the default build runs it
+(:func:`model.band.band_solve`, band 1: the search of :mod:`model.deduce`, its counters as
+the hardware counts them, and the band model's cycle estimate; docs/deduce.md).  The
+``model`` engine's deduce mode (``--engine model``, the default mode) runs it;
+``--engine deduce`` is kept as an alias of that."""
 
 import time
 
-from slitherlink.model.deduce import solve as deduce_solve
+from slitherlink.model.band import band_solve
 
 from . import Result, Stopwatch
 
@@ -23,15 +25,16 @@ def solve(puzzle, *, unique=False, time_limit=None, max_decisions=None, max_solu
         raise ValueError(f"max_decisions must be a non-negative integer, not {max_decisions!r}")
     wanted = max_solutions if max_solutions is not None else (2 if unique else 1)
     with Stopwatch() as clock:
-        outcome = deduce_solve(
-            puzzle, max_solutions=wanted,
+        banded = band_solve(
+            puzzle, band=1, check=False, max_solutions=wanted,
             max_decisions=DEFAULT_MAX_DECISIONS if max_decisions is None else max_decisions,
             deadline=None if time_limit is None else time.monotonic() + time_limit)
+    outcome = banded.outcome
     found = len(outcome.solutions)
     status = Result.status_for(min(found, 2), wanted_unique=unique or wanted > 1,
                                exhausted=outcome.exhausted)
-    counters = outcome.counters.as_dict()
-    counters["cycles"] = outcome.cycles
+    counters = banded.counters()
+    counters["cycles"] = banded.cycles(1)
     result = Result("deduce", status, outcome.solutions[0] if found else None,
                     list(outcome.solutions), clock.seconds, counters, mode="deduce")
     if outcome.limit == "time":

@@ -1,40 +1,52 @@
-"""The deduction engine behind its register interface (docs/deduce.md section 5; DESIGN.md
-section 6).
+"""The deduction engine behind the DEDUCE registers (DESIGN.md section 6; docs/deduce.md).
 
-:class:`DeduceEngine` joins the probing sequencer (:class:`~hw.deduce.prober.Prober`, which
-holds the state and runs propagation and probing) with what the search around it needs, so
-that the firmware only *chooses*: one register write per step of
-:func:`model.deduce.solve`:
+:class:`DeduceEngine` runs the search's steps that the firmware asks for, one register
+write each (:mod:`spec.registers`; :func:`model.deduce.solve` is the search): the state
+is in memories that a :class:`~hw.deduce.prober.Prober` streams ``band`` framed rows a
+clock (:mod:`model.band` is its golden model, clock for clock).  Words and groups as
+:mod:`hw.deduce.sweep`: ``groups = ceil((max_rows + 2) / band)`` words of ``band x
+(max_cols + 2)`` cells; ``band = max_rows + 2`` is the whole grid in one word.
 
-* the puzzle: the clue registers (DEDUCE_CLUE) and the run-time size and island flag
-  (DEDUCE_SIZE), decoded into the clue bitboards and the grid the rule array takes;
-* LOAD: the initial state (cells beyond the grid OUT, variables the puzzle lacks S,
-  the rest unknown), the label registers cleared, the trail emptied, the counters zeroed;
-* DEDUCE: :meth:`model.deduce.Engine.deduce`;
-* DECIDE: the branch picker takes a cell: the prober's ``best_cell`` (the cell whose
-  weaker probe deduced the most, :meth:`model.deduce.Engine.deduce`), or, if it has
-  none, the first unknown grid cell with a known neighbour in row-major order; the state, the label registers and
-  the cell are pushed on the **trail**; the cell is set IN; deduce;
-* BACKTRACK: the trail's top entry is popped, its state and label registers restored,
-  its cell set OUT; deduce.
+Commands (DEDUCE_CONTROL; each keeps STATUS.busy high until it ends):
 
-The trail lives in block RAM (an Amaranth :class:`~amaranth.lib.memory.Memory`): one
-entry is the snapshot vector (the 10 state bitboards, the label registers and the
-decision's cell, one-hot) cut into ``words`` words, by default one per framed row of the
-build, moved one word per clock (a push costs ``words`` clocks, a pop ``words + 1``),
-as DESIGN.md section 6's cost model assumes.  ``trail_depth`` entries; DECIDE with a full
-trail is ignored (STATUS.trail_full), and the firmware reports LIMIT.
+* **DEDUCE_CLUE** writes (before LOAD) go straight into the clue memory: the word of the
+  clue's row is read and written back with the cell's clue bits changed (2 clocks).
+* **LOAD**: for every group, the clue word is read and written back with the grid of the
+  run-time size (DEDUCE_SIZE) and the clues masked by it, and the state word is written
+  with the initial state (cells beyond the grid OUT, variables the puzzle lacks S, the
+  rest unknown) - 2 clocks a group; then the label memory is cleared (``groups``
+  clocks); the trail is emptied and the counters zeroed.
+* **DEDUCE**: the prober runs :meth:`model.deduce.Engine.deduce`, its first sweep pass
+  over every group of the grid (DEDUCE_SIZE's rows; a sweep pass never writes the groups
+  below them); after DECIDE and BACKTRACK over the decision's group and
+  one either side (:class:`~hw.deduce.prober.Prober`'s spans).
+* **DECIDE**: the prober's best cell (the cell whose weaker probe deduced the most) is
+  pushed on the trail with the state and label words and the labels' dirty bit, set IN,
+  and deduced.  A push copies one word of state and labels a clock (``groups + 1``
+  clocks; in its last clock the cell's word is written back with the cell IN).  When
+  the prober has no best cell, DECIDE is ignored, like DECIDE on a full trail or a
+  complete state: after a DEDUCE that ended without a conflict on an incomplete state
+  there always is one (every unknown cell with a known neighbour was probed, both
+  probes succeeded and scored; if there was none, the far pass probed the others).
+* **BACKTRACK**: the top entry is popped, its words written back (``groups + 1``
+  clocks, the decision's cell OUT in its word), its dirty bit restored, and deduced.
 
-Counters (DEDUCE_* counter registers, :data:`spec.registers.DEDUCE_HW_COUNTERS`), zeroed by
-LOAD: the prober's totals (sweeps, floods, flood_iterations, label_runs,
-label_iterations, probes, probe_hits, saves, restores) plus one save per DECIDE and one
-restore per BACKTRACK, ``decisions``, ``backtracks`` (equal to the model's counters of
-the same search) and ``clocks``, every clock a command kept the engine busy.
+**The trail** is a :class:`~amaranth.lib.memory.Memory` of ``trail_depth x groups``
+words of state and labels (block RAM) and a small memory of the decisions (cell and
+dirty bit, ``trail_depth`` entries).
 
-Bus timing (:mod:`hw.bus`): reads answer in 2 cycles, always (STATUS.busy tells whether a
-command runs); writes wait (no ``ready``) while a command runs, so a command written
-while another runs starts after it.  Unknown addresses read 0 and ignore writes.  Every
-address and field comes from :mod:`spec.registers`.
+**Counters** (DEDUCE_* counter registers, zeroed by LOAD): ``sweeps``, ``floods``,
+``label_runs``, ``probes``, ``probe_hits``, ``saves``, ``restores``, ``decisions``,
+``backtracks`` equal :func:`model.deduce.solve`'s; ``flood_iterations`` and
+``label_iterations`` count the flood and label *passes* over the memories
+(:class:`model.band.BandCounters` ``flood_passes`` and ``label_passes``; the label
+passes include those of label runs dropped beside a flood run that deduced something, see
+:class:`~hw.deduce.propagator.Propagator`); ``clocks`` counts every clock a
+DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).
+
+**Reads** answer in 2 cycles, always; DEDUCE_ROW(r, half) is read from the state memory
+and reads 0 while a command runs.  Writes wait while a command runs.  The register
+decode is :func:`hw.deduce.registers.register_file`'s.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -46,282 +58,307 @@ from slitherlink.spec import registers as regmap
 from slitherlink.spec.deduce import C0, C1, VARS
 
 from .. import bus
-from ..accelerator import ADDR_WIDTH, field_lanes, field_of, pack
+from ..accelerator import ADDR_WIDTH, field_of
 from .prober import PROPAGATOR_COUNTERS, Prober
-from .sweep import BOARDS, runtime_valid, shift
+from .propagator import span_around
+from .registers import register_file
+from .rules import BOARDS, runtime_valid, valid_reach
 
-__all__ = ["DeduceEngine", "register_file"]
+__all__ = ["DeduceEngine"]
 
-#: the prober's per-run counters, added to the totals when a run ends
-_RUN_COUNTERS = ("probes", "probe_hits", "saves", "restores") + PROPAGATOR_COUNTERS
 _TOTAL_WIDTH = 32
+
+#: DEDUCE counter register <- the prober's per-run counter added when a run ends
+_FROM_PROBER = {"sweeps": "sweeps", "floods": "floods", "flood_iterations": "flood_passes",
+                "label_runs": "label_runs", "label_iterations": "label_passes",
+                "probes": "probes", "probe_hits": "probe_hits", "saves": "saves",
+                "restores": "restores"}
+assert set(PROPAGATOR_COUNTERS) <= set(_FROM_PROBER.values())
+
 
 
 class DeduceEngine(wiring.Component):
-    """The memory-mapped deduction engine; ``bus`` is a target port.
+    """The memory-mapped band deduction engine; ``bus`` is a target port.
 
-    ``max_rows`` x ``max_cols``: the largest puzzle the build takes; ``trail_depth``: the
-    decisions the trail holds; ``words``: words per trail entry (default: the framed rows
-    of the build, ``max_rows + 2``).
+    ``max_rows`` x ``max_cols``: the largest puzzle the build takes; ``band``: framed rows
+    a word; ``trail_depth``: the decisions the trail holds; ``ram_style``: as
+    :class:`~hw.deduce.sweep.Sweep`'s; ``label_network``: the label stage's row
+    network (:data:`~hw.deduce.labels.NETWORKS`; the same results and clocks).
     """
 
     bus: In(bus.Signature(addr_width=ADDR_WIDTH))
 
-    def __init__(self, max_rows, max_cols, *, trail_depth=64, words=None):
+    def __init__(self, max_rows, max_cols, *, band=1, trail_depth=32, ram_style=None,
+                 label_network="small"):
         regmap.check_build_size(max_rows, max_cols)
         if not isinstance(trail_depth, int) or not 1 <= trail_depth < 1 << 16:
             raise ValueError(f"trail_depth must be an integer from 1 to 65535, "
                              f"not {trail_depth!r}")
-        words = max_rows + 2 if words is None else words
-        if not isinstance(words, int) or words < 1:
-            raise ValueError(f"words must be a positive integer, not {words!r}")
-        self.max_rows, self.max_cols = max_rows, max_cols
-        self.trail_depth, self.words = trail_depth, words
-        self.prober = Prober(max_rows, max_cols)
+        self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
+        self.trail_depth = trail_depth
+        self.label_network = label_network
+        self.prober = Prober(max_rows, max_cols, band=band, ram_style=ram_style,
+                                 label_network=label_network)
         self.geometry = self.prober.geometry
-        n = self.geometry.cells
-        self.snapshot_bits = BOARDS * n + len(self.prober.labels_in) + n
-        self.word_bits = -(-self.snapshot_bits // words)
+        self.groups = self.prober.groups
+        self.word_bits = self.prober.word_bits
+        #: bits of one trail word: a state word and a label word
+        self.trail_bits = self.prober.state_layout.size + self.prober.label_layout.size
         super().__init__()
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.prober = prober = self.prober
-        geo, n, w = self.geometry, self.geometry.cells, self.geometry.width
-        R, C = self.max_rows, self.max_cols
+        geo, band, groups, bits = self.geometry, self.band, self.groups, self.word_bits
+        w, R, C = geo.width, self.max_rows, self.max_cols
 
-        # --- the puzzle: size, island flag, clues -----------------------------------
+        # --- the puzzle's size ------------------------------------------------------------
         rows = Signal(8, init=R)
         cols = Signal(8, init=C)
         island = Signal()
-        clue_code = [[Signal(3, name=f"clue_{r}_{c}", init=regmap.CLUE_BLANK)
-                      for c in range(C)] for r in range(R)]
-        grid = Signal(n)
-        row_on = [Signal(name=f"row_on_{r}") for r in range(R)]
-        col_on = [Signal(name=f"col_on_{c}") for c in range(C)]
-        m.d.comb += [row_on[r].eq(r < rows) for r in range(R)]
-        m.d.comb += [col_on[c].eq(c < cols) for c in range(C)]
-        grid_bits = [Const(0, 1)] * n
-        clue_bits = [[Const(0, 1)] * n for _ in range(4)]
-        for r in range(R):
-            for c in range(C):
-                p = (r + 1) * w + c + 1
-                grid_bits[p] = row_on[r] & col_on[c]
-                for d in range(4):
-                    clue_bits[d][p] = grid_bits[p] & (clue_code[r][c] == d)
-        m.d.comb += grid.eq(Cat(*grid_bits))
-        m.d.comb += [prober.grid.eq(grid), prober.island.eq(island)]
-        m.d.comb += [prober.clue[d].eq(Cat(*clue_bits[d])) for d in range(4)]
+        m.d.comb += prober.island.eq(island)
 
-        # --- the state as the search sees it -------------------------------------------
-        s = prober.state
-        known = s[C0] | s[C1]
-        unknown = grid & ~known
-        near = shift(known, 1, n) | shift(known, -1, n) | shift(known, w, n) | shift(known, -w, n)
-        candidates = Signal(n)
-        pick = Signal(n)   # the branch picker: the prober's best cell, else the first candidate
-        m.d.comb += [candidates.eq(unknown & near),
-                     pick.eq(Mux(prober.best_cell.any(), prober.best_cell,
-                                 candidates & (~candidates + 1)))]
-        complete = ~unknown.any()
-
-        initial = Signal(data.ArrayLayout(n, BOARDS))
-        valid = runtime_valid(grid, w, n)
-        for i in range(BOARDS):
+        # --- a group's grid and initial state, from the size alone -----------------------
+        g = Signal(range(groups))               # the group LOAD writes
+        col_mask = Signal(w)                     # the grid's columns
+        m.d.comb += col_mask.eq(Cat(Const(0, 1), *(c < cols for c in range(C)), Const(0, 1)))
+        # grid rows g*band - up .. g*band + band - 1 + down: all the run-time masks read
+        up, down = valid_reach()
+        halo = max(up, down)
+        window = []
+        for j in range(-halo, band + halo):
+            r = Signal(range(-halo, groups * band + halo), name=f"load_row_{j + halo}")
+            row = Signal(w, name=f"load_grid_{j + halo}")
+            m.d.comb += [r.eq(g * band + j), row.eq(Mux((r >= 1) & (r <= rows), col_mask, 0))]
+            window.append(row)
+        nwin = len(window) * w
+        valid = runtime_valid(Cat(*window), w, nwin)
+        centre = slice(halo * w, (halo + band) * w)
+        grid_word = Signal(bits)
+        m.d.comb += grid_word.eq(Cat(*window)[centre])
+        exists = {var: Signal(bits, name=f"exists_{var}") for var in VARS}
+        with m.Switch(g):                       # the build's variables in the group's rows
+            for k in range(groups):
+                with m.Case(k):
+                    m.d.comb += [exists[var].eq(geo.valid[var] >> (k * bits) & ((1 << bits) - 1))
+                                 for var in VARS]
+        initial = Signal(self.prober.state_layout)
+        for i in range(0, BOARDS, 2):
             var = VARS[i // 2]
             if i == C0:
-                m.d.comb += initial[i].eq(~grid)
-            elif i % 2 == 0:
-                m.d.comb += initial[i].eq(Const(geo.valid[var], n) & ~valid[var])
+                m.d.comb += initial[i].eq(exists[var] & ~grid_word)
             else:
-                m.d.comb += initial[i].eq(0)
+                m.d.comb += initial[i].eq(exists[var] & ~valid[var][centre])
+        loaded_clues = Signal(self.prober.clue_layout)
+        m.d.comb += loaded_clues.grid.eq(grid_word)
+        m.d.comb += [loaded_clues.clue[d].eq(prober.clue_out.clue[d] & grid_word)
+                     for d in range(4)]
 
-        # --- the trail ----------------------------------------------------------------
-        k_words, width = self.words, self.word_bits
-        m.submodules.trail = trail = Memory(shape=width, depth=self.trail_depth * k_words,
-                                            init=[])
-        trail_w = trail.write_port()
-        trail_r = trail.read_port(transparent_for=())
-        cell = Signal(n)                    # the decision being pushed / popped, one-hot
-        snapshot = Cat(s.as_value(), prober.labels_saved, cell)
-        padded = Cat(snapshot, Const(0, width * k_words - len(snapshot)))
-        staging = Signal(width * k_words)   # a popped entry, word by word
-        st_state = staging[:BOARDS * n]
-        st_labels = staging[BOARDS * n:BOARDS * n + len(prober.labels_in)]
-        st_cell = staging[BOARDS * n + len(prober.labels_in):][:n]
-        depth = Signal(range(self.trail_depth + 1))     # entries on the trail
-        base = Signal(range(self.trail_depth * k_words + 1))  # depth * words
-        word = Signal(range(k_words + 1))
-        arrived = Signal(range(k_words + 1))   # the word the read port delivers now
-        m.d.comb += [trail_w.data.eq(padded.word_select(word, width)),
-                     trail_w.addr.eq(base + word),
-                     trail_r.addr.eq(base + word)]
+        # --- a clue write: the word of the clue's row, its bits changed -------------------
+        clue_group = Signal(range(groups))
+        clue_bit = Signal(bits)                  # the cell, one-hot in its word
+        clue_value = Signal(3)
+        edited_clues = Signal(self.prober.clue_layout)
+        m.d.comb += edited_clues.grid.eq(prober.clue_out.grid)
+        for d in range(4):
+            m.d.comb += edited_clues.clue[d].eq(
+                prober.clue_out.clue[d] & ~clue_bit | Mux(clue_value == d, clue_bit, 0))
+
+        # --- the trail ----------------------------------------------------------------------
+        depth_words = self.trail_depth * groups
+        m.submodules.trail = trail = Memory(shape=self.trail_bits, depth=depth_words, init=[])
+        trail_w, trail_r = trail.write_port(), trail.read_port(transparent_for=())
+        decision_layout = data.StructLayout({"group": range(groups), "pos": range(bits),
+                                             "dirty": 1})
+        m.submodules.decisions = decisions = Memory(shape=decision_layout,
+                                                    depth=self.trail_depth, init=[])
+        dec_w, dec_r = decisions.write_port(), decisions.read_port(transparent_for=())
+        depth = Signal(range(self.trail_depth + 1))
+        base = Signal(range(depth_words + 1))   # depth * groups
+        t = Signal(range(groups + 2))
         trail_empty = depth == 0
         trail_full = depth == self.trail_depth
+        cell_group = Signal(range(groups))       # the decision pushed or popped
+        cell_bit = Signal(bits)
+        cell_pos = Signal(range(bits))
+        cell_word = Signal(self.prober.state_layout)   # its word, as pushed
+        m.d.comb += [trail_w.data.eq(Cat(prober.state_out, prober.label_out)),
+                     trail_w.addr.eq(base + t - 1),
+                     trail_r.addr.eq(base + t),
+                     dec_r.addr.eq(depth)]
+        popped_state = Signal(self.prober.state_layout)
+        popped_labels = Signal(self.prober.label_layout)
+        m.d.comb += Cat(popped_state, popped_labels).eq(trail_r.data)
 
-        # --- counters -------------------------------------------------------------------
+        def with_cell(word, board):
+            """``word`` (a state word) with the decision's cell set in ``board``."""
+            view = Signal(self.prober.state_layout, name=f"cell_word_{board}")
+            out = Signal(self.prober.state_layout, name=f"with_cell_{board}")
+            m.d.comb += [view.eq(word), out.eq(view), out[board].eq(view[board] | cell_bit)]
+            return out
+
+        # --- the sweep spans of the prober's first propagation: the grid's groups 0 .. limit
+        # for DEDUCE (a loaded state), the decision's group and one either side for DECIDE and
+        # BACKTRACK (the state before the cell was set is a fixpoint)
+        limit = Signal(range(groups))
+        with m.Switch(rows):
+            for r in range(1, R + 1):
+                with m.Case(r):
+                    m.d.comb += limit.eq((r + 1) // band)
+            with m.Default():
+                m.d.comb += limit.eq(groups - 1)
+        m.d.comb += [prober.limit.eq(limit),
+                     *(a.eq(b) for a, b in zip((prober.first, prober.last),
+                                               span_around(cell_group, cell_group, limit)))]
+
+        # --- counters -------------------------------------------------------------------------
         totals = {name: Signal(_TOTAL_WIDTH, name=f"total_{name}")
                   for name in regmap.DEDUCE_HW_COUNTERS}
         conflict = Signal()
+        complete = Signal()
 
-        def load_with(value, colour_board, colour_cell):
-            """Load ``value`` into the state with ``colour_cell`` added to ``colour_board``."""
-            m.d.comb += [prober.load.eq(1), prober.state_in.eq(value)]
-            m.d.comb += prober.state_in[colour_board].eq(
-                value[colour_board * n:(colour_board + 1) * n] | colour_cell)
-
-        # --- the command sequencer -------------------------------------------------------
+        # --- the command sequencer --------------------------------------------------------
         command = {name: Signal(name=f"cmd_{name}") for name in ("load", "deduce", "decide",
                                                                   "backtrack")}
-        busy = Signal()
-        with m.FSM(name="engine"):
+        clue_write = Signal()
+        busy = Signal()       # STATUS.busy: a command or a clue write runs
+        counted = Signal()    # the clocks DEDUCE, DECIDE and BACKTRACK take
+        with m.If(counted):
+            m.d.sync += totals["clocks"].eq(totals["clocks"] + 1)
+        with m.FSM(name="band_engine"):
             with m.State("IDLE"):
-                with m.If(command["load"]):
-                    m.d.comb += [prober.load.eq(1), prober.state_in.eq(initial),
-                                 prober.clear_labels.eq(1)]
-                    m.d.sync += [t.eq(0) for t in totals.values()]
-                    m.d.sync += [depth.eq(0), base.eq(0), conflict.eq(0)]
+                with m.If(clue_write):
+                    m.next = "CLUE_READ"
+                with m.Elif(command["load"]):
+                    m.d.sync += [g.eq(0), depth.eq(0), base.eq(0), conflict.eq(0),
+                                 complete.eq(0)]
+                    m.d.sync += [total.eq(0) for total in totals.values()]
+                    m.next = "LOAD_READ"
                 with m.Elif(command["deduce"]):
-                    m.d.comb += prober.start.eq(1)
+                    m.d.comb += [prober.start.eq(1), prober.first.eq(0), prober.last.eq(limit)]
                     m.next = "RUN"
-                with m.Elif(command["decide"] & ~trail_full & ~complete):
-                    m.d.sync += [cell.eq(pick), word.eq(0)]
+                with m.Elif(command["decide"] & ~trail_full & ~complete & ~conflict
+                            & prober.best_valid):
+                    m.d.sync += [t.eq(0), cell_group.eq(prober.best_group),
+                                 cell_pos.eq(prober.best_pos),
+                                 cell_bit.eq(Const(1, bits) << prober.best_pos)]
                     m.next = "PUSH"
                 with m.Elif(command["backtrack"] & ~trail_empty):
-                    m.d.sync += [depth.eq(depth - 1), base.eq(base - k_words), word.eq(0)]
-                    m.next = "POP"
-            with m.State("PUSH"):           # one word of the snapshot per clock
-                m.d.comb += [busy.eq(1), trail_w.en.eq(1)]
-                m.d.sync += word.eq(word + 1)
-                with m.If(word == k_words - 1):
-                    m.d.sync += [depth.eq(depth + 1), base.eq(base + k_words),
+                    m.d.sync += [t.eq(0), depth.eq(depth - 1), base.eq(base - groups)]
+                    m.next = "POP_CELL"
+            with m.State("CLUE_READ"):
+                m.d.comb += [busy.eq(1), prober.addr.eq(clue_group)]
+                m.next = "CLUE_WRITE"
+            with m.State("CLUE_WRITE"):
+                m.d.comb += [busy.eq(1), prober.waddr.eq(clue_group), prober.clue_we.eq(1),
+                             prober.clue_in.eq(edited_clues)]
+                m.next = "IDLE"
+            with m.State("LOAD_READ"):
+                m.d.comb += [busy.eq(1), prober.addr.eq(g)]
+                m.next = "LOAD_WRITE"
+            with m.State("LOAD_WRITE"):
+                m.d.comb += [busy.eq(1), prober.waddr.eq(g),
+                             prober.clue_we.eq(1), prober.clue_in.eq(loaded_clues),
+                             prober.state_we.eq(1), prober.state_in.eq(initial)]
+                m.d.sync += g.eq(g + 1)
+                with m.If(g == groups - 1):
+                    m.d.comb += prober.clear_labels.eq(1)
+                    m.next = "LOAD_LABELS"
+                with m.Else():
+                    m.next = "LOAD_READ"
+            with m.State("LOAD_LABELS"):
+                m.d.comb += busy.eq(1)
+                with m.If(~prober.busy):
+                    m.next = "IDLE"
+            with m.State("PUSH"):     # read group t; write group t - 1 to the trail
+                m.d.comb += [busy.eq(1), counted.eq(1),
+                             prober.addr.eq(t), prober.label_addr.eq(t)]
+                m.d.sync += t.eq(t + 1)
+                with m.If(t == 0):
+                    m.d.comb += [dec_w.addr.eq(depth), dec_w.en.eq(1),
+                                 dec_w.data.group.eq(cell_group), dec_w.data.pos.eq(cell_pos),
+                                 dec_w.data.dirty.eq(prober.dirty)]
+                with m.Else():
+                    m.d.comb += trail_w.en.eq(1)
+                    with m.If(t - 1 == cell_group):
+                        m.d.sync += cell_word.eq(prober.state_out)
+                with m.If(t == groups):     # the decision: the cell IN, in its word
+                    word = Mux(cell_group == groups - 1, prober.state_out.as_value(),
+                               cell_word.as_value())
+                    m.d.comb += [prober.waddr.eq(cell_group), prober.state_we.eq(1),
+                                 prober.state_in.eq(with_cell(word, C1))]
+                    m.d.sync += [depth.eq(depth + 1), base.eq(base + groups),
                                  totals["decisions"].eq(totals["decisions"] + 1),
                                  totals["saves"].eq(totals["saves"] + 1)]
-                    m.next = "ASSUME_IN"
-            with m.State("ASSUME_IN"):
-                m.d.comb += busy.eq(1)
-                load_with(s.as_value(), C1, cell)
-                m.next = "START"
-            with m.State("POP"):            # read word k while word k-1 arrives
-                m.d.comb += busy.eq(1)
-                m.d.sync += [word.eq(word + 1), arrived.eq(word)]
-                with m.If(word != 0):
-                    m.d.sync += staging.word_select(arrived, width).eq(trail_r.data)
-                with m.If(word == k_words):
+                    m.next = "START"
+            with m.State("POP_CELL"):  # the decision memory's entry arrives next clock
+                m.d.comb += [busy.eq(1), counted.eq(1)]
+                m.next = "POP"
+            with m.State("POP"):       # read group t of the entry; write group t - 1 back
+                m.d.comb += [busy.eq(1), counted.eq(1)]
+                m.d.sync += t.eq(t + 1)
+                with m.If(t == 0):
+                    m.d.sync += [cell_group.eq(dec_r.data.group),
+                                 cell_bit.eq(Const(1, bits) << dec_r.data.pos)]
+                    m.d.comb += [prober.dirty_we.eq(1), prober.dirty_in.eq(dec_r.data.dirty)]
+                with m.Else():
+                    m.d.comb += [prober.waddr.eq(t - 1), prober.state_we.eq(1),
+                                 prober.label_addr.eq(t - 1), prober.label_we.eq(1),
+                                 prober.label_in.eq(popped_labels)]
+                    with m.If(t - 1 == cell_group):   # the other colour: OUT
+                        m.d.comb += prober.state_in.eq(with_cell(popped_state, C0))
+                    with m.Else():
+                        m.d.comb += prober.state_in.eq(popped_state)
+                with m.If(t == groups):
                     m.d.sync += [totals["backtracks"].eq(totals["backtracks"] + 1),
                                  totals["restores"].eq(totals["restores"] + 1)]
-                    m.next = "ASSUME_OUT"
-            with m.State("ASSUME_OUT"):
-                m.d.comb += [busy.eq(1), prober.restore_labels.eq(1),
-                             prober.labels_in.eq(st_labels)]
-                load_with(st_state, C0, st_cell)
-                m.next = "START"
+                    m.next = "START"
             with m.State("START"):
-                m.d.comb += [busy.eq(1), prober.start.eq(1)]
+                m.d.comb += [busy.eq(1), counted.eq(1), prober.start.eq(1)]
                 m.next = "RUN"
             with m.State("RUN"):
-                m.d.comb += busy.eq(1)
+                m.d.comb += [busy.eq(1), counted.eq(1)]
                 with m.If(prober.done):
-                    m.d.sync += conflict.eq(prober.conflict)
-                    for name in _RUN_COUNTERS:
-                        m.d.sync += totals[name].eq(totals[name] + getattr(prober, name))
+                    m.d.sync += [conflict.eq(prober.conflict), complete.eq(prober.complete)]
+                    for name, source in _FROM_PROBER.items():
+                        m.d.sync += totals[name].eq(totals[name] + getattr(prober, source))
                     m.next = "IDLE"
-        with m.If(busy):
-            m.d.sync += totals["clocks"].eq(totals["clocks"] + 1)
 
-        # --- the registers --------------------------------------------------------------
-        # DEDUCE_ROW(r, half): the IN bits of grid row r, 32 columns a word
-        rows_read = []
-        for r in range(R):
-            inside = s[C1][(r + 1) * w + 1:(r + 1) * w + 1 + C]
-            rows_read += [(regmap.deduce_row_address(r, half), inside[32 * half:32 * half + 32])
-                          for half in range((C + 31) // 32)]
+        # --- the registers ----------------------------------------------------------------
         regs = register_file(m, self.bus, config=(R, C, self.trail_depth),
                              size=dict(rows=rows, cols=cols, island=island),
                              status=dict(busy=busy, conflict=conflict, complete=complete,
                                          trail_empty=trail_empty, trail_full=trail_full),
-                             totals=totals, command=command, words=rows_read)
-        with m.If(regs.clue_write):
-            value = field_of(regmap.DeduceClue, "clue", self.bus.wdata)
-            for r in range(R):
-                for c in range(C):
-                    with m.If((regs.clue_row == r) & (regs.clue_col == c)):
-                        m.d.sync += clue_code[r][c].eq(value)
+                             totals=totals, command=command)
+
+        # a clue write: its group and bit (framed row r + 1 is row (r + 1) % band of its group)
+        with m.If(regs.clue_write & (regs.clue_row < R) & (regs.clue_col < C)):
+            m.d.comb += clue_write.eq(1)
+            m.d.sync += clue_value.eq(field_of(regmap.DeduceClue, "clue", self.bus.wdata))
+            with m.Switch(regs.clue_row):
+                for r in range(R):
+                    with m.Case(r):
+                        m.d.sync += [clue_group.eq((r + 1) // band),
+                                     clue_bit.eq(Const(1 << ((r + 1) % band * w + 1), bits)
+                                                 << regs.clue_col)]
+
+        # DEDUCE_ROW(r, half): the IN bits of row r from the state memory, a clock later
+        row_read = Signal()
+        row_j = Signal(range(band))
+        row_half = Signal()
+        m.d.sync += row_read.eq(0)
+        with m.If(regs.row_read & ~busy & (regs.row < R) & (~regs.row_half | (C > 32))):
+            m.d.sync += [row_read.eq(1), row_half.eq(regs.row_half)]
+            with m.Switch(regs.row):
+                for r in range(R):
+                    with m.Case(r):
+                        m.d.comb += prober.addr.eq((r + 1) // band)
+                        m.d.sync += row_j.eq((r + 1) % band)
+        inside = Signal(64)
+        with m.Switch(row_j):
+            for j in range(band):
+                with m.Case(j):
+                    m.d.comb += inside.eq(prober.state_out[C1][j * w + 1:j * w + 1 + C])
+        with m.If(row_read):
+            m.d.comb += self.bus.rdata.eq(Mux(row_half, inside[32:], inside[:32]))
         return m
-
-
-class RegisterAccess:
-    """What :func:`register_file` leaves to the engine: a clue write (``clue_write`` for
-    one clock, at ``clue_row``, ``clue_col``; the value is in the bus's ``wdata``) and a
-    read of DEDUCE_ROW (``row_read`` for one clock, at ``row``, ``row_half``; the engine
-    may drive the bus's ``rdata`` in the clock after it, when ``ready`` is high)."""
-
-    def __init__(self, **signals):
-        self.__dict__.update(signals)
-
-
-def register_file(m, b, *, config, size, status, totals, command, words=()):
-    """The DEDUCE register decode shared by the engines (:mod:`spec.registers`).
-
-    ``b``: the engine's bus (:mod:`hw.bus`; reads answer in 2 cycles, writes wait while
-    STATUS.busy; unknown addresses read 0 and ignore writes); ``config``: the build's
-    ``(max_rows, max_cols, trail_depth)``; ``size``: the DEDUCE_SIZE fields' registers by
-    name, written here; ``status``: the DEDUCE_STATUS fields' values by name; ``totals``:
-    the counter registers' values by :data:`~spec.registers.DEDUCE_HW_COUNTERS` name;
-    ``command``: a signal per DEDUCE_CONTROL field, high for the clock its write is
-    accepted; ``words``: further ``(byte address, value)`` reads.  Returns a
-    :class:`RegisterAccess`."""
-    max_rows, max_cols, trail_depth = config
-    busy = status["busy"]
-    reads = [(regmap.DeduceConfig, dict(max_rows=Const(max_rows, 8), max_cols=Const(max_cols, 8),
-                                        trail_depth=Const(trail_depth, 16))),
-             (regmap.DeduceSize, size), (regmap.DeduceStatus, status)]
-    ready = Signal()
-    rdata = Signal(32)
-    m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
-    m.d.sync += ready.eq(0)
-    is_write = b.wstrb.any()
-    addr_word = b.addr[2:]
-    accept = b.valid & ~ready & ~(is_write & busy)
-
-    stride_bits = (regmap.CELL_STRIDE - 1).bit_length()
-    row_bits = (regmap.CELL_ROWS_MAX - 1).bit_length()
-    clue_offset = (b.addr - regmap.DEDUCE_CLUE_BASE)[2:]
-    in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
-    row_offset = (b.addr - regmap.DEDUCE_ROW_BASE)[2:]
-    in_rows = ((b.addr >= regmap.DEDUCE_ROW_BASE)
-               & (b.addr < regmap.DEDUCE_ROW_BASE + 8 * regmap.CELL_ROWS_MAX))
-    access = RegisterAccess(clue_write=Signal(), clue_row=clue_offset[stride_bits:][:row_bits],
-                            clue_col=clue_offset[:stride_bits], row_read=Signal(),
-                            row=row_offset[1:][:row_bits], row_half=row_offset[0])
-
-    reads_at = [(regmap.DeduceId.address,
-                 pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
-                      magic=Const(regmap.DEDUCE_ID_MAGIC, 24)))]
-    reads_at += [(register.address, pack(register, **fields)) for register, fields in reads]
-    reads_at += [(register.address, pack(register, count=totals[name]))
-                 for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS,
-                                           regmap.DEDUCE_HW_COUNTERS)]
-    reads_at += list(words)
-
-    with m.If(accept):
-        m.d.sync += [ready.eq(1), rdata.eq(0)]
-        with m.If(~is_write):
-            m.d.comb += access.row_read.eq(in_rows)
-            with m.Switch(addr_word):
-                for address, value in reads_at:
-                    with m.Case(address >> 2):
-                        m.d.sync += rdata.eq(value)
-        with m.Else():
-            wdata, wstrb = b.wdata, b.wstrb
-            with m.If(in_clues):
-                m.d.comb += access.clue_write.eq(field_lanes(regmap.DeduceClue, "clue", wstrb))
-            with m.Elif(addr_word == regmap.DeduceSize.address >> 2):
-                for name, target in size.items():
-                    with m.If(field_lanes(regmap.DeduceSize, name, wstrb)):
-                        m.d.sync += target.eq(field_of(regmap.DeduceSize, name, wdata))
-            with m.Elif(addr_word == regmap.DeduceControl.address >> 2):
-                for name, sig in command.items():
-                    m.d.comb += sig.eq(field_lanes(regmap.DeduceControl, name, wstrb)
-                                       & field_of(regmap.DeduceControl, name, wdata).any())
-    return access

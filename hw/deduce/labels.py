@@ -1,178 +1,705 @@
-"""The deduction engine's label stage: no early loop (docs/deduce.md section 3).
+"""The band label processor: the label stage (no early loop) as band passes over the rows.
 
-Golden model :func:`model.deduce.labels`.  One label register per lattice
-point of the build (the point at the bottom-right of cell ``q``, ``q`` in rows
-0..max_rows and columns 0..max_cols of the framed array, as the model).  The
-registers keep their contents between runs: a probe only adds lines, so the
-labels settled for the live state are a valid start (``clear`` sets every
-label to its own index; ``saved``/``restore`` move the labels and the lines
-they settled on to and from a snapshot).  Each clock every point takes the
-minimum of its label and its line neighbours' labels (``q - W`` across a LINE
-on ``H@q``, ``q + W`` on ``H@(q+W)``, ``q - 1`` on ``V@q``, ``q + 1`` on
-``V@(q+1)``); ``iterations`` counts the clocks up to and including the first
-in which no label changed - the model's count.  ``dirty``: the lines differ
-from those the labels settled on (the stage is worth running).
+DESIGN.md section 6 (the band-of-rows design); docs/deduce.md section 3;
+golden model :func:`model.band.band_labels` (which equals
+:func:`model.deduce.labels`).  The outputs are those of
+:class:`hw.deduce.labels.LabelArray` (roots, ends, closed, multi, the NOLINE
+deductions), computed by streaming passes over a state held outside.
 
-Then, with the registers settled (``done``), combinationally:
+Geometry and words as :class:`hw.deduce.sweep.Sweep`: framed rows ``0 ..
+max_rows + 1`` of ``W = max_cols + 2`` columns, one word per *group* of
+``band`` rows (``groups = ceil((max_rows + 2) / band)``; padding rows past the
+last framed row are ignored).  Lattice point ``(r, c)`` (rows ``0 ..
+max_rows``, columns ``0 .. max_cols``: ``P = max_cols + 1`` points a row) has
+the index ``r * W + c``; ``H@(r, c)`` joins points ``(r-1, c)`` and ``(r, c)``,
+``V@(r, c)`` joins ``(r, c-1)`` and ``(r, c)``.  Lines that do not join two
+lattice points of the build are ignored (there are none at a sweep fixpoint).
 
-* a *root* is a point on a line whose label is its own index (one per
-  component); ``multi``: two or more roots;
-* ``closed``: some component is a cycle, i.e. ``2 x roots > ends`` (every
-  path has two ends, a cycle none), with popcounts;
-* ``conflict`` = closed and multi;
-* ``out_h0``/``out_v0`` (NOLINE deductions): with closed and not multi, every
-  unknown edge of the puzzle (``valid_h``/``valid_v``); with multi, every
-  unknown edge between two points of one label (at a sweep fixpoint: the two
-  ends of one segment).
+**State** (not held here; in the engine it is the sweep's memory): the block
+drives ``state_addr`` (a group) and expects the :data:`state word
+<Labels.state_layout>` of that group on ``state_data`` one clock later,
+as from a synchronous read port (the word layout is ``Sweep.state_layout``;
+only H0, H1, V0 and V1 are used).  An "unknown edge of the puzzle" is an edge of
+the build that is neither LINE nor NOLINE: the edges a puzzle smaller than the
+build lacks are held NOLINE in the state (S, as :class:`Sweep` has them), so
+no run-time mask is needed.
 
-``start`` begins a run (not counted); the inputs must not change while
-``busy``.
+**Label memory** (held here; it persists between runs): one :data:`label word
+<Labels.label_layout>` per group, ``band * P`` labels of ``label_bits``
+bits (as :class:`LabelArray`: bits for the build's largest point index), label
+``j * P + c`` = point ``(g * band + j, c)``; rows without points (``max_rows +
+1`` and padding) hold a value that is never used.  Power-up contents and
+``clear``: every label its own index.  ``clear`` (while idle) is a pass
+writing every word: ``groups`` clocks with ``busy`` high, no ``done``.
+Snapshots (while idle): ``label_addr`` with ``label_we`` and ``label_in``
+writes a word; ``label_out`` is the word at ``label_addr`` of the previous clock.
+
+**Dirty flag** (the stage runs only when the lines differ from those the labels
+settled on, :meth:`model.deduce.Engine.propagate`): ``dirty`` is a register
+set by ``lines_changed`` (a pulse from whoever adds a LINE to the state: in the
+engine, the sweep pass that changed an H1 or V1 bit), cleared when a run ends
+and by ``clear`` (the lines the cleared labels settled on are none: the engine
+pulses ``lines_changed`` if it loads a state that has lines), and saved and
+restored with the labels (``dirty`` out, ``dirty_we`` with ``dirty_in``).  As
+the state only gains lines between runs, one bit per engine is exact.
+
+**A pass** streams the groups, top-down in pass 1 and then alternately, with a
+window of three groups: in clock ``t`` (``t = 0 .. groups + 1``) the state and
+the label memory read group ``a(t)`` (``t`` top-down, ``groups - 1 - t``
+bottom-up; ``t < groups``); group ``a(t - 2)`` is updated in place and written
+back, with group ``a(t - 1)`` (the memories' outputs: old labels) after it and
+group ``a(t - 3)`` (held in registers: the labels as written in the previous
+clock) before it.  Within the group its rows are updated in the pass direction,
+each seeing the new labels of the row before it (combinationally; the first row
+the registered row) and the old labels of the row after it, exactly the
+model's order.  Row update: every point takes the minimum of its label, the
+label of the row before across a LINE H edge and the label of the row after
+across a LINE H edge (two compare-and-selects), then every run of points joined
+by LINE V edges takes its minimum: a segmented prefix-min left to right,
+then the value at the run's right end is copied back along the run (2:1
+multiplexers): the prefix-min over Sklansky's network (``ceil(log2 P)``
+levels, ``P/2`` operators a level), the copy back over the network of
+:func:`prefix_levels` with one Brent-Kung level at each end of a Sklansky
+network (``ceil(log2 P) + 1`` levels, about a fifth fewer operators).  The
+combinational path of a clock is ``band x (2 + ceil(log2 P))``
+compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels: at
+20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.  That
+is ``network="small"``; ``network="fast"`` (docs/deduce.md section 12.17)
+compares the three candidates side by side with one select, and takes each
+run's minimum as the smaller of the prefix-min left to right and its mirror
+image right to left: ``band x (2 + ceil(log2 P))`` compare-and-selects and no
+copy back, the same labels in the same clocks, for about twice the operators.
+The new labels are registered (they are the next group's "row before"), and
+the findings below (equalities, popcounts, accumulators) are computed from that
+register in the next clock, with the window registered beside it: a pipeline
+register between a row's update and its findings, so that the clock's path is
+the update alone (the findings were the tail of the critical path of the ECP5
+builds, docs/deduce.md section 12.10).  The recurrence of a pass (a row needs
+the new labels of the row before it, not its findings) is unchanged.
+
+From its group's new labels the findings stage gives: ``changed`` (a new label
+differs from the old), the roots (a point on a line whose label is its own index), the ends
+(a point with exactly one line), the end pairs (an unknown edge between two
+ends with the same label) and the unknown edges; counted and OR-ed over the
+pass, reset at the start of each pass; ``word_changed`` / ``word_group`` give
+``changed`` per group, in the findings clock (for the probing sequencer's
+snapshot, :class:`~hw.deduce.prober.Prober`).  Every pass writes the group's NOLINE
+candidates (end pairs, unknown edges) to the *fix memory*.  A row leaves
+something *pending* when one of its new labels is lower than the new label
+across a LINE H edge in the row processed just before it (that row would take
+it in a pass the other way).  The passes end with the first pass that changes
+no label, or the first *top-down* pass that leaves nothing pending (counted in
+``passes``); in it every label is final as it is computed
+(:func:`model.band.band_labels`), so its counts and the fix words it wrote are
+the final ones (a row's end pairs across its upper H edges compare it with the
+row above, which only a top-down pass has updated by then).  Passes follow each
+other without a gap: the next pass's first clock (a read) is the clock in which
+the findings of the last group of the pass before decide whether it runs; when
+the run ends instead, that clock is the run's :data:`DRAIN`.
+
+``abort`` stops a run (no ``done``; the engine drops the run beside a flood run
+that deduced something, in the clock in which the findings of a pass's last
+group are taken, before the next pass writes anything): the labels stay as
+the passes so far wrote them, and ``dirty`` is not cleared.
+
+**Partial passes** (docs/deduce.md section 12.18; :func:`model.band.band_labels`
+with ``partial_after``): ``hurry`` (from the engine: the flood run beside has
+ended) is sampled in the clock that decides whether a pass runs.  When it is
+high and the pass before left something pending, the pass is *partial*: it
+starts with the group the pass before ended with, as a whole pass does, and
+stops early: in the findings clock of the first group that changed nothing and
+lies at or past the *bound* (the group before the first group whose findings
+left something pending in the pass before, in that pass's order), the group
+after it is the pass's last update, and the next clock is the next pass's
+first.  A partial pass computes the labels a whole pass would (the rows it
+leaves out would not change), but not every group's findings: when a partial
+pass leaves nothing pending, every label is final, and one whole top-down pass
+follows for the findings, from the clock after (the read of the deciding clock
+is dropped); it changes nothing and ends the run.  The first group of a
+partial pass sees no row before it (its links to that row are taken only when
+the group before was updated in the clock before, in the same pass), as the
+first group of a whole pass.
+
+Timing: ``start`` (while idle, or in the ``done`` clock) starts a run; ``busy``
+is high for ``clocks = passes x 2 + (the groups the passes streamed) + 1``
+clocks, each whole pass ``groups + 2`` (the model's ``ceil((R+2)/band) + L`` a
+pass with ``L = 2``: one clock of read latency, one of read-ahead; and the
+drain), a whole pass after a partial one a clock more; in the next clock
+``done`` is high for one clock.  After ``done`` and until the next ``start``: ``passes``, ``clocks``, ``closed`` (``2 x
+roots > ends``: a cycle), ``multi`` (two roots or more), ``conflict``
+(closed and multi), ``deduced`` (some NOLINE deduction exists: with closed
+alone an unknown edge, with multi and no cycle an end pair), and the
+deductions port: ``fix_addr`` (a group) gives one clock later ``fix_h0`` /
+``fix_v0`` (state-word rows, ``j * W + c``): the edges of that group the
+stage sets NOLINE (every unknown edge when closed alone; the end pairs when
+multi and not closed; none otherwise), for the sweep pass that follows (the
+engine puts them in the H0 and V0 boards of :class:`Sweep`'s ``fix_in``).
+
+``ram_style`` (optional) is put on the label and fix memories as the
+``ram_style`` attribute (``"block"`` forces block RAM).
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
-from amaranth.lib import wiring
+from amaranth.lib import data, wiring
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.deduce import Geometry
+from slitherlink.spec.target import LABEL_NETWORKS
 
-__all__ = ["LabelArray"]
+from ..popcount import popcount
+from .rules import BOARDS
+from .sweep import band_groups
 
+__all__ = ["Labels", "DRAIN", "LATENCY", "NETWORKS", "check_network", "prefix_levels",
+           "run_min"]
+
+#: clocks a pass takes beyond one a group (read latency, read-ahead)
+LATENCY = 2
+#: clocks a run takes beyond its passes: the findings are one clock behind the row
+#: updates (a pipeline register between them), so the last pass's last group is
+#: counted in the clock after its update
+DRAIN = 1
 COUNT_WIDTH = 16
+PASS_WIDTH = 8
+#: Brent-Kung levels of the row's prefix networks (:func:`prefix_levels`): 0 for the
+#: prefix-min (Sklansky, the shallowest), 1 for the copy back (its multiplexers are
+#: cheaper than compare-and-selects, so the extra level costs less than it saves)
+PREFIX_K = (0, 1)
+#: the row networks of :class:`Labels` (``network``): ``"small"``, the fewest
+#: compare-and-selects (the XC7A35T builds), and ``"fast"``, the shortest path
+#: (:data:`spec.target.LABEL_NETWORKS`)
+NETWORKS = LABEL_NETWORKS
 
 
-class LabelArray(wiring.Component):
-    """Min-label propagation over the lines; see the module docstring."""
+def check_network(network):
+    """``network`` if it names one of :data:`NETWORKS`, else a ValueError that says which."""
+    if network not in NETWORKS:
+        raise ValueError(f"network must be one of {', '.join(NETWORKS)}, not {network!r}")
+    return network
 
-    def __init__(self, max_rows, max_cols):
-        self.geometry = geo = Geometry(max_rows, max_cols)
-        n = geo.cells
-        self.points = [q for q in range(n) if geo.points >> q & 1]
-        self.label_bits = max(1, (n - 1).bit_length())
-        saved = len(self.points) * self.label_bits + 2 * n
+# state boards (spec.deduce order C0, C1, H0, H1, V0, V1, ...)
+_H0, _H1, _V0, _V1 = 2, 3, 4, 5
+
+
+def _cs(m, name, take, cand, best):
+    """``cand`` if ``take`` and ``cand < best``, else ``best`` (a compare-and-select)."""
+    out = Signal(len(best), name=name)
+    m.d.comb += out.eq(Mux(take & (cand < best), cand, best))
+    return out
+
+
+def _min3(m, name, best, take_b, b, take_a, a):
+    """The smallest of ``best``, ``b`` (if ``take_b``) and ``a`` (if ``take_a``): the
+    three comparisons side by side and one select (the value of two chained
+    :func:`_cs`, one compare-and-select shallower)."""
+    b_lt, a_lt = Signal(name=f"{name}_b"), Signal(name=f"{name}_a")
+    b_le_a = Signal(name=f"{name}_ba")
+    m.d.comb += [b_lt.eq(take_b & (b < best)), a_lt.eq(take_a & (a < best)), b_le_a.eq(b <= a)]
+    out = Signal(len(best), name=name)
+    with m.If(b_lt & (~a_lt | b_le_a)):
+        m.d.comb += out.eq(b)
+    with m.Elif(a_lt):
+        m.d.comb += out.eq(a)
+    with m.Else():
+        m.d.comb += out.eq(best)
+    return out
+
+
+def prefix_levels(n, k=1):
+    """A prefix network over ``n`` elements: levels of ``(src, dst)`` pairs, element ``dst``
+    (holding the span ``src + 1 .. dst``) combined with element ``src`` (the span just
+    before it).  ``k`` Brent-Kung levels pair the elements up (every ``2**i``-th element
+    takes the span before it), a Sklansky network joins the ends of the blocks of
+    ``2**k``, and ``k`` levels fill in the elements within the blocks: ``ceil(log2 n) + k``
+    levels; ``k = 0`` is Sklansky's network (``n/2`` operators a level)."""
+    levels = []
+    d = 1
+    for _ in range(k):
+        level = [(i - d, i) for i in range(2 * d - 1, n, 2 * d)]
+        if level:
+            levels.append(level)
+        d *= 2
+    ends = list(range(d - 1, n, d))
+    size = 1
+    while size < len(ends):
+        level = []
+        for start in range(0, len(ends), 2 * size):
+            mid = start + size - 1
+            if mid + 1 < len(ends):
+                level += [(ends[mid], ends[j]) for j in range(mid + 1, min(start + 2 * size,
+                                                                           len(ends)))]
+        levels.append(level)
+        size *= 2
+    for _ in range(k):
+        d //= 2
+        level = [(i - d, i) for i in range(3 * d - 1, n, 2 * d)]
+        if level:
+            levels.append(level)
+    return levels
+
+
+def _prefix_min(m, name, values, link, k):
+    """Segmented prefix-min left to right over :func:`prefix_levels` (``k`` Brent-Kung
+    levels): element ``i`` the minimum of its run's elements up to ``i``."""
+    n = len(values)
+    y = list(values)
+    a = [Const(1, 1)] * n          # joined to the start of its span
+    for level, pairs in enumerate(prefix_levels(n, k)):
+        y_next, a_next = list(y), list(a)
+        for src, j in pairs:
+            c = Signal(name=f"{name}_fa{level}_{j}")
+            m.d.comb += c.eq(a[j] & link[src + 1])
+            y_next[j] = _cs(m, f"{name}_f{level}_{j}", c, y[src], y[j])
+            a_next[j] = c & a[src]
+        y, a = y_next, a_next
+    return y
+
+
+def run_min(m, name, values, link, k=PREFIX_K, network="small"):
+    """Every element the minimum of its run (elements ``i-1`` and ``i`` joined by
+    ``link[i]``; ``link[0]`` unused).
+
+    ``network="small"``: a segmented prefix-min left to right, then the value at each
+    run's right end copied back along the run (a segmented suffix copy), over the
+    networks :func:`prefix_levels` (``k``: the Brent-Kung levels of each; the copy over
+    its mirror image).  ``network="fast"``: the prefix-min left to right and the
+    mirror-image prefix-min right to left side by side, and each element the smaller
+    of its two (both hold the element itself): one compare-and-select after the
+    prefix-min instead of the copy's ``ceil(log2 n) + 1`` multiplexer levels, for
+    twice the compare-and-selects."""
+    check_network(network)
+    k_min, k_copy = k
+    n = len(values)
+    y = _prefix_min(m, f"{name}_l", values, link, k_min)
+    if network == "fast":
+        # right to left: element n-1-i of the mirror image is element i; the link
+        # joining mirror elements i-1 and i is the one joining n-i and n-1-i
+        mirror_link = [Const(0, 1)] + [link[n - i] for i in range(1, n)]
+        s = _prefix_min(m, f"{name}_r", values[::-1], mirror_link, k_min)[::-1]
+        out = []
+        for i in range(n):
+            o = Signal(len(values[i]), name=f"{name}_o{i}")
+            m.d.comb += o.eq(Mux(s[i] < y[i], s[i], y[i]))
+            out.append(o)
+        return out
+    z = list(y)
+    b = [Const(1, 1)] * n          # joined to the end of its span
+    for level, pairs in enumerate(prefix_levels(n, k_copy)):
+        z_next, b_next = list(z), list(b)
+        for src, j in pairs:       # mirrored: element n-1-j takes from element n-1-src
+            dj, ds = n - 1 - j, n - 1 - src
+            c = Signal(name=f"{name}_ba{level}_{dj}")
+            m.d.comb += c.eq(b[dj] & link[ds])
+            out = Signal(len(z[dj]), name=f"{name}_b{level}_{dj}")
+            m.d.comb += out.eq(Mux(c, z[ds], z[dj]))
+            z_next[dj] = out
+            b_next[dj] = c & b[ds]
+        z, b = z_next, b_next
+    return z
+
+
+class Labels(wiring.Component):
+    """The label stage as band passes over a state held outside (module docstring)."""
+
+    def __init__(self, max_rows, max_cols, *, band=1, ram_style=None, network="small"):
+        self.network = check_network(network)
+        self.geometry, self.groups = geo, groups = band_groups(max_rows, max_cols, band)
+        self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
+        self.ram_style = ram_style
+        self.points_per_row = max_cols + 1
+        self.label_bits = max(1, (geo.cells - 1).bit_length())
+        #: clocks of one pass
+        self.pass_clocks = groups + LATENCY
+        bits = band * geo.width
+        self.state_layout = data.ArrayLayout(bits, BOARDS)
+        self.label_layout = data.ArrayLayout(self.label_bits, band * self.points_per_row)
+        self.fix_layout = data.StructLayout({"pair_h": bits, "pair_v": bits,
+                                             "free_h": bits, "free_v": bits})
         super().__init__({
-            "h0": In(n), "h1": In(n), "v0": In(n), "v1": In(n),
-            "valid_h": In(n), "valid_v": In(n),
-            "start": In(1), "clear": In(1),
-            "restore": In(1), "saved_in": In(saved), "saved": Out(saved),
-            "busy": Out(1), "done": Out(1), "conflict": Out(1), "dirty": Out(1),
-            "out_h0": Out(n), "out_v0": Out(n),
-            "iterations": Out(COUNT_WIDTH),
+            "state_addr": Out(range(groups)),
+            "state_data": In(self.state_layout),
+            "label_addr": In(range(groups)),
+            "label_we": In(1),
+            "label_in": In(self.label_layout),
+            "label_out": Out(self.label_layout),
+            "lines_changed": In(1),
+            "dirty_we": In(1),
+            "dirty_in": In(1),
+            "dirty": Out(1),
+            "word_changed": Out(1),
+            "word_group": Out(range(groups)),
+            "fix_addr": In(range(groups)),
+            "fix_h0": Out(bits),
+            "fix_v0": Out(bits),
+            "start": In(1),
+            "abort": In(1),
+            "hurry": In(1),
+            "clear": In(1),
+            "busy": Out(1),
+            "done": Out(1),
+            "conflict": Out(1),
+            "closed": Out(1),
+            "multi": Out(1),
+            "deduced": Out(1),
+            "passes": Out(PASS_WIDTH),
+            "clocks": Out(COUNT_WIDTH),
         })
+
+    def own_labels(self, group):
+        """The labels of ``group``'s word with every label its own index (a list)."""
+        w, p, nb = self.geometry.width, self.points_per_row, self.label_bits
+        return [((group * self.band + j) * w + c) & ((1 << nb) - 1)
+                for j in range(self.band) for c in range(p)]
+
+    def own_word(self, group):
+        """The same as an int (label ``i`` at bits ``i * label_bits``)."""
+        return sum(v << (i * self.label_bits) for i, v in enumerate(self.own_labels(group)))
+
+    def _row_masks(self, r):
+        """Constant masks (W bits) of framed row ``r``: H links, V links (both ends
+        lattice points), H edges and V edges of the build."""
+        geo, w = self.geometry, self.geometry.width
+        rows, cols = self.max_rows, self.max_cols
+        full = lambda lo, hi: sum(1 << c for c in range(lo, hi + 1))  # noqa: E731
+        hlink = full(0, cols) if 1 <= r <= rows else 0
+        vlink = full(1, cols) if 0 <= r <= rows else 0
+        hvalid = geo.valid["H"] >> (r * w) & ((1 << w) - 1) if r <= rows + 1 else 0
+        vvalid = geo.valid["V"] >> (r * w) & ((1 << w) - 1) if r <= rows + 1 else 0
+        return hlink, vlink, hvalid, vvalid
 
     def elaborate(self, platform):
         m = Module()
-        geo, n, w = self.geometry, self.geometry.cells, self.geometry.width
-        bits, points = self.label_bits, self.points
-        on = set(points)
+        geo, band, groups = self.geometry, self.band, self.groups
+        w, p, nb = geo.width, self.points_per_row, self.label_bits
+        bits = band * w
 
-        def line(board, q):
-            return board[q] if 0 <= q < n else Const(0, 1)
+        attrs = {"ram_style": self.ram_style} if self.ram_style else None
+        m.submodules.label_mem = label_mem = Memory(
+            shape=self.label_layout, depth=groups,
+            init=[self.own_labels(g) for g in range(groups)], attrs=attrs)
+        m.submodules.fix_mem = fix_mem = Memory(
+            shape=self.fix_layout, depth=groups, init=[], attrs=attrs)
+        l_rd, l_wr = label_mem.read_port(), label_mem.write_port()
+        f_rd, f_wr = fix_mem.read_port(), fix_mem.write_port()
 
-        label, nxt_label, onl, degree = {}, {}, {}, {}
-        for q in points:
-            label[q] = Signal(bits, name=f"label_{q}", init=q)
-        settled_h, settled_v = Signal(n), Signal(n)  # the lines the labels settled on
-        for q in points:
-            # (neighbour, the edge joining them)
-            links = [(r, e) for r, e in ((q - w, line(self.h1, q)),
-                                         (q + w, line(self.h1, q + w)),
-                                         (q - 1, line(self.v1, q)),
-                                         (q + 1, line(self.v1, q + 1))) if r in on]
-            degree[q] = Signal(3, name=f"degree_{q}")
-            m.d.comb += degree[q].eq(sum((e for _, e in links), Const(0, 3)))
-            onl[q] = Signal(name=f"online_{q}")
-            m.d.comb += onl[q].eq(degree[q] != 0)
-            best = label[q]
-            for r, e in links:  # a chain of compare-and-select, one per line neighbour
-                pick = Signal(bits, name=f"pick_{q}_{r}")
-                m.d.comb += pick.eq(Mux(e & (label[r] < best), label[r], best))
-                best = pick
-            nxt_label[q] = best
+        t = Signal(range(self.pass_clocks + 1))
+        down = Signal()
+        running = Signal()
+        clearing = Signal()
+        clear_g = Signal(range(groups + 1))
 
+        # -- the pass: it streams the groups from ``y`` to the edge in its direction (a
+        # partial pass may stop earlier); t_end is the clock that updates the last of them
+        y = Signal(range(groups))
+        count = Signal(range(groups + 1))
+        t_end = Signal(range(groups + 2))
+        m.d.comb += [count.eq(Mux(down, groups - y, y + 1)), t_end.eq(count + 1)]
+
+        # -- reads: group a(t) while t < count; its word arrives in the next clock
+        rd_ok = Signal()
+        rd_group = Signal(range(groups))
+        m.d.comb += [rd_ok.eq(running & (t < count)),
+                     rd_group.eq(Mux(down, y + t, y - t))]
+        with m.If(running):
+            m.d.comb += [self.state_addr.eq(rd_group), l_rd.addr.eq(rd_group)]
+        with m.Else():
+            m.d.comb += l_rd.addr.eq(self.label_addr)
+        m.d.comb += self.label_out.eq(l_rd.data)
+
+        # pipeline of group numbers and valid flags: 1 = the word on the ports ("next"),
+        # 2 = the group updated this clock ("cur"); the word before it ("prev") is valid
+        # exactly when its links are not zero (words outside the pass enter as zeros)
+        g1, g2, g3 = Signal(range(groups)), Signal(range(groups)), Signal(range(groups))
+        ok1, ok2, ok3 = Signal(), Signal(), Signal()
+        flush = Signal()   # a pass ends early: the reads under way are dropped
+        m.d.sync += [g1.eq(rd_group), ok1.eq(rd_ok & ~flush), g2.eq(g1),
+                     ok2.eq(ok1 & running & ~flush)]
+
+        # -- the masked state of the word on the port: links and unknown edges per row; the
+        # masks are the constants of its group, registered beside the read (as g1), so
+        # that no group decoder lies between the port and the row update
+        hlink_m, vlink_m = Signal(bits), Signal(bits)
+        hvalid_m, vvalid_m = Signal(bits), Signal(bits)
+        with m.Switch(rd_group):
+            for g in range(groups):
+                with m.Case(g):
+                    masks = [0, 0, 0, 0]
+                    for j in range(band):
+                        for i, mask in enumerate(self._row_masks(g * band + j)):
+                            masks[i] |= mask << (j * w)
+                    m.d.sync += [hlink_m.eq(masks[0]), vlink_m.eq(masks[1]),
+                                 hvalid_m.eq(masks[2]), vvalid_m.eq(masks[3])]
+        sd = self.state_data
+        okr = ok1.replicate(bits)
+
+        def window_layout():
+            return data.StructLayout({"h": bits, "v": bits, "fh": bits, "fv": bits})
+
+        s_next = Signal(window_layout())
+        m.d.comb += [
+            s_next.h.eq(sd[_H1] & hlink_m & okr),
+            s_next.v.eq(sd[_V1] & vlink_m & okr),
+            s_next.fh.eq(hvalid_m & ~sd[_H0] & ~sd[_H1] & okr),
+            s_next.fv.eq(vvalid_m & ~sd[_V0] & ~sd[_V1] & okr),
+        ]
+        s_cur, s_prev = Signal(window_layout()), Signal(window_layout())
+        l_next = Signal(self.label_layout)
+        l_cur, l_prev = Signal(self.label_layout), Signal(self.label_layout)
+        m.d.comb += l_next.eq(l_rd.data)
+        new = Signal(self.label_layout)   # the updated group (absolute row order)
+        m.d.sync += [s_cur.eq(s_next), s_prev.eq(s_cur), l_cur.eq(l_next), l_prev.eq(new)]
+
+        def row(value, j):
+            return value[j * w:(j + 1) * w]
+
+        def lab(word, j, c):
+            return word[j * p + c]
+
+        # -- the row chain, in the pass direction
+        above_s = Signal(window_layout())
+        below_s = Signal(window_layout())
+        m.d.comb += [above_s.eq(Mux(down, s_prev, s_next)), below_s.eq(Mux(down, s_next, s_prev))]
+        up_link = [row(s_cur.h, j) for j in range(band)]                  # H@(r, c)
+        dn_link = [row(s_cur.h, j + 1) if j + 1 < band else row(below_s.h, 0)
+                   for j in range(band)]                                   # H@(r+1, c)
+        outs = []
+        links_before = []   # per chain slot: the LINE H edges to the row before it
+        for k in range(band):
+            jd, ju = k, band - 1 - k   # the row of slot k top-down / bottom-up
+            old = [Signal(nb, name=f"old_{k}_{c}") for c in range(p)]
+            lb, la, vl = (Signal(w, name=f"{n}_{k}") for n in ("lb", "la", "vl"))
+            for c in range(p):
+                m.d.comb += old[c].eq(Mux(down, lab(l_cur, jd, c), lab(l_cur, ju, c)))
+            # the links to the row before: for slot 0 only if the group before it was
+            # updated in the clock before, in this pass (ok3; a partial pass's first
+            # group sees no row before it)
+            links = Mux(down, up_link[jd], dn_link[ju])
+            m.d.comb += [lb.eq(links & ok3.replicate(w) if k == 0 else links),
+                         la.eq(Mux(down, dn_link[jd], up_link[ju])),
+                         vl.eq(Mux(down, row(s_cur.v, jd), row(s_cur.v, ju)))]
+            links_before.append(lb)
+            if k == 0:
+                before = first_before = [Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c))
+                                         for c in range(p)]
+            else:
+                before = outs[k - 1]
+            if k == band - 1:
+                after = [Mux(down, lab(l_next, 0, c), lab(l_next, band - 1, c)) for c in range(p)]
+            else:
+                after = [Mux(down, lab(l_cur, jd + 1, c), lab(l_cur, max(ju - 1, 0), c))
+                         for c in range(p)]
+            x = []
+            for c in range(p):
+                if self.network == "fast":
+                    x.append(_min3(m, f"x_{k}_{c}", old[c], lb[c], before[c], la[c], after[c]))
+                else:
+                    t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
+                    x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
+            outs.append(run_min(m, f"run{k}", x, vl, network=self.network))
+        for j in range(band):
+            for c in range(p):
+                m.d.comb += lab(new, j, c).eq(Mux(down, outs[j][c], outs[band - 1 - j][c]))
+
+        # -- the findings stage, one clock behind: the group updated in the previous
+        # clock (its new labels are l_prev) with the window it was updated in, registered
+        down2 = Signal()
+        old2 = Signal(self.label_layout)
+        s2 = Signal(window_layout())
+        above_h2, above_v2, below_h2 = Signal(w), Signal(w), Signal(w)
+        lb2 = [Signal(w, name=f"lb2_{k}") for k in range(band)]
+        above_lab2 = [Signal(nb, name=f"above_lab2_{c}") for c in range(p)]
+        before2 = [Signal(nb, name=f"before2_{c}") for c in range(p)]
+        proc = Signal()
+        m.d.comb += proc.eq(running & ok2)
+        m.d.sync += [down2.eq(down), g3.eq(g2), ok3.eq(proc), old2.eq(l_cur), s2.eq(s_cur),
+                     above_h2.eq(row(above_s.h, band - 1)), above_v2.eq(row(above_s.v, band - 1)),
+                     below_h2.eq(row(below_s.h, 0))]
+        m.d.sync += [a.eq(b) for a, b in zip(lb2, links_before)]
+        m.d.sync += [a.eq(b) for a, b in zip(before2, first_before)]
+        for c in range(p):
+            # the labels of the row above the group (absolute order): new in a top-down
+            # pass (the group before it), old in a bottom-up one (the group after it)
+            m.d.sync += above_lab2[c].eq(Mux(down, lab(l_prev, band - 1, c),
+                                             lab(l_next, band - 1, c)))
+        new2 = l_prev
+
+        # pending: in some chain slot a new label lower than the new label across a LINE
+        # H edge in the row before it (the row before slot 0 is the group before)
+        pending_rows = []
+        slot_prev = before2
+        for k in range(band):
+            slot = [Mux(down2, lab(new2, k, c), lab(new2, band - 1 - k, c)) for c in range(p)]
+            pend = Signal(name=f"pending_{k}")
+            m.d.comb += pend.eq(Cat(*(lb2[k][c] & (slot[c] < slot_prev[c])
+                                      for c in range(p))).any())
+            pending_rows.append(pend)
+            slot_prev = slot
+
+        # -- the group's findings (absolute row order; final in the last pass)
         changed = Signal()
-        m.d.comb += changed.eq(Cat(*(nxt_label[q] != label[q] for q in points)).any())
+        m.d.comb += changed.eq(new2.as_value() != old2.as_value())
+        # rows -1 .. band - 1 of labels and links; H links of row band too
+        lab_rows = [above_lab2] + [[lab(new2, j, c) for c in range(p)] for j in range(band)]
+        h_rows = [above_h2] + [row(s2.h, j) for j in range(band)] + [below_h2]
+        v_rows = [above_v2] + [row(s2.v, j) for j in range(band)]
+        end_rows, on_rows = [], []
+        for i in range(band + 1):
+            ends, online = Signal(p, name=f"end_{i}"), Signal(p, name=f"online_{i}")
+            for c in range(p):
+                links = [v_rows[i][c], v_rows[i][c + 1], h_rows[i][c], h_rows[i + 1][c]]
+                m.d.comb += [ends[c].eq(sum(links) == 1), online[c].eq(Cat(*links).any())]
+            end_rows.append(ends)
+            on_rows.append(online)
+        # own indexes of the group's points (also the words a clear writes)
+        own_group = Signal(range(groups))
+        m.d.comb += own_group.eq(Mux(clearing, clear_g, g3))
+        base = Signal(nb + 8)
+        m.d.comb += base.eq(own_group * (band * w))
+        own = Signal(self.label_layout)
+        for j in range(band):
+            for c in range(p):
+                m.d.comb += lab(own, j, c).eq(base + (j * w + c))
+        roots = Cat(*(on_rows[j + 1][c] & (lab(new2, j, c) == lab(own, j, c))
+                      for j in range(band) for c in range(p)))
+        ends_now = Cat(*end_rows[1:])
+        pair_h, pair_v = Signal(bits), Signal(bits)
+        for j in range(band):
+            i = j + 1
+            for c in range(p):
+                m.d.comb += row(pair_h, j)[c].eq(
+                    end_rows[i - 1][c] & end_rows[i][c] & row(s2.fh, j)[c]
+                    & (lab_rows[i - 1][c] == lab_rows[i][c]))
+                if c >= 1:
+                    m.d.comb += row(pair_v, j)[c].eq(
+                        end_rows[i][c - 1] & end_rows[i][c] & row(s2.fv, j)[c]
+                        & (lab_rows[i][c - 1] == lab_rows[i][c]))
+        count_w = max(1, (band * groups * p).bit_length() + 1)
+        roots_now = popcount(m, roots, name="roots")
+        ends_count = popcount(m, ends_now, name="ends")
+        roots_acc, ends_acc = Signal(count_w), Signal(count_w)
+        any_pair, any_free, changed_acc, pending_acc = Signal(), Signal(), Signal(), Signal()
+        pending = Signal()
+        m.d.comb += pending.eq(Cat(*pending_rows).any())
 
-        root = Cat(*(onl[q] & (label[q] == q) for q in points))
-        ends = Cat(*(degree[q] == 1 for q in points))
-        multi = Signal()
-        closed = Signal()
-        roots, end_count = popcount(m, root, "roots"), popcount(m, ends, "ends")
+        with m.If(proc):
+            m.d.comb += [l_wr.addr.eq(g2), l_wr.data.eq(new), l_wr.en.eq(1)]
+        with m.Elif(clearing):
+            m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own), l_wr.en.eq(1)]
+        with m.Elif(~running):
+            m.d.comb += [l_wr.addr.eq(self.label_addr), l_wr.data.eq(self.label_in),
+                         l_wr.en.eq(self.label_we)]
+        m.d.comb += [self.word_changed.eq(ok3 & changed), self.word_group.eq(g3)]
+        with m.If(ok3):
+            m.d.comb += [f_wr.addr.eq(g3), f_wr.en.eq(1),
+                         f_wr.data.pair_h.eq(pair_h), f_wr.data.pair_v.eq(pair_v),
+                         f_wr.data.free_h.eq(s2.fh), f_wr.data.free_v.eq(s2.fv)]
+            m.d.sync += [roots_acc.eq(roots_acc + roots_now), ends_acc.eq(ends_acc + ends_count),
+                         any_pair.eq(any_pair | pair_h.any() | pair_v.any()),
+                         any_free.eq(any_free | s2.fh.any() | s2.fv.any()),
+                         changed_acc.eq(changed_acc | changed),
+                         pending_acc.eq(pending_acc | pending)]
+
+        # -- results
+        settle, pairs_on = Signal(), Signal()
         m.d.comb += [
-            multi.eq((root & (root - 1)).any()),
-            closed.eq((roots << 1) > end_count),
-            self.conflict.eq(closed & multi),
-            self.dirty.eq((self.h1 != settled_h) | (self.v1 != settled_v)),
-            self.saved.eq(Cat(*(label[q] for q in points), settled_h, settled_v)),
+            self.closed.eq((roots_acc << 1) > ends_acc),
+            self.multi.eq(roots_acc > 1),
+            self.conflict.eq(self.closed & self.multi),
+            settle.eq(self.closed & ~self.multi),
+            pairs_on.eq(self.multi & ~self.closed),
+            self.deduced.eq((settle & any_free) | (pairs_on & any_pair)),
+            f_rd.addr.eq(self.fix_addr),
+            self.fix_h0.eq(Mux(settle, f_rd.data.free_h, 0) | Mux(pairs_on, f_rd.data.pair_h, 0)),
+            self.fix_v0.eq(Mux(settle, f_rd.data.free_v, 0) | Mux(pairs_on, f_rd.data.pair_v, 0)),
         ]
-        # NOLINE deductions
-        same_h = [Const(0, 1)] * n  # H@q joins points q - W and q
-        same_v = [Const(0, 1)] * n  # V@q joins points q - 1 and q
-        for q in points:
-            if q - w in on:
-                same_h[q] = onl[q] & onl[q - w] & (label[q] == label[q - w])
-            if q - 1 in on:
-                same_v[q] = onl[q] & onl[q - 1] & (label[q] == label[q - 1])
-        unknown_h = self.valid_h & ~self.h0 & ~self.h1
-        unknown_v = self.valid_v & ~self.v0 & ~self.v1
-        settle = closed & ~multi
+
+        # ``tail``: the clock after a pass's last update, the first clock of the next
+        # pass (its first read, in the other direction), in which the findings of the
+        # pass's last group decide whether that pass runs or the run ends
+        tail = Signal()
+
+        # -- partial passes (docs/deduce.md section 12.18): ``raised``, the first group of
+        # the pass whose findings left something pending; the next pass, if partial, must
+        # pass the group before it (``bound``), and stops one group after the first group
+        # past the bound that changed nothing (``stop``: that group's findings clock, in
+        # which the group after it is updated, the pass's last update)
+        partial = Signal()
+        raised, raised_seen = Signal(range(groups)), Signal()
+        bound = Signal(range(-1, groups + 1))
+        first_raised = Signal(range(groups))
+        m.d.comb += first_raised.eq(Mux(raised_seen, raised, g3))
+        with m.If(ok3 & pending & ~raised_seen):
+            m.d.sync += [raised.eq(g3), raised_seen.eq(1)]
+        stop = Signal()
+        beyond = Signal()
         m.d.comb += [
-            self.out_h0.eq((unknown_h & settle.replicate(n))
-                           | (unknown_h & Cat(*same_h) & multi.replicate(n))),
-            self.out_v0.eq((unknown_v & settle.replicate(n))
-                           | (unknown_v & Cat(*same_v) & multi.replicate(n))),
+            beyond.eq(Mux(down, g3 >= bound, g3 <= bound)),
+            stop.eq(running & ~tail & ok3 & partial & ~changed & beyond),
         ]
+
+        def clear_counts():
+            return [roots_acc.eq(0), ends_acc.eq(0), any_pair.eq(0), any_free.eq(0),
+                    changed_acc.eq(0), pending_acc.eq(0), raised_seen.eq(0)]
 
         def begin():
-            return [self.iterations.eq(0), settled_h.eq(self.h1), settled_v.eq(self.v1)]
+            return clear_counts() + [t.eq(0), tail.eq(0), down.eq(1), self.passes.eq(1),
+                                     self.clocks.eq(0), y.eq(0), partial.eq(0)]
 
-        # clear / restore (a snapshot) whenever asked; a run starts from what is there
-        with m.If(self.clear):
-            m.d.sync += [label[q].eq(q) for q in points]
-            m.d.sync += [settled_h.eq(0), settled_v.eq(0)]
-        with m.Elif(self.restore):
-            offset = 0
-            for q in points:
-                m.d.sync += label[q].eq(self.saved_in[offset:offset + bits])
-                offset += bits
-            m.d.sync += [settled_h.eq(self.saved_in[offset:offset + n]),
-                         settled_v.eq(self.saved_in[offset + n:offset + 2 * n])]
+        # the dirty flag (later statements win)
+        with m.If(self.lines_changed):
+            m.d.sync += self.dirty.eq(1)
+        with m.Elif(self.dirty_we):
+            m.d.sync += self.dirty.eq(self.dirty_in)
 
-        with m.FSM(name="labels"):
+        with m.FSM(name="band_labels"):
             with m.State("IDLE"):
                 with m.If(self.start):
                     m.d.sync += begin()
                     m.next = "RUN"
+                with m.Elif(self.clear):
+                    m.d.sync += [clear_g.eq(0), self.dirty.eq(0)]
+                    m.next = "CLEAR"
+            with m.State("CLEAR"):
+                m.d.comb += [clearing.eq(1), self.busy.eq(1)]
+                m.d.sync += clear_g.eq(clear_g + 1)
+                with m.If(clear_g == groups - 1):
+                    m.next = "IDLE"
             with m.State("RUN"):
-                m.d.comb += self.busy.eq(1)
-                m.d.sync += self.iterations.eq(self.iterations + 1)
-                for q in points:
-                    m.d.sync += label[q].eq(nxt_label[q])
-                with m.If(~changed):
-                    m.next = "DONE"
+                m.d.comb += [running.eq(1), self.busy.eq(1)]
+                m.d.sync += [t.eq(t + 1), self.clocks.eq(self.clocks + 1)]
+                with m.If((t == t_end) | stop):
+                    # the pass's last update (of group g2): the next pass starts there
+                    m.d.sync += [t.eq(0), down.eq(~down), tail.eq(1), y.eq(g2)]
+                    m.d.comb += flush.eq(1)
+                any_changed, any_pending = changed_acc | changed, pending_acc | pending
+                with m.If(self.abort):
+                    m.d.sync += tail.eq(0)
+                    m.next = "IDLE"
+                with m.Elif(tail):
+                    m.d.sync += tail.eq(0)
+                    more = clear_counts() + [
+                        self.passes.eq(self.passes + 1),
+                        bound.eq(Mux(down2, first_raised - 1, first_raised + 1))]
+                    with m.If(partial):
+                        with m.If(any_pending):
+                            m.d.sync += more
+                        with m.Else():
+                            # every label is final: one whole top-down pass for the
+                            # findings, from the next clock (this clock's read is dropped)
+                            m.d.sync += more + [partial.eq(0), y.eq(0), down.eq(1), t.eq(0)]
+                            m.d.comb += flush.eq(1)
+                    # only a top-down pass ends early: the end pairs across a row's
+                    # upper H edges use the row above, new only in a top-down pass
+                    with m.Elif(any_changed & (any_pending | ~down2)):
+                        m.d.sync += more + [partial.eq(self.hurry & any_pending)]
+                    with m.Else():
+                        m.d.sync += self.dirty.eq(0)
+                        m.next = "DONE"
             with m.State("DONE"):
                 m.d.comb += self.done.eq(1)
-                m.next = "IDLE"
                 with m.If(self.start):
                     m.d.sync += begin()
                     m.next = "RUN"
+                with m.Else():
+                    m.next = "IDLE"
         return m
-
-
-def popcount(m, value, name):
-    """The number of set bits of ``value``, as a balanced adder tree."""
-    terms = [value[i] for i in range(len(value))]
-    width = 1
-    level = 0
-    while len(terms) > 1:
-        width += 1
-        nxt = []
-        for i in range(0, len(terms), 2):
-            if i + 1 < len(terms):
-                t = Signal(width, name=f"{name}_{level}_{i // 2}")
-                m.d.comb += t.eq(terms[i] + terms[i + 1])
-                nxt.append(t)
-            else:
-                nxt.append(terms[i])
-        terms = nxt
-        level += 1
-    return terms[0] if terms else Const(0, 1)

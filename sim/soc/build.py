@@ -105,8 +105,8 @@ def soc_sim(max_rows=10, max_cols=10, *, clock_hz=50_000_000, baud=6_250_000):
     generated and a build of the identical Verilog is reused.
     """
     from cocotb_tools.runner import get_runner
-    from slitherlink.firmware.build import build_firmware
-    from slitherlink.hw.soc import soc_verilog
+    from slitherlink.boards import design
+    from slitherlink.spec.target import DEFAULT_TARGET
     key = _key(max_rows, max_cols, clock_hz, baud)
     BUILD_ROOT.mkdir(parents=True, exist_ok=True)
     index = BUILD_ROOT / "index"
@@ -117,9 +117,9 @@ def soc_sim(max_rows=10, max_cols=10, *, clock_hz=50_000_000, baud=6_250_000):
         if known.exists() and (BUILD_ROOT / known.read_text() / "built").exists():
             build_dir = BUILD_ROOT / known.read_text()
         else:
-            image = build_firmware(max_rows, max_cols)
-            text, extra = soc_verilog(max_rows, max_cols, clock_hz=clock_hz, baud=baud,
-                                      firmware=image)
+            target = DEFAULT_TARGET.replace(max_rows=max_rows, max_cols=max_cols,
+                                            clock_hz=clock_hz, baud=baud, deduce=False)
+            text, extra = design.verilog(target)
             verilog_hash = hashlib.sha256(text.encode() + repr((BUILD_ARGS, MAKE_OVERRIDES)).encode()
                                           + b"".join(Path(p).read_bytes() for p in extra))
             name = f"{max_rows}x{max_cols}-{clock_hz}-{baud}-{verilog_hash.hexdigest()[:16]}"

@@ -39,8 +39,8 @@ class VirtualBoardError(RuntimeError):
 
 def _soc(params):
     from . import soc
-    merged = {**soc.board_parameters(), **{k: v for k, v in params.items() if v is not None}}
-    return soc.design_name(merged), lambda: soc.design(**merged), repr(sorted(merged.items()))
+    target = soc.target_of(params)
+    return soc.design_name(target), lambda: soc.design(target), repr(target)
 
 
 def _echo(params):
@@ -55,7 +55,7 @@ _HERE = Path(__file__).resolve().parent
 #: design name -> (function of the parameters -> (build name, factory, key), the files
 #: and folders the design is made from)
 DESIGNS = {
-    "soc": (_soc, [part("hw"), part("spec"), part("firmware"), part("boards") / "arty.py",
+    "soc": (_soc, [part("hw"), part("spec"), part("firmware"), part("boards") / "design.py",
                    _HERE / "soc.py"]),
     "echo": (_echo, [_HERE / "echo.py"]),
 }
@@ -77,8 +77,9 @@ def trace_kind(path):
 def build_design(name="soc", *, params=None, trace=None, force=False, quiet=False, root=None):
     """Build (or find the cached build of) a virtual board; returns a :class:`Build`.
 
-    ``params`` of the SoC: ``max_rows``, ``max_cols``, ``clock_hz``, ``baud``
-    (default: those of the Arty A7 build).
+    ``params`` of the SoC: the fields of its target to change from the default one
+    (:data:`sim.vboard.soc.PARAMETERS`: ``max_rows``, ``clock_hz``, ``deduce``, ``band``,
+    ...; :func:`sim.vboard.soc.target_of`).
     """
     if name not in DESIGNS:
         raise BuildError(f"unknown virtual board design {name!r}; choose one of: "

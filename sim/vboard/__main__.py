@@ -20,7 +20,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m slitherlink.sim.vboard",
                                      description="The virtual board: the SoC in Verilator "
                                                  "with its UART on a pseudo-terminal.")
-    from slitherlink.hw.deduce.band_labels import NETWORKS
+    from slitherlink.spec.target import LABEL_NETWORKS
     commands = parser.add_subparsers(dest="command", required=True)
     for name, text in (("build", "build the virtual board (if an input changed)"),
                        ("run", "start a virtual board and print its pseudo-terminal")):
@@ -33,14 +33,16 @@ def main(argv=None):
                              ("--clock-hz", "SoC clock (default: the Arty build's)"),
                              ("--baud", "UART baud rate (default: the Arty build's)")):
             sub.add_argument(option, type=int, metavar="N", help=text)
-        sub.add_argument("--no-deduce", dest="deduce", action="store_const", const=0,
+        sub.add_argument("--no-deduce", dest="deduce", action="store_const", const=False,
                          help="leave the deduction engine out (paper mode only)")
+        sub.add_argument("--no-paper", dest="paper", action="store_const", const=False,
+                         help="leave the paper's accelerator out (deduce mode only)")
         sub.add_argument("--band", type=int, metavar="N",
-                         help="the band deduction engine, N framed rows a word "
-                              "(0 or none: the fully parallel engine)")
-        sub.add_argument("--label-network", choices=NETWORKS,
-                         help="with --band: the label stage's row network (the same cycles; "
-                              "fast is the ECP5 builds', docs/deduce.md section 12.17)")
+                         help="the deduction engine's framed rows a word (default: the "
+                              "Arty build's)")
+        sub.add_argument("--label-network", choices=LABEL_NETWORKS,
+                         help="the deduction engine's label row network (the same cycles; "
+                              "default: the Arty build's)")
         if name == "build":
             sub.add_argument("--trace", choices=["vcd", "fst"],
                              help="build the variant that can write a trace")
@@ -58,8 +60,8 @@ def main(argv=None):
     trace = args.trace if args.command == "build" else trace_kind(args.trace)
     try:
         params = {key: getattr(args, key)
-                  for key in ("max_rows", "max_cols", "clock_hz", "baud", "deduce", "band",
-                              "label_network")
+                  for key in ("max_rows", "max_cols", "clock_hz", "baud", "paper", "deduce",
+                              "band", "label_network")
                   if getattr(args, key, None) is not None}
         built = build_design(args.design, params=params, trace=trace, force=args.force)
     except BuildError as error:

@@ -12,7 +12,7 @@ from amaranth import Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.board import DEFAULT_BAUD
+from slitherlink.spec.uart import DEFAULT_BAUD
 
 __all__ = ["Echo"]
 

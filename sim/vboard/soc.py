@@ -1,80 +1,56 @@
-"""The SoC as a virtual-board design: hw/soc.py's Verilog, PicoRV32 and the firmware.
+"""The SoC as a virtual-board design: a target's Verilog, PicoRV32 and the firmware.
 
-The virtual board mirrors the primary board, the Arty A7-35T
-(:class:`boards.arty.ArtyA7_35`): the same grid size, the same SoC clock (the
-paper's 50 MHz) and the same UART baud rate, so its cycle counts are the
-board's and the host sees the same bytes at the same rate.  It adds the
-deduction engine (``deduce``, DESIGN.md section 6) beside the paper's
-accelerator, so it serves both modes; at the Arty's 10x10 the two engines
-together do not fit the XC7A35T (docs/deduce.md), so this is where deduce mode
-runs until a smaller engine exists.  Other parameters can be given
-(``python -m slitherlink.sim.vboard build --max-rows 16 --max-cols 16 --no-deduce``).
+By default the virtual board is exactly what ``make bitstream`` builds for the primary
+board (:data:`spec.target.DEFAULT_TARGET`: the Arty A7-35T's build, both modes, the
+same grid, the same design clock and the same UART rate), so its cycle counts are the
+board's and the host sees the same bytes at the same rate.  Any other target can be
+simulated: ``python -m slitherlink.sim.vboard build --max-rows 16 --max-cols 16
+--no-deduce``, or :func:`target_of` with the fields to change.
 """
 
-from slitherlink.boards.arty import ArtyA7_35
-from slitherlink.spec.board import DEFAULT_BAUD
+import dataclasses
+
+from slitherlink.spec.target import DEFAULT_TARGET, Target
 
 from .builder import BuildError, Design
 
-__all__ = ["design", "board_parameters"]
+__all__ = ["design", "target_of", "design_name", "PARAMETERS"]
+
+#: the fields of a target the virtual board's callers may change (:func:`target_of`)
+PARAMETERS = tuple(f.name for f in dataclasses.fields(Target) if f.name != "board")
 
 
-def board_parameters():
-    """``{max_rows, max_cols, clock_hz, baud}`` of the Arty A7 build, ``deduce``
-    (1: the deduction engine too), ``band`` (0: the fully parallel engine; else the
-    band engine, ``band`` framed rows a word) and ``label_network`` (the band engine's
-    label row network, :data:`hw.deduce.band_labels.NETWORKS`: the same cycles)."""
-    return {"max_rows": ArtyA7_35.max_rows, "max_cols": ArtyA7_35.max_cols,
-            "clock_hz": int(ArtyA7_35.clock_frequency), "baud": DEFAULT_BAUD, "deduce": 1,
-            "band": 0, "label_network": "small"}
-
-
-def design(max_rows=None, max_cols=None, clock_hz=None, baud=None, deduce=None, band=None,
-           label_network=None):
-    """The :class:`Design` of the SoC (builds the firmware if needed)."""
-    from slitherlink.firmware.build import FirmwareError, build_firmware
-    from slitherlink.hw import soc
-    from slitherlink.hw.deduce.band_labels import check_network
-    params = board_parameters()
-    for key, value in (("max_rows", max_rows), ("max_cols", max_cols),
-                       ("clock_hz", clock_hz), ("baud", baud), ("deduce", deduce),
-                       ("band", band)):
-        if value is not None:
-            params[key] = int(value)
-    if label_network is not None:
-        try:
-            params["label_network"] = check_network(label_network)
-        except ValueError as error:
-            raise BuildError(f"label_{error}") from None
-    if params["label_network"] != "small" and not (params["deduce"] and params["band"]):
-        raise BuildError("label_network is for the band deduction engine (give band)")
+def target_of(params=None):
+    """:data:`DEFAULT_TARGET` with ``params`` (``{field: value}``; a value of None keeps
+    the default); BuildError (one line) for a target that cannot be built."""
+    changes = {k: v for k, v in (params or {}).items() if v is not None}
+    unknown = sorted(set(changes) - set(PARAMETERS))
+    if unknown:
+        raise BuildError(f"the SoC takes {', '.join(PARAMETERS)}, not {', '.join(unknown)}")
     try:
-        firmware = build_firmware(params["max_rows"], params["max_cols"])
-        text, extra = soc.soc_verilog(params["max_rows"], params["max_cols"],
-                                      clock_hz=params["clock_hz"], baud=params["baud"],
-                                      firmware=firmware, deduce=bool(params["deduce"]),
-                                      band=params["band"] or None,
-                                      label_network=(params["label_network"]
-                                                     if params["band"] else None))
-    except FirmwareError as error:
-        raise BuildError(f"cannot build the firmware: {str(error).splitlines()[0]}") from None
-    except (ValueError, soc.MissingPackage) as error:
+        return DEFAULT_TARGET.replace(**changes)
+    except (ValueError, TypeError) as error:
         raise BuildError(f"cannot build the SoC: {error}") from None
-    sources = {f"{soc.TOP_NAME}.v": text}
+
+
+def design_name(target):
+    """``soc`` for the default target, else a name that tells the target apart."""
+    return "soc" if target == DEFAULT_TARGET else f"soc-{target.name}"
+
+
+def design(target=DEFAULT_TARGET):
+    """The :class:`Design` of the target's SoC (builds the firmware if needed)."""
+    from slitherlink.boards import design as soc_design
+    from slitherlink.hw.soc import TOP_NAME
+    try:
+        image = soc_design.firmware_image(target)
+        text, extra = soc_design.verilog(target, firmware=image)
+    except soc_design.DesignError as error:
+        raise BuildError(str(error)) from None
+    sources = {f"{TOP_NAME}.v": text}
     for path in extra:
         sources[path.name] = path
-    name = design_name(params)
-    return Design(name, soc.TOP_NAME, params["clock_hz"], params["baud"], sources,
+    return Design(design_name(target), TOP_NAME, target.clock_hz, target.baud, sources,
                   ports={"clk": "clk", "rst": "rst", "uart_rx": "uart_rx",
                          "uart_tx": "uart_tx", "trap": "trap"},
-                  info={**params, "firmware_bytes": len(firmware)})
-
-
-def design_name(params):
-    default = board_parameters()
-    if params == default:
-        return "soc"
-    return (f"soc-{params['max_rows']}x{params['max_cols']}-{params['clock_hz']}"
-            f"-{params['baud']}{'' if params['deduce'] else '-paper'}"
-            f"{'-band%d' % params['band'] if params['deduce'] and params['band'] else ''}"
-            f"{'-' + params['label_network'] if params['label_network'] != 'small' else ''}")
+                  info={**target.as_dict(), "firmware_bytes": len(image)})

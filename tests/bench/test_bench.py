@@ -19,7 +19,7 @@ from slitherlink.bench import board_deduce as D
 from slitherlink.bench import paper
 from slitherlink.host import protocol as P
 from slitherlink.host.puzzle import Puzzle
-from slitherlink.model.deduce import solve as deduce_solve
+from slitherlink.model.band import band_solve
 from slitherlink.model.paper import search
 from slitherlink.spec.protocol import DEDUCE_COUNTERS
 from tests.conftest import PUZZLES, load
@@ -302,7 +302,6 @@ def test_deduce_mode_usage_errors(capsys):
                         (["--mode", "deduce", "--max-decisions", "0"], "--max-decisions"),
                         (["--mode", "both", "--fmax", "0"], "--fmax"),
                         (["--mode", "deduce", "--fmax", "10x10=fast"], "--fmax: bad clock"),
-                        (["--band", "1"], "--band is for deduce"),
                         (["--mode", "deduce", "--band", "0"], "--band must be"),
                         (["--mode", "deduce", "--names", "loopy_60x60_hard_02",
                           "--classes", "10x10"], "fit no build")):
@@ -341,18 +340,19 @@ def test_deduce_smoke_on_the_virtual_board(tmp_path, capsys):
     for name in DEDUCE_TINY:
         row = rows[name]
         puzzle, _ = load(name)
-        model = deduce_solve(puzzle, max_solutions=2, max_decisions=50)
+        model = band_solve(puzzle, max_solutions=2, max_decisions=50)
+        counters = model.counters()
         for key in DEDUCE_COUNTERS:   # the board's counters are the golden model's, exactly
-            assert int(row[key]) == getattr(model.counters, key), (name, key)
+            assert int(row[key]) == counters[key], (name, key)
         assert (row["status"], row["verdict"], row["golden_match"]) == \
             (DEDUCE_TINY[name], "ok", "True")
-        assert row["class"] == "10x10" and int(row["model_cycles"]) == model.cycles
+        assert row["class"] == "10x10" and int(row["model_cycles"]) == model.cycles(1)
         cycles, clocks = int(row["cycles"]), int(row["engine_clocks"])
         assert 0 < clocks < cycles
         assert float(row["seconds_at_50mhz"]) == pytest.approx(cycles / 50e6)
         solve = len(P.encode_solve(puzzle, unique=True, max_checks=50, mode="deduce"))
         result = P.OVERHEAD + P.DEDUCE_RESULT_HEADER + (puzzle.rows * puzzle.cols + 7) // 8
-        assert model.counters.decisions == (25 if name == "edge_5x5_noclues" else 0)
+        assert counters["decisions"] == (25 if name == "edge_5x5_noclues" else 0)
         assert (int(row["solve_frame_bytes"]), int(row["result_frame_bytes"])) == (solve, result)
         assert float(row["uart_3000000"]) == pytest.approx(10 * (solve + result) / 3e6)
         assert float(row["e2e_115200"]) == pytest.approx(
@@ -440,23 +440,23 @@ def test_the_board_pool_starts_afresh_after_a_failed_board_and_keeps_every_failu
 
 
 def test_deduce_expectation_of_a_band_build():
-    """A band build's golden model (bench --band): the search of model.deduce.solve, the
-    flood and label iterations counted as band passes, and the band cycle model."""
+    """A build's golden model (bench --band): the search of model.deduce.solve, the flood
+    and label iterations counted as band passes, and the band cycle model."""
     from slitherlink.bench import board_deduce as D
     from slitherlink.model.band import band_solve
     from slitherlink.model.deduce import solve
     from tests.conftest import load
     puzzle = load("janko_1165")[0]
-    parallel = D.model_expectation(puzzle, 1000)
     band = D.model_expectation(puzzle, 1000, band=1)
+    band2 = D.model_expectation(puzzle, 1000, band=2)
     want = band_solve(puzzle, band=1, max_solutions=2, max_decisions=1000)
-    assert band["status"] == parallel["status"] == "SOLVED_UNIQUE"
+    assert band["status"] == band2["status"] == "SOLVED_UNIQUE"
     assert band["counters"]["flood_iterations"] == want.band.flood_passes
     assert band["counters"]["label_iterations"] == want.band.label_passes
-    assert band["cycles"] == want.cycles(1) != parallel["cycles"]
+    assert band["cycles"] == want.cycles(1) != band2["cycles"] == want.cycles(2)
     same = solve(puzzle, max_solutions=2).counters.as_dict()
     for key in ("sweeps", "floods", "probes", "decisions", "saves"):
-        assert band["counters"][key] == parallel["counters"][key] == same[key]
+        assert band["counters"][key] == band2["counters"][key] == same[key]
 
 
 def test_band_model_benchmark_beside_and_after_the_floods(capsys):
@@ -470,7 +470,7 @@ def test_band_model_benchmark_beside_and_after_the_floods(capsys):
         assert band.main(["--names", "janko_0047", "--quiet", "--bands", "1", *args]) == 0
         row = next(line for line in capsys.readouterr().out.splitlines()
                    if line.startswith("| 10x10 build |"))
-        return int(row.split("|")[6].split("/")[0].replace(",", ""))
+        return int(row.split("|")[5].split("/")[0].replace(",", ""))
 
     beside, after = median([]), median(["--labels-after-floods"])
     assert 0 < beside < after

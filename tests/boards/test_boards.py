@@ -98,7 +98,7 @@ def test_check_baud():
     assert check_baud(115200, 50e6) == 434
     assert check_baud(1_000_000, 50e6) == 50
     with pytest.raises(ValueError, match="too fast"):
-        check_baud(4_000_000, 25e6)        # 6 cycles a bit (spec.board.MIN_DIVISOR is 8)
+        check_baud(4_000_000, 25e6)        # 6 cycles a bit (spec.uart.MIN_DIVISOR is 8)
     with pytest.raises(ValueError, match="off"):
         check_baud(2_700_000, 50e6)        # 19 cycles a bit: 2.5 % off
     with pytest.raises(ValueError, match="positive"):

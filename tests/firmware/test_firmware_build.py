@@ -36,6 +36,7 @@ def test_firmware_builds_with_generated_headers(tmp_path):
 def test_building_the_soc_runs_no_compiler(monkeypatch):
     """hw.soc.SoC takes the image; it never builds one (issue 11 item 3)."""
     from slitherlink.hw.soc import SoC
+    from slitherlink.spec.target import Target
 
     def refuse(*args, **kwargs):
         raise AssertionError("the SoC ran a command")
@@ -43,12 +44,13 @@ def test_building_the_soc_runs_no_compiler(monkeypatch):
     monkeypatch.setattr(subprocess, "run", refuse)
     with warnings.catch_warnings():  # the SoCs are never elaborated, on purpose
         warnings.simplefilter("ignore")
-        soc = SoC(3, 3, firmware=fw.Image(bytes(64), 4096))
+        target = Target(max_rows=3, max_cols=3)
+        soc = SoC(target, firmware=fw.Image(bytes(64), 4096))
         assert soc.ram_size == 4096 and len(soc.firmware) == 64
         with pytest.raises(ValueError, match="ram_size"):
-            SoC(3, 3, firmware=bytes(64))
+            SoC(target, firmware=bytes(64))
         with pytest.raises(TypeError):
-            SoC(3, 3)
+            SoC(target)
         del soc
         gc.collect()
 

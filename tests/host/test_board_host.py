@@ -25,7 +25,7 @@ from slitherlink.host.errors import OptionError
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.puzzle import Puzzle, transpose_colouring
 from slitherlink.host.result import Status
-from slitherlink.model import deduce
+from slitherlink.model.band import band_solve
 from slitherlink.model.paper import search
 from tests.conftest import PUZZLES, REPO, load
 from tests.host.clock import Clock
@@ -107,17 +107,18 @@ def test_solves_like_the_model(serve, name, unique, status):
                                                             Status.SOLVED_UNIQUE)])
 def test_solves_like_the_deduction_model(serve, name, unique, status):
     """Deduce mode (the default): the SOLVE carries the DEDUCE flag, the DEDUCE_RESULT's
-    counters are model.deduce.solve's, every one of them, and its cycles."""
+    counters are the default build's band model's, every one of them, and its cycles."""
     puzzle, solution = load(name)
     device = FakeDevice(max_rows=10, max_cols=10, clock_hz=100_000_000)
     port = serve(device)
     result = solve(puzzle, unique=unique, port=port, timeout=WAIT)
-    model = deduce.solve(puzzle, max_solutions=2 if unique else 1)
+    banded = band_solve(puzzle, max_solutions=2 if unique else 1)
+    model, cycles = banded.outcome, banded.cycles(1)
     assert result.engine == "board" and result.mode == "deduce"
     assert result.status is status
-    expected = dict(model.counters.as_dict(), cycles=model.cycles, clock_hz=100_000_000,
-                    seconds_at_clock=pytest.approx(model.cycles / 100e6),
-                    seconds_at_50mhz=pytest.approx(model.cycles / 50e6))
+    expected = dict(banded.counters(), cycles=cycles, clock_hz=100_000_000,
+                    seconds_at_clock=pytest.approx(cycles / 100e6),
+                    seconds_at_50mhz=pytest.approx(cycles / 50e6))
     # every field of the DEDUCE_RESULT, the model's counters equal to the model's
     assert set(result.counters) == set(expected) | set(P.DEDUCE_RESULT_COUNTERS)
     assert {key: result.counters[key] for key in expected} == expected
@@ -302,8 +303,8 @@ def test_time_limit_aborts_a_deduce_search():
     assert clock.now - start == pytest.approx(0.4, abs=0.01)
     assert result.status is Status.LIMIT and result.mode == "deduce"
     assert result.message.startswith("stopped by the time limit after 0 decisions")
-    partial = deduce.solve(puzzle, max_solutions=2, max_decisions=result.counters["decisions"])
-    assert {k: result.counters[k] for k in P.DEDUCE_COUNTERS} == partial.counters.as_dict()
+    partial = band_solve(puzzle, max_solutions=2, max_decisions=result.counters["decisions"])
+    assert {k: result.counters[k] for k in P.DEDUCE_COUNTERS} == partial.counters()
     assert requests_of(device, P.MsgType.ABORT)[-1] is device.requests[-1]
 
 
@@ -425,7 +426,7 @@ def test_a_puzzle_that_fits_only_transposed(serve, mode):
     sent = P.decode_solve(requests_of(device, P.MsgType.SOLVE)[-1])
     assert (sent.rows, sent.cols) == (12, 10) and sent.clues == puzzle.transposed().clues
     if mode == "deduce":
-        model = deduce.solve(puzzle.transposed(), max_solutions=2).counters.as_dict()
+        model = band_solve(puzzle.transposed(), max_solutions=2).counters()
     else:
         model = search(puzzle.transposed(), max_solutions=2).counters.as_dict()
     assert {key: result.counters[key] for key in model} == model

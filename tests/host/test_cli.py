@@ -359,7 +359,7 @@ def test_mode_chooses_the_golden_model():
     """--engine model is the deduction engine's model (the default mode) or, with --mode
     paper, the paper's search; --engine deduce is an alias of the first.  The JSON record
     names the mode and carries every counter of it (and the cycles of deduce mode)."""
-    from slitherlink.model import deduce
+    from slitherlink.model.band import band_solve
     from slitherlink.model.paper import search
     puzzle = load_puzzle(EXAMPLE)
     records = {}
@@ -367,8 +367,8 @@ def test_mode_chooses_the_golden_model():
         code, out, err = run_main("-e", "model", *mode, "-u", "-f", "json", EXAMPLE)
         assert code == 0, err
         records[" ".join(mode)] = json.loads(out)
-    model = deduce.solve(puzzle, max_solutions=2)
-    expected = dict(model.counters.as_dict(), cycles=model.cycles)
+    model = band_solve(puzzle, max_solutions=2)   # the default build's: band 1
+    expected = dict(model.counters(), cycles=model.cycles(1))
     for key in ("", "--mode deduce"):
         record = records[key]
         assert (record["engine"], record["mode"], record["status"]) == \
@@ -430,7 +430,7 @@ def test_board_modes_on_fake_devices():
     from slitherlink.host import device as board
     from slitherlink.host.fakedevice import FakeDevice
     from slitherlink.host.protocol import COUNTERS, DEDUCE_COUNTERS, DEDUCE_RESULT_COUNTERS
-    from slitherlink.model import deduce
+    from slitherlink.model.band import band_solve
     from slitherlink.model.paper import search
     puzzle = load_puzzle(EXAMPLE)
     path, stop = FakeDevice().serve_pty()
@@ -439,13 +439,12 @@ def test_board_modes_on_fake_devices():
         code, out, err = run_main("-e", "board", "--port", path, "-u", "-f", "json", EXAMPLE)
         assert code == 0, err
         record = json.loads(out)
-        model = deduce.solve(puzzle, max_solutions=2)
+        model = band_solve(puzzle, max_solutions=2)
         assert (record["engine"], record["mode"]) == ("board", "deduce")
         assert set(DEDUCE_RESULT_COUNTERS) | {"cycles", "seconds_at_50mhz"} <= \
             set(record["counters"])
-        assert {k: record["counters"][k] for k in DEDUCE_COUNTERS} == \
-            model.counters.as_dict()
-        assert record["counters"]["cycles"] == model.cycles
+        assert {k: record["counters"][k] for k in DEDUCE_COUNTERS} == model.counters()
+        assert record["counters"]["cycles"] == model.cycles(1)
 
         code, out, err = run_main("-e", "board", "--mode", "paper", "--port", path, "-u", "-f",
                                   "json", EXAMPLE)

@@ -9,7 +9,7 @@ from slitherlink.host import protocol as P
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.puzzle import Puzzle
 from slitherlink.host.result import Status
-from slitherlink.model import deduce
+from slitherlink.model.band import FIRMWARE_CYCLES_PER_BRANCH, band_solve
 from slitherlink.model.paper import search
 from tests.conftest import load
 
@@ -62,8 +62,9 @@ def test_version():
 
 # -- deduce mode -----------------------------------------------------------------------------
 
-def model_counters(outcome):
-    return outcome.counters.as_dict()
+def model_counters(banded):
+    """The DEDUCE counters the default build reports: the band model's."""
+    return banded.counters()
 
 
 @pytest.mark.parametrize("name, unique, status", [
@@ -78,15 +79,16 @@ def test_deduce_mode_matches_the_deduction_model(name, unique, status):
     puzzle, solution = load(name)
     dev = FakeDevice(timeout=0.05)
     reply, = exchange(dev, P.encode_solve(puzzle, unique=unique, mode=P.Mode.DEDUCE))
-    model = deduce.solve(puzzle, max_solutions=2 if unique else 1)
+    banded = band_solve(puzzle, max_solutions=2 if unique else 1)
+    model = banded.outcome
     assert isinstance(reply, P.DeduceResultReply)
     assert reply.status == status and reply.unique == unique and not reply.aborted
-    assert {k: reply.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(model)
-    assert reply.cycles == model.cycles > 0  # the model's estimate
+    assert {k: reply.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(banded)
+    assert reply.cycles == banded.cycles(1) > 0  # the model's estimate
     if "engine_clocks" in reply.counters:     # the engine's part: no firmware branches
         branches = model.counters.decisions + model.counters.backtracks
         assert reply.counters["engine_clocks"] == \
-            model.cycles - deduce.FIRMWARE_CYCLES_PER_BRANCH * branches
+            banded.cycles(1) - FIRMWARE_CYCLES_PER_BRANCH * branches
     if status.solved:
         assert reply.solution == model.solutions[0]
     if status is Status.SOLVED_UNIQUE:
@@ -98,7 +100,7 @@ def test_deduce_limit_bounds_decisions():
     reply, = exchange(FakeDevice(timeout=0.05),
                       P.encode_solve(puzzle, unique=True, max_checks=1, mode=P.Mode.DEDUCE))
     assert reply.status == Status.LIMIT and reply.counters["decisions"] == 1
-    limited = deduce.solve(puzzle, max_solutions=2, max_decisions=1)
+    limited = band_solve(puzzle, max_solutions=2, max_decisions=1)
     assert {k: reply.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(limited)
 
 
@@ -125,9 +127,9 @@ def test_abort_of_a_deduce_search():
     assert busy.code == P.ErrorCode.BUSY
     r, = exchange(dev, P.encode_abort())
     assert isinstance(r, P.DeduceResultReply) and r.aborted
-    partial = deduce.solve(puzzle, max_decisions=r.counters["decisions"])
+    partial = band_solve(puzzle, max_decisions=r.counters["decisions"])
     assert {k: r.counters[k] for k in P.DEDUCE_COUNTERS} == model_counters(partial)
-    assert r.status == (Status.SOLVED if partial.solutions else Status.LIMIT)
+    assert r.status == (Status.SOLVED if partial.outcome.solutions else Status.LIMIT)
     err, = exchange(dev, P.encode_abort())
     assert err.code == P.ErrorCode.NOT_BUSY
 

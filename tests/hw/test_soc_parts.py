@@ -10,7 +10,7 @@ from amaranth.sim import Simulator
 from slitherlink.firmware.build import default_ram_size
 from slitherlink.hw import soc as S
 from slitherlink.hw.uart import UART
-from slitherlink.spec.board import MIN_DIVISOR, divisor_for
+from slitherlink.spec.uart import MIN_DIVISOR, divisor_for
 from slitherlink.spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartRxFrameErrors,
                             UartRxOverruns, UartStatus)
 

@@ -25,10 +25,11 @@ import serial
 
 from slitherlink.host import protocol as P
 from slitherlink.host.result import Result
-from slitherlink.model import deduce
+from slitherlink.model.band import band_solve
 from slitherlink.model.paper import search
 from slitherlink.sim.vboard import VirtualBoard, build_design
-from slitherlink.spec.board import FAST_BAUD, PAPER_CLOCK_HZ
+from slitherlink.spec.uart import FAST_BAUD
+from slitherlink.spec.target import PAPER_CLOCK_HZ
 from tests.conftest import load
 
 CLOCK_HZ = PAPER_CLOCK_HZ
@@ -110,14 +111,15 @@ def request(rng):
     unique = rng.random() < 0.5
     if kind == 4:  # deduce mode: the deduction engine, bounded by decisions
         max_decisions = rng.choice([0, 0, 0, 1])
-        outcome = deduce.solve(puzzle, max_solutions=2 if unique else 1,
-                               max_decisions=max_decisions or None)
+        banded = band_solve(puzzle, max_solutions=2 if unique else 1,
+                            max_decisions=max_decisions or None)
+        outcome = banded.outcome
         status = Result.status_for(len(outcome.solutions), wanted_unique=unique,
                                    exhausted=outcome.exhausted)
 
         def check(reply):
             return isinstance(reply, P.DeduceResultReply) and reply.status is status \
-                and all(reply.counters[k] == v for k, v in outcome.counters.as_dict().items()) \
+                and all(reply.counters[k] == v for k, v in banded.counters().items()) \
                 and (not status.solved or reply.solution == outcome.solutions[0])
         return P.encode_solve(puzzle, unique=unique, max_checks=max_decisions,
                               mode=P.Mode.DEDUCE), check

@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from slitherlink.spec import board, combinations, generate, protocol
+from slitherlink.spec import combinations, generate, protocol
+from slitherlink.spec import uart as board
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.registers import ACCEL_REGISTERS, MEMORY_MAP, c_header, markdown
 

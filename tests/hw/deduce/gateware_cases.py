@@ -1,13 +1,12 @@
-"""The deduction engine's gateware against its golden model: the inputs shared by the
-Amaranth tests (test_gateware.py) and the cocotb bench on the generated Verilog
-(test_cocotb_deduce.py) - the model's states in a build's geometry, the label
-registers as the LabelArray saves them, and the inputs of ``Engine.propagate`` and
-``Engine.deduce`` recorded from real searches of corpus puzzles."""
+"""The deduction engine's gateware against its golden model: the inputs the block tests
+share - the model's states in a build's geometry, the puzzle's inputs as a build takes
+them, states recorded from real searches of corpus puzzles (and corruptions of them) and
+random states."""
 
 import random
 
 from slitherlink.host.puzzle import parse_plain
-from slitherlink.model.deduce import Geometry
+from slitherlink.model.deduce import Engine, Geometry
 from slitherlink.spec.deduce import VARS, island_free
 from tests.conftest import load
 
@@ -55,87 +54,46 @@ def puzzle_of(name):
     return load(name)[0]
 
 
-def label_registers(geo_m, dut_labels, registers):
-    """The LabelArray's saved vector for the model's label registers."""
-    from tests.model.test_deduce_model import naive_labels
-    from slitherlink.model.deduce import H1, V1
-    geo_b = dut_labels.geometry
-    h, v = registers[1]
-    state = [0] * 10
-    state[H1], state[V1] = h, v
-    settled, _ = naive_labels(geo_m, state) if (h or v) else ({}, 0)
-    value, offset = 0, 0
-    wm, wb = geo_m.width, geo_b.width
-    for q in dut_labels.points:
-        r, c = divmod(q, wb)
-        label = q
-        if c < wm:
-            mq = r * wm + c
-            if mq in settled:
-                lr, lc = divmod(settled[mq], wm)
-                label = lr * wb + lc
-        value |= label << offset
-        offset += dut_labels.label_bits
-    value |= remap(geo_m, geo_b, h) << offset
-    value |= remap(geo_m, geo_b, v) << (offset + geo_b.cells)
-    return value
+def recorded_states(puzzle, count, seed):
+    """States the model sweeps while solving ``puzzle`` (a sample), and corruptions."""
+    engine = Engine(puzzle)
+    seen = []
+    real = engine._sweep
+
+    def spy(state, anchors):
+        seen.append(list(state))
+        return real(state, anchors)
+    engine._sweep = spy
+    engine.deduce(engine.initial_state())
+    rng = random.Random(seed)
+    picked = rng.sample(seen, min(count, len(seen)))
+    geo = engine.geo
+    for state in list(picked):
+        s = list(state)
+        for b in range(10):
+            for _ in range(rng.randrange(3)):
+                q = rng.randrange(geo.cells)
+                if geo.valid[VARS[b // 2]] >> q & 1 and not s[b ^ 1] >> q & 1:
+                    s[b] |= 1 << q
+        picked.append(s)
+    return engine, picked
 
 
-def propagate_jobs(names, per_puzzle):
-    """Inputs of Engine.propagate met while solving (probes and decisions included)."""
-    import slitherlink.model.deduce as D
-    jobs = []
-    for i, name in enumerate(names):
-        puzzle = puzzle_of(name)
-        engine = D.Engine(puzzle)
-        seen = []
-        real = engine.propagate
-
-        def spy(state, real=real, seen=seen, engine=engine):
-            seen.append((list(state), engine.registers))
-            return real(state)
-        engine.propagate = spy
-        engine.deduce(engine.initial_state())
-        rng = random.Random(i)
-        jobs.append((puzzle, engine, rng.sample(seen, min(per_puzzle, len(seen)))))
-    return jobs
-
-
-def deduce_jobs(names, per_puzzle):
-    """Inputs of Engine.deduce during whole searches (the root and every branch)."""
-    import slitherlink.model.deduce as D
-    jobs = []
-    for i, name in enumerate(names):
-        puzzle = puzzle_of(name)
-        seen = []
-        real = D.Engine.deduce
-
-        def spy(self, state, real=real, seen=seen):
-            seen.append((list(state), self.registers))
-            return real(self, state)
-        D.Engine.deduce = spy
-        try:
-            D.solve(puzzle, max_solutions=2, max_decisions=30)
-        finally:
-            D.Engine.deduce = real
-        rng = random.Random(i)
-        rng.shuffle(seen)
-        # wrong guesses: one cell of the initial state coloured against a solution
-        # (any colour when there is none)
-        engine = D.Engine(puzzle)
-        solutions = D.solve(puzzle).solutions
-        for r, c in rng.sample([(r, c) for r in range(puzzle.rows) for c in range(puzzle.cols)],
-                               min(6, puzzle.rows * puzzle.cols)):
-            inside = solutions[0][r][c] if solutions else rng.random() < 0.5
-            wrong = engine.initial_state()
-            wrong[D.C0 if inside else D.C1] |= engine.geo.bit(r, c)
-            seen.append((wrong, engine.registers))
-
-        def fails(job):
-            fresh = D.Engine(puzzle)
-            fresh.registers = job[1]
-            return real(fresh, job[0])[1]
-        failing = [job for job in seen if fails(job)][:per_puzzle]
-        passing = [st for st in seen if st not in failing][:per_puzzle]
-        jobs.append((puzzle, failing + passing))
-    return jobs
+def random_states(engine, count, seed):
+    """Fully random states (frame cells OUT): each variable S, D, unknown, or both."""
+    rng = random.Random(seed)
+    geo = engine.geo
+    out = []
+    for _ in range(count):
+        s = engine.initial_state()
+        density = rng.choice([0.05, 0.15, 0.3])
+        for i in range(10):
+            valid = geo.valid[VARS[i // 2]] & (geo.grid if i < 2 else geo.all)
+            for q in range(geo.cells):
+                if valid >> q & 1 and rng.random() < density / 2:
+                    s[i] |= 1 << q
+        if rng.random() < 0.7:  # mostly without conflicts
+            for i in range(0, 10, 2):
+                s[i + 1] &= ~s[i]
+        out.append(s)
+    return out

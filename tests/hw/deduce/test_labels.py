@@ -1,4 +1,4 @@
-"""The band label processor (hw/deduce/band_labels.py) against the band model's label
+"""The band label processor (hw/deduce/labels.py) against the band model's label
 stage (model.band.band_labels) and the engine's (model.deduce.labels), in Amaranth's
 simulator: the labels after a run, the passes and clocks, closed / multi / conflict,
 and the NOLINE deductions read through the fix port, on random line states (cold
@@ -18,13 +18,13 @@ from amaranth.sim import Simulator
 
 import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
-from slitherlink.hw.deduce.band_labels import DRAIN, LATENCY, NETWORKS, BandLabels, run_min
+from slitherlink.hw.deduce.labels import DRAIN, LATENCY, NETWORKS, Labels, run_min
 from slitherlink.model.band import band_labels, register_labels
 from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Engine, Geometry,
                                       labels, segment_base)
 from tests.conftest import load
 from tests.hw.deduce.gateware_cases import puzzle_of, remap, to_build
-from tests.hw.deduce.test_band_sweep import unwords, words
+from tests.hw.deduce.test_sweep import unwords, words
 
 
 class Harness(Elaboratable):
@@ -366,20 +366,20 @@ def recorded_runs(names, limit):
 # -- tests -------------------------------------------------------------------------------------
 
 def test_geometry_and_elaboration():
-    dut = BandLabels(6, 6, band=1)
+    dut = Labels(6, 6, band=1)
     assert (dut.groups, dut.pass_clocks, dut.label_bits, dut.points_per_row) == (8, 10, 6, 7)
-    big = BandLabels(20, 36)
+    big = Labels(20, 36)
     assert big.pass_clocks == 22 + 2 and big.label_bits == 10
-    whole = BandLabels(3, 3, band=5)
+    whole = Labels(3, 3, band=5)
     assert whole.groups == 1 and whole.pass_clocks == 3
-    for block in (dut, whole, big, BandLabels(4, 5, band=2)):
+    for block in (dut, whole, big, Labels(4, 5, band=2)):
         Fragment.get(block, None)
     # a band taller than the framed grid is refused (the half-made object is no design,
     # so Amaranth's "created but never used" warning for it says nothing)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnusedElaboratable)
         with pytest.raises(ValueError):
-            BandLabels(3, 3, band=6)
+            Labels(3, 3, band=6)
         gc.collect()
 
 
@@ -424,7 +424,7 @@ def test_network_is_checked():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UnusedElaboratable)
         with pytest.raises(ValueError, match="network must be one of small, fast"):
-            BandLabels(4, 5, network="quick")
+            Labels(4, 5, network="quick")
         with pytest.raises(ValueError, match="network must be one of"):
             run_min(Module(), "t", [Signal(2)], Signal(1), network="quick")
         gc.collect()
@@ -450,7 +450,7 @@ FAST_CASES = [RANDOM_CASES[2], RANDOM_CASES[3], RANDOM_CASES[4]]
 def test_random_line_states(max_rows, max_cols, band, names, network):
     """Each state from cleared labels (``clear``) and from labels settled on fewer lines;
     the fast row network (section 12.17) gives the same labels, passes and clocks."""
-    dut = BandLabels(max_rows, max_cols, band=band, network=network)
+    dut = Labels(max_rows, max_cols, band=band, network=network)
     rng = random.Random(11)
     count = 5 if band == 1 else 3
     states = list(line_states(names, 3, count))
@@ -485,7 +485,7 @@ def test_recorded_search_runs(max_rows, max_cols, band, names, network, limit=30
     """The label runs of whole searches in order: the label memory keeps its contents
     from one run to the next; after a restore (the run starts from registers other
     than the last run's) the words are loaded as from the trail."""
-    dut = BandLabels(max_rows, max_cols, band=band, network=network)
+    dut = Labels(max_rows, max_cols, band=band, network=network)
     sequences = recorded_runs(names, limit)
     outcomes = set()
     kept = []
@@ -508,7 +508,7 @@ def test_partial_passes(max_rows, max_cols, band, names, network, limit=30):
     searches in order and random line states give the model's labels, passes,
     findings and fix words (``band_labels(partial_after=1)``), and its clocks on the
     build's geometry, fewer than whole passes would take in some runs."""
-    dut = BandLabels(max_rows, max_cols, band=band, network=network)
+    dut = Labels(max_rows, max_cols, band=band, network=network)
     sequences = recorded_runs(names, limit)
     states = list(line_states(names, 5, 3))
     outcomes = set()
@@ -529,7 +529,7 @@ def test_end_pairs_after_a_bottom_up_pass():
     changes labels.  A bottom-up pass must not end a run early (the end pairs across a
     row's upper H edges would use the row above before that pass updated it): the fix
     words here differed from the model's when it did."""
-    dut = BandLabels(10, 18)
+    dut = Labels(10, 18)
     (runs,) = recorded_runs(["janko_0982"], 4)
     outcomes = set()
 
@@ -544,7 +544,7 @@ def test_end_pairs_after_a_bottom_up_pass():
 @pytest.mark.parametrize("max_rows,max_cols,band", [(8, 9, 1), (8, 9, 2), (8, 9, 4), (11, 11, 1)])
 def test_larger_builds(max_rows, max_cols, band):
     names = ["loopy_7x7_normal_01", "janko_0022", "janko_0014"]
-    dut = BandLabels(max_rows, max_cols, band=band)
+    dut = Labels(max_rows, max_cols, band=band)
     rng = random.Random(5)
     states = list(line_states(names, 9, 6))
     sequences = recorded_runs(["loopy_7x7_normal_01", "janko_0047"], 40)
@@ -573,7 +573,7 @@ def test_clear_dirty_and_snapshot_ports():
     snapshot word written through ``label_we`` reads back; ``dirty`` follows the
     engine's rule (set by ``lines_changed``, cleared by a run and by ``clear``,
     restored through ``dirty_we``)."""
-    dut = BandLabels(4, 5, band=1)
+    dut = Labels(4, 5, band=1)
     geo, full = solution_state("janko_0002")
     own = {q: q for q in to_build_labels(geo, dut, list(range(geo.cells)))}
 
@@ -627,7 +627,7 @@ def test_abort_keeps_the_passes_so_far(band):
     ``done``: the labels are those of the model's run cut after that many passes
     (``band_labels(max_passes=)``), ``dirty`` stays set, and the next run from them gives
     the model's findings."""
-    dut = BandLabels(6, 6, band=band)
+    dut = Labels(6, 6, band=band)
     runs = [(geo, state) for geo, state in line_states(["janko_0025", "janko_0014"], 5, 6)
             if band_labels(geo, state, band)[2] >= 3]
     assert len(runs) >= 3
@@ -682,7 +682,7 @@ def test_hand_example_against_the_pass_direction(band):
     warm = segment_base(geo, old)
     start = register_labels(geo, warm)
     assert start[pt(3, 3)] == pt(1, 5)
-    dut = BandLabels(4, 5, band=band)
+    dut = Labels(4, 5, band=band)
     outcomes = set()
 
     async def bench(drv):
@@ -705,7 +705,7 @@ def test_end_pairs_across_group_edges(band):
     before: a findings stage that took another row there passes the random states but
     not these."""
     geo = Geometry(6, 6)
-    dut = BandLabels(6, 6, band=band)
+    dut = Labels(6, 6, band=band)
     w = geo.width
     pt = lambda r, c: r * w + c  # noqa: E731
     outcomes = set()

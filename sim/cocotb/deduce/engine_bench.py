@@ -1,8 +1,8 @@
-"""cocotb bench of the band deduction engine's generated Verilog (run by runner.py).
+"""cocotb bench of the deduction engine's generated Verilog (run by runner.py).
 
 The bench is the firmware (firmware/src/deduce.c, as tests/hw/deduce/test_engine_bus.py's
 ``firmware_solve``): it reads DEDUCE_ID and DEDUCE_CONFIG, then for every case of the
-JSON file ``BAND_CASES`` writes the clues and DEDUCE_SIZE, writes LOAD (the next write
+JSON file ``DEDUCE_CASES`` writes the clues and DEDUCE_SIZE, writes LOAD (the next write
 waits on the bus while it runs), runs DEDUCE, then DECIDE / BACKTRACK as
 :func:`model.deduce.solve` would, polling DEDUCE_STATUS until ``busy`` falls after each
 command; it reads the rows of every solution it finds and, at the end of the search,
@@ -12,7 +12,7 @@ The bus is driven as PicoRV32 drives it: ``valid``, ``addr``, ``wdata`` and ``ws
 change after a falling edge and hold until a rising edge samples ``ready`` high.
 
 The bench compares nothing (the golden model runs in the pytest process): the report
-(``BAND_REPORT``, JSON) has ``id``, ``config`` and per case ``solutions`` (each a list of
+(``DEDUCE_REPORT``, JSON) has ``id``, ``config`` and per case ``solutions`` (each a list of
 DEDUCE_ROW words, the row's IN cells), ``exhausted``, ``counters`` (by
 DEDUCE_HW_COUNTERS name), ``elapsed`` (clocks from the DEDUCE write to the last counter
 read) and ``error`` (a full trail or a command that never ended; the test fails then).
@@ -26,8 +26,11 @@ from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly
 from cocotb.utils import get_sim_time
 
-from slitherlink.sim.cocotb.deduce.deduce_bench import MAX_CLOCKS, PERIOD_NS
 from slitherlink.spec import registers as regmap
+
+PERIOD_NS = 10
+#: per bus access or command: a hung sequencer fails the test instead of the machine
+MAX_CLOCKS = 1_000_000
 
 
 class Hung(Exception):
@@ -132,8 +135,8 @@ async def solve(dut, case):
 
 @cocotb.test()
 async def band_search(dut):
-    """The firmware's search of every case of BAND_CASES; the report for the pytest side."""
-    with open(os.environ["BAND_CASES"]) as f:
+    """The firmware's search of every case of DEDUCE_CASES; the report for the pytest side."""
+    with open(os.environ["DEDUCE_CASES"]) as f:
         cases = json.load(f)
     cocotb.start_soon(Clock(dut.clk, PERIOD_NS, unit="ns").start())
     await reset(dut)
@@ -153,7 +156,7 @@ async def band_search(dut):
         report["hung"] = f"case {len(report['results'])}: {hung}"
         dut._log.error(report["hung"])
     report["clocks"] = clock_now()
-    with open(os.environ["BAND_REPORT"], "w") as f:
+    with open(os.environ["DEDUCE_REPORT"], "w") as f:
         json.dump(report, f, indent=1)
     dut._log.info(f"{len(report['results'])} of {len(cases)} cases searched, "
                   f"{report['clocks']} clocks")

@@ -4,7 +4,7 @@ DESIGN.md section 6 (the band-of-rows design: "a flood then converges in a
 few alternating top-down/bottom-up passes, with a row-wide prefix for the
 horizontal spread"); docs/deduce.md section 3; golden model
 :func:`model.band.band_floods` (whose findings are :func:`model.deduce.floods`').
-Geometry as in :mod:`hw.deduce.band`: bitboards of the build size
+Geometry as in :mod:`hw.deduce.sweep`: bitboards of the build size
 (``max_rows`` x ``max_cols``, ``W = max_cols + 2``, framed rows ``0 ..
 max_rows + 1``), one memory word per *group* of ``band`` framed rows (``groups
 = ceil((max_rows + 2) / band)``, rows past ``max_rows + 1`` in the last group
@@ -14,13 +14,13 @@ cell outside its grid is frame (OUT, as the state holds it).
 Memories:
 
 * the **state** is not this block's (in the engine it is the sweep's,
-  :class:`~hw.deduce.band.BandSweep`): the block drives ``state_addr`` (a
-  group) and takes ``state_data``, the group's word in ``BandSweep``'s
-  :data:`state word <hw.deduce.band.BandSweep.state_layout>` layout, in the
+  :class:`~hw.deduce.sweep.Sweep`): the block drives ``state_addr`` (a
+  group) and takes ``state_data``, the group's word in ``Sweep``'s
+  :data:`state word <hw.deduce.sweep.Sweep.state_layout>` layout, in the
   next clock, as from a synchronous read port; only the boards C0, C1, H1 and
   V1 are used (the others may be left unconnected).  The run-time ``grid``
   rows come the same way from the clue memory (``clue_addr`` /
-  ``clue_data``, ``BandSweep``'s clue word; only ``grid`` is used);
+  ``clue_data``, ``Sweep``'s clue word; only ``grid`` is used);
   ``clue_addr`` always equals ``state_addr`` (two ports, so the engine may
   route them to two memories).  Both must hold still while ``busy``.
 * the **reach** memory is this block's: one word per group, ``unreached_in``
@@ -110,10 +110,10 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.deduce import C0, C1, H1, V1
 
-from .band import band_groups
-from .sweep import BOARDS
+from .rules import BOARDS
+from .sweep import band_groups
 
-__all__ = ["BandFloods", "closure"]
+__all__ = ["Floods", "closure"]
 
 
 def closure(seeds, link, w):
@@ -136,7 +136,7 @@ def closure(seeds, link, w):
     return right | left
 
 
-class BandFloods(wiring.Component):
+class Floods(wiring.Component):
     """Both floods as band passes over a state held outside (module docstring)."""
 
     def __init__(self, max_rows, max_cols, *, band=1, ram_style=None):
@@ -148,7 +148,7 @@ class BandFloods(wiring.Component):
         self.pass_clocks = groups + 2
         #: every pass but the last adds a reach bit: at most 2 x grid cells + 1 passes
         self.max_passes = 2 * max_rows * max_cols + 1
-        #: BandSweep's state and clue words
+        #: Sweep's state and clue words
         self.state_layout = data.ArrayLayout(bits, BOARDS)
         self.clue_layout = data.StructLayout({"grid": bits, "clue": data.ArrayLayout(bits, 4)})
         self.reach_layout = data.StructLayout({"unreached_in": bits, "unreached_out": bits})

@@ -1,4 +1,4 @@
-"""The band engine's probing sequencer (hw/deduce/band_prober.py) against
+"""The band engine's probing sequencer (hw/deduce/prober.py) against
 model.deduce.Engine.deduce as model.band.BandEngine counts it, in Amaranth's
 simulator: on the inputs of every deduce call of real searches of corpus
 puzzles, in order (the label memory kept from one call to the next when the
@@ -13,15 +13,15 @@ from amaranth.hdl import Fragment
 
 import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
-from slitherlink.hw.deduce.band_prober import BandProber
+from slitherlink.hw.deduce.prober import Prober
 from slitherlink.model.band import register_labels
 from slitherlink.model.deduce import H1, V1
 from tests.conftest import load
 from tests.hw.deduce.gateware_cases import puzzle_of, to_build
-from tests.hw.deduce.test_band_labels import to_build_labels
+from tests.hw.deduce.test_labels import to_build_labels
 
-from tests.hw.deduce.test_band_propagator import Driver
-from tests.hw.deduce.test_band_sweep import simulate as sweep_simulate
+from tests.hw.deduce.test_propagator import Driver
+from tests.hw.deduce.test_sweep import simulate as sweep_simulate
 
 COUNTERS = ("probes", "probe_hits", "saves", "restores",
             "sweeps", "flood_passes", "label_passes", "floods", "label_runs",
@@ -118,7 +118,7 @@ def expected_clocks(dut, got):
 
 
 def check(max_rows, max_cols, band, searches, dut=None):
-    dut = dut or BandProber(max_rows, max_cols, band=band)
+    dut = dut or Prober(max_rows, max_cols, band=band)
     geo_b = dut.geometry
     failures = []
     stats = {"calls": 0, "kept": 0, "conflicts": 0, "probes": 0, "hits": 0, "best": 0,
@@ -163,10 +163,10 @@ def check(max_rows, max_cols, band, searches, dut=None):
 
 
 def test_elaborates():
-    dut = BandProber(4, 5)
+    dut = Prober(4, 5)
     assert (dut.groups, dut.word_bits) == (6, 7)
     Fragment.get(dut, None)
-    Fragment.get(BandProber(6, 6, band=2), None)
+    Fragment.get(Prober(6, 6, band=2), None)
 
 
 def test_searches_4x5():

@@ -1,11 +1,14 @@
-"""The deduction engine behind its bus (hw/deduce/engine.py) against model.deduce.solve.
+"""The deduction engine behind its bus (hw/deduce/engine.py) against the band model.
 
 A testbench plays the firmware (firmware/src/deduce.c does the same, register for
-register): it writes the clues and the size, LOAD, DEDUCE, then DECIDE / BACKTRACK
-as :func:`model.deduce.solve` would, reading STATUS after each command.  Every
-counter, the solutions and the end of the search must equal the model's, on corpus
-puzzles smaller than the build and on small random puzzles with several solutions
-(where the trail is used hardest).
+register): it writes the clues and the size, LOAD, DEDUCE, then DECIDE / BACKTRACK as
+:func:`model.deduce.solve` would, reading STATUS after each command.  The solutions, the
+end of the search and every counter must equal :func:`model.band.band_solve`'s (the
+search of :func:`model.deduce.solve`, DEDUCE_FLOOD_ITERATIONS and DEDUCE_LABEL_ITERATIONS
+counted as the flood and label passes), on builds of several band heights, on corpus
+puzzles smaller than the build and on small random puzzles with several solutions or
+none (where the trail is used hardest).  The 10x10 build runs on the virtual board
+(tests/sim/test_vboard_deduce.py), where the same search is thousands of times faster.
 """
 
 import random
@@ -15,7 +18,7 @@ from amaranth.sim import Simulator
 
 from slitherlink.host.puzzle import Puzzle
 from slitherlink.hw.deduce.engine import DeduceEngine
-from slitherlink.model.deduce import solve
+from slitherlink.model.band import band_solve
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.deduce import island_free
 from tests.conftest import PUZZLES, load
@@ -101,13 +104,7 @@ def random_puzzle(rng, rows, cols, density):
                               for _ in range(cols)) for _ in range(rows)))
 
 
-def model_counters(puzzle, max_solutions):
-    """The fully parallel engine's registers: :func:`model.deduce.solve`'s counters."""
-    want = solve(puzzle, max_solutions=max_solutions)
-    return want, {name: getattr(want.counters, name) for name in COUNTERS}
-
-
-def run(dut, jobs, model=model_counters):
+def run(dut, jobs, model):
     """Solve every ``(puzzle, max_solutions)`` on ``dut``; compare with the model
     (``model(puzzle, max_solutions)``: the outcome and the counter registers' values)."""
     seen = []
@@ -131,37 +128,55 @@ def run(dut, jobs, model=model_counters):
     return seen
 
 
-def test_engine_solves_corpus_puzzles_as_the_model():
-    dut = DeduceEngine(5, 5, trail_depth=8)
+def band_counters(band):
+    """``model(puzzle, max_solutions)`` for :func:`run`: the band model's outcome and the
+    counter registers it predicts."""
+    def model(puzzle, max_solutions):
+        want = band_solve(puzzle, band=band, max_solutions=max_solutions)
+        return want.outcome, {name: value for name, value in want.counters().items()
+                              if name in COUNTERS}
+    return model
+
+
+def corpus(max_rows, max_cols, count):
     jobs = []
     for path in sorted(PUZZLES.glob("*.txt")):
         puzzle, _ = load(path.stem)
-        if puzzle.rows <= 5 and puzzle.cols <= 5:
+        if puzzle.rows <= max_rows and puzzle.cols <= max_cols:
             jobs.append((puzzle, 2))
-    assert len(jobs) >= 5
-    seen = run(dut, jobs[:12])
+    assert len(jobs) >= count
+    return jobs[:count]
+
+
+@pytest.mark.parametrize("band,label_network", [(1, "small"), (2, "small"), (3, "small"),
+                                                (7, "small"), (1, "fast")])
+def test_engine_solves_corpus_puzzles_as_the_model(band, label_network):
+    """Band heights 1 to 3 and the whole framed grid in one word (7 at 5x5); the fast label
+    network changes no result or counter (its clocks: test_propagator.py)."""
+    dut = DeduceEngine(5, 5, band=band, trail_depth=8, label_network=label_network)
+    seen = run(dut, corpus(5, 5, 8), band_counters(band))
     assert any(found == 1 for found, _, _ in seen)
 
 
-def test_engine_backtracks_through_the_trail_as_the_model():
-    """Random small puzzles: many solutions or none, so decisions and backtracks."""
-    rng = random.Random(12)
-    jobs = [(random_puzzle(rng, rng.randint(2, 4), rng.randint(2, 4), 0.35), 3)
+@pytest.mark.parametrize("band", [1, 2])
+def test_engine_backtracks_through_the_trail_as_the_model(band):
+    """Random small puzzles smaller than the build: many solutions or none."""
+    rng = random.Random(12 + band)
+    jobs = [(random_puzzle(rng, rng.randint(2, 4), rng.randint(2, 5), 0.35), 3)
             for _ in range(10)]
-    dut = DeduceEngine(4, 4, trail_depth=16)
-    seen = run(dut, jobs)
+    jobs = jobs[:4] if band == 1 else jobs   # band 1's first four: 12 decisions
+    dut = DeduceEngine(4, 5, band=band, trail_depth=16)
+    seen = run(dut, jobs, band_counters(band))
     assert sum(d for _, d, _ in seen) >= 5 and sum(b for _, _, b in seen) >= 5
 
 
-@pytest.mark.parametrize("engine", ["parallel", "band"])
-def test_registers_and_a_full_trail(engine):
+@pytest.mark.parametrize("band", [1, 6])
+def test_registers_and_a_full_trail(band):
     """ID and CONFIG read back, and DEDUCE_SIZE after a write; rows beyond the build read 0;
     with a one-entry trail the second nested DECIDE is ignored, STATUS.trail_full says
-    why, and BACKTRACK still pops the one entry: the fully parallel engine and the band
-    engine (hw/deduce/band_engine.py) alike."""
-    from slitherlink.hw.deduce.band_engine import BandDeduceEngine
-    puzzle = Puzzle(((None,) * 4,) * 4)   # no clues: many solutions, nested decisions
-    dut = (DeduceEngine if engine == "parallel" else BandDeduceEngine)(4, 4, trail_depth=1)
+    why, and BACKTRACK still pops the one entry: one framed row a word, and the whole
+    framed grid in one word (band 6 at 4x4)."""
+    dut = DeduceEngine(4, 4, band=band, trail_depth=1)
     seen = []
 
     async def bench(ctx):

@@ -1,4 +1,4 @@
-"""The band engine's propagation sequencer (hw/deduce/band_propagator.py) against
+"""The band engine's propagation sequencer (hw/deduce/propagator.py) against
 model.deduce.Engine.propagate as model.band.BandEngine counts it, in Amaranth's
 simulator: on the inputs of every propagate call of real searches of corpus
 puzzles, in order (the label memory kept from one call to the next when the
@@ -14,13 +14,13 @@ from amaranth.hdl import Fragment
 
 import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
-from slitherlink.hw.deduce.band_labels import DRAIN
-from slitherlink.hw.deduce.band_propagator import BandPropagator
+from slitherlink.hw.deduce.labels import DRAIN
+from slitherlink.hw.deduce.propagator import Propagator
 from slitherlink.model.deduce import C0, C1, H1, V1
 from tests.hw.deduce.gateware_cases import puzzle_of, to_build
-from tests.hw.deduce.test_band_labels import LabelPorts, build_clocks, to_build_labels
-from tests.hw.deduce.test_band_sweep import Driver as SweepDriver
-from tests.hw.deduce.test_band_sweep import simulate as sweep_simulate
+from tests.hw.deduce.test_labels import LabelPorts, build_clocks, to_build_labels
+from tests.hw.deduce.test_sweep import Driver as SweepDriver
+from tests.hw.deduce.test_sweep import simulate as sweep_simulate
 
 
 # -- recorded propagations ------------------------------------------------------------------------
@@ -188,7 +188,7 @@ def check_searches(max_rows, max_cols, band, names, limit, label_network="small"
 def check(max_rows, max_cols, band, searches, label_network="small"):
     """``searches``: (puzzle, recorded calls).  Each puzzle's calls in order on one
     build; every output against the model's; returns statistics."""
-    dut = BandPropagator(max_rows, max_cols, band=band, label_network=label_network)
+    dut = Propagator(max_rows, max_cols, band=band, label_network=label_network)
     geo_b = dut.geometry
     failures = []
     stats = {"calls": 0, "kept": 0, "conflicts": 0, "label_runs": 0, "flood_fixes": 0,
@@ -246,7 +246,7 @@ def check(max_rows, max_cols, band, searches, label_network="small"):
 # -- tests ----------------------------------------------------------------------------------------
 
 def test_elaborates_and_clocks():
-    dut = BandPropagator(4, 5)
+    dut = Propagator(4, 5)
     # band 1: a sweep pass is groups + 3 clocks and its hand-off; flood / label passes groups + 2
     assert (dut.groups, dut.sweep_clocks, dut.stage_pass_clocks) == (6, 10, 8)
     Fragment.get(dut, None)
@@ -255,7 +255,7 @@ def test_elaborates_and_clocks():
         assert band_model.BandCycleModel(1).pass_clocks(rows) + 2 == clocks
     # the model's label runs drain as the label block's do
     assert band_model.BandCycleModel().drain == DRAIN == 1
-    half = BandPropagator(6, 6, band=2)
+    half = Propagator(6, 6, band=2)
     assert (half.groups, half.sweep_clocks, half.stage_pass_clocks) == (4, 7, 6)
     Fragment.get(half, None)
 
@@ -305,7 +305,7 @@ def test_initial_and_hand_made_states():
     """The initial state of puzzles (the search's first call), a puzzle whose cells are all
     OUT (the "no loop" conflict), and the flood test's hand-made states (enclosed cells,
     IN and OUT conflicts, serpentines) on a puzzle without clues."""
-    from tests.hw.deduce.test_band_flood import hand_states
+    from tests.hw.deduce.test_floods import hand_states
     searches = []
     for name in ["edge_2x2_33", "janko_0002", "loopy_5x5_easy_02", "00\n00\n",
                  "3.3\n.3.\n33.\n", "edge_2x4_global_unsat"]:

@@ -1,4 +1,4 @@
-"""Board-level constants shared by the gateware, the boards, the simulators and the host.
+"""The UART's rates, shared by the gateware, the boards, the simulators and the host.
 
 DESIGN.md section 4.  The UART's bit time is a whole number of clock cycles
 (:func:`divisor_for`); the receiver finds the start bit to within one clock cycle
@@ -7,8 +7,7 @@ cycles a bit and a rate error of at most :data:`MAX_BAUD_ERROR` the sampling
 point stays within 1/8 + 9.5 * 2 % < 1/3 bit of the middle over a 10-bit frame.
 """
 
-__all__ = ["DEFAULT_BAUD", "FAST_BAUD", "DEFAULT_CLOCK_HZ", "PAPER_CLOCK_HZ", "MIN_DIVISOR",
-           "MAX_BAUD_ERROR", "divisor_for"]
+__all__ = ["DEFAULT_BAUD", "FAST_BAUD", "MIN_DIVISOR", "MAX_BAUD_ERROR", "divisor_for"]
 
 #: The UART rate of every build and of the host unless asked otherwise (any USB-UART
 #: bridge does it).
@@ -16,11 +15,6 @@ DEFAULT_BAUD = 115_200
 #: The fast option: 1 Mbaud is an exact divisor of 50 MHz and of 100 MHz, and both
 #: boards' bridges (FT2232H on the Arty, FT231X on the ULX3S) carry it.
 FAST_BAUD = 1_000_000
-#: The paper's clock (section 5: 0.1578 s per 10x10 puzzle at 50 MHz), the Arty
-#: build's design clock and the virtual board's.
-PAPER_CLOCK_HZ = 50_000_000
-#: The SoC's clock when a caller gives none.
-DEFAULT_CLOCK_HZ = 100_000_000
 #: Fewest clock cycles per UART bit.
 MIN_DIVISOR = 8
 #: Largest relative error of the baud rate made from the clock.

@@ -1,4 +1,4 @@
-"""The band flood processor (hw/deduce/band_flood.py) against the band model's
+"""The band flood processor (hw/deduce/floods.py) against the band model's
 floods (model.band.band_floods, and so model.deduce.floods), in Amaranth's
 simulator: conflict, "a deduction exists", the number of passes and the
 deductions read from the fix port, on states recorded from real searches of
@@ -15,17 +15,16 @@ from amaranth.lib.memory import Memory
 from amaranth.sim import Simulator
 
 import slitherlink.model.deduce as D
-from slitherlink.hw.deduce.band_flood import BandFloods
+from slitherlink.hw.deduce.floods import Floods
 from slitherlink.model.band import band_floods
 from slitherlink.model.deduce import C0, C1, H1, V1, Geometry, floods
-from tests.hw.deduce.gateware_cases import puzzle_of, remap, to_build
-from tests.hw.deduce.test_band_sweep import unwords, words
-from tests.hw.deduce.test_gateware import random_states
+from tests.hw.deduce.gateware_cases import puzzle_of, random_states, remap, to_build
+from tests.hw.deduce.test_sweep import unwords, words
 
 
 class Harness(Elaboratable):
-    """BandFloods with the state and clue memories it reads (as the engine's
-    BandSweep holds them), loaded through write ports."""
+    """Floods with the state and clue memories it reads (as the engine's
+    Sweep holds them), loaded through write ports."""
 
     def __init__(self, dut):
         self.dut = dut
@@ -118,7 +117,7 @@ def expected(geo, state, band):
 def check(max_rows, max_cols, band, jobs):
     """``jobs``: (model geometry, states).  Every finding equals the model's; returns
     the outcomes met and the passes."""
-    dut = BandFloods(max_rows, max_cols, band=band)
+    dut = Floods(max_rows, max_cols, band=band)
     harness = Harness(dut)
     geo_b = dut.geometry
     failures, outcomes, counts = [], set(), []
@@ -203,14 +202,14 @@ CASES = [
 
 def test_elaborates_and_clocks():
     # groups + 2 clocks a pass: 10x10 14, 20x36 24, 10x10 band 2: 8
-    blocks = [BandFloods(10, 10), BandFloods(20, 36), BandFloods(10, 10, band=2)]
+    blocks = [Floods(10, 10), Floods(20, 36), Floods(10, 10, band=2)]
     assert [(b.groups, b.pass_clocks) for b in blocks] == [(12, 14), (22, 24), (6, 8)]
-    for block in blocks[::2] + [BandFloods(6, 6, band=3), BandFloods(3, 3, band=5)]:
+    for block in blocks[::2] + [Floods(6, 6, band=3), Floods(3, 3, band=5)]:
         Fragment.get(block, None)
     Fragment.get(blocks[1], None)
-    # the state and clue words are BandSweep's
-    from slitherlink.hw.deduce.band import BandSweep
-    sweep, floods6 = BandSweep(6, 6, band=3), BandFloods(6, 6, band=3)
+    # the state and clue words are Sweep's
+    from slitherlink.hw.deduce.sweep import Sweep
+    sweep, floods6 = Sweep(6, 6, band=3), Floods(6, 6, band=3)
     assert (floods6.state_layout, floods6.clue_layout) == (sweep.state_layout, sweep.clue_layout)
     for block in (sweep, floods6):
         Fragment.get(block, None)

@@ -1,0 +1,93 @@
+"""The DEDUCE registers' decode (:mod:`spec.registers`; docs/registers.md): what the
+deduction engine's bus answers and which writes start its commands.
+
+Bus timing (:mod:`hw.bus`): reads answer in 2 cycles, always (STATUS.busy tells whether a
+command runs); writes wait (no ``ready``) while a command runs, so a command written while
+another runs starts after it.  Unknown addresses read 0 and ignore writes.  Every address
+and field comes from :mod:`spec.registers`.
+"""
+
+from amaranth import Const, Signal
+
+from slitherlink.spec import registers as regmap
+
+from ..accelerator import field_lanes, field_of, pack
+
+__all__ = ["RegisterAccess", "register_file"]
+
+
+class RegisterAccess:
+    """What :func:`register_file` leaves to the engine: a clue write (``clue_write`` for
+    one clock, at ``clue_row``, ``clue_col``; the value is in the bus's ``wdata``) and a
+    read of DEDUCE_ROW (``row_read`` for one clock, at ``row``, ``row_half``; the engine
+    may drive the bus's ``rdata`` in the clock after it, when ``ready`` is high)."""
+
+    def __init__(self, **signals):
+        self.__dict__.update(signals)
+
+
+def register_file(m, b, *, config, size, status, totals, command, words=()):
+    """The DEDUCE register decode (:mod:`spec.registers`).
+
+    ``b``: the engine's bus (:mod:`hw.bus`; reads answer in 2 cycles, writes wait while
+    STATUS.busy; unknown addresses read 0 and ignore writes); ``config``: the build's
+    ``(max_rows, max_cols, trail_depth)``; ``size``: the DEDUCE_SIZE fields' registers by
+    name, written here; ``status``: the DEDUCE_STATUS fields' values by name; ``totals``:
+    the counter registers' values by :data:`~spec.registers.DEDUCE_HW_COUNTERS` name;
+    ``command``: a signal per DEDUCE_CONTROL field, high for the clock its write is
+    accepted; ``words``: further ``(byte address, value)`` reads.  Returns a
+    :class:`RegisterAccess`."""
+    max_rows, max_cols, trail_depth = config
+    busy = status["busy"]
+    reads = [(regmap.DeduceConfig, dict(max_rows=Const(max_rows, 8), max_cols=Const(max_cols, 8),
+                                        trail_depth=Const(trail_depth, 16))),
+             (regmap.DeduceSize, size), (regmap.DeduceStatus, status)]
+    ready = Signal()
+    rdata = Signal(32)
+    m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
+    m.d.sync += ready.eq(0)
+    is_write = b.wstrb.any()
+    addr_word = b.addr[2:]
+    accept = b.valid & ~ready & ~(is_write & busy)
+
+    stride_bits = (regmap.CELL_STRIDE - 1).bit_length()
+    row_bits = (regmap.CELL_ROWS_MAX - 1).bit_length()
+    clue_offset = (b.addr - regmap.DEDUCE_CLUE_BASE)[2:]
+    in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
+    row_offset = (b.addr - regmap.DEDUCE_ROW_BASE)[2:]
+    in_rows = ((b.addr >= regmap.DEDUCE_ROW_BASE)
+               & (b.addr < regmap.DEDUCE_ROW_BASE + 8 * regmap.CELL_ROWS_MAX))
+    access = RegisterAccess(clue_write=Signal(), clue_row=clue_offset[stride_bits:][:row_bits],
+                            clue_col=clue_offset[:stride_bits], row_read=Signal(),
+                            row=row_offset[1:][:row_bits], row_half=row_offset[0])
+
+    reads_at = [(regmap.DeduceId.address,
+                 pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
+                      magic=Const(regmap.DEDUCE_ID_MAGIC, 24)))]
+    reads_at += [(register.address, pack(register, **fields)) for register, fields in reads]
+    reads_at += [(register.address, pack(register, count=totals[name]))
+                 for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS,
+                                           regmap.DEDUCE_HW_COUNTERS)]
+    reads_at += list(words)
+
+    with m.If(accept):
+        m.d.sync += [ready.eq(1), rdata.eq(0)]
+        with m.If(~is_write):
+            m.d.comb += access.row_read.eq(in_rows)
+            with m.Switch(addr_word):
+                for address, value in reads_at:
+                    with m.Case(address >> 2):
+                        m.d.sync += rdata.eq(value)
+        with m.Else():
+            wdata, wstrb = b.wdata, b.wstrb
+            with m.If(in_clues):
+                m.d.comb += access.clue_write.eq(field_lanes(regmap.DeduceClue, "clue", wstrb))
+            with m.Elif(addr_word == regmap.DeduceSize.address >> 2):
+                for name, target in size.items():
+                    with m.If(field_lanes(regmap.DeduceSize, name, wstrb)):
+                        m.d.sync += target.eq(field_of(regmap.DeduceSize, name, wdata))
+            with m.Elif(addr_word == regmap.DeduceControl.address >> 2):
+                for name, sig in command.items():
+                    m.d.comb += sig.eq(field_lanes(regmap.DeduceControl, name, wstrb)
+                                       & field_of(regmap.DeduceControl, name, wdata).any())
+    return access

@@ -1,1 +1,0 @@
-"""cocotb bench of the band deduction engine's generated Verilog (hw.deduce.band_engine)."""
