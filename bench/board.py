@@ -50,7 +50,7 @@ one row per puzzle, a Markdown summary per size class with the paper's figures
 Modes (``--mode``): ``paper`` (the default: the paper's search, as above), ``deduce``
 (the deduction engine, :mod:`bench.board_deduce`: one virtual board per size class of
 ``--classes``, built with a fast simulated UART (``--sim-baud``, default
-:data:`spec.board.FAST_BAUD`), every DEDUCE_RESULT counter against
+:data:`spec.uart.FAST_BAUD`), every DEDUCE_RESULT counter against
 :func:`model.deduce.solve`, the peers, the speed-up over sat at 50 MHz and at
 ``--fmax``, the goals of issue 12; writes ``build/bench/board-deduce-<stamp>.*`` and,
 with ``--update-docs``, the docs' section ``deduce``) and ``both`` (deduce mode, and on
@@ -90,7 +90,7 @@ from slitherlink.bench.peers import (DEFAULT_ENGINES, DEFAULT_PUZZLES, UsageErro
 from slitherlink.host import protocol as P
 from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_plain
 from slitherlink.host.result import Status
-from slitherlink.spec.board import DEFAULT_BAUD, FAST_BAUD
+from slitherlink.spec.uart import DEFAULT_BAUD, FAST_BAUD
 
 #: The default per-puzzle bound: checks (about 85 cycles each on the SoC).
 DEFAULT_MAX_CHECKS = 200_000

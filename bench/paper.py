@@ -28,7 +28,7 @@ comparison is per size class, not per puzzle (our ``puzzle-loop.com``
 10x10s come from the same site as the paper's No. 4-9).
 """
 
-from slitherlink.spec.board import PAPER_CLOCK_HZ
+from slitherlink.spec.target import PAPER_CLOCK_HZ
 
 __all__ = ["PAPER", "CLOCK_HZ", "DEVICE", "TABLE7", "TABLE8", "TABLE9", "figures_for_size",
            "citation", "hardware_average_10x10"]

@@ -6,7 +6,7 @@ values are RESULT's status codes.
 
 from dataclasses import dataclass, field
 
-from slitherlink.spec.protocol import Status
+from slitherlink.spec.protocol import Status, status_of
 
 __all__ = ["Status", "Result"]
 
@@ -25,9 +25,6 @@ class Result:
 
     @staticmethod
     def status_for(found, *, wanted_unique, exhausted):
-        """The status of a search that found ``found`` solutions."""
-        if found >= 2:
-            return Status.MULTIPLE
-        if found == 1:
-            return Status.SOLVED_UNIQUE if (wanted_unique and exhausted) else Status.SOLVED
-        return Status.NO_SOLUTION if exhausted else Status.LIMIT
+        """The status of a search that found ``found`` solutions: :func:`spec.protocol.status_of`,
+        the rule the firmware follows too."""
+        return status_of(found, exhausted=exhausted, unique=wanted_unique)

@@ -25,46 +25,21 @@ Bus timing (see also the timing contract in :mod:`spec.registers`):
   ``wstrb`` enables every byte it occupies (a CELL write needs byte 0).
 """
 
-from amaranth import Cat, Const, Module, Signal, Value
+from amaranth import Cat, Const, Module, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In
 
 from slitherlink.spec import registers as regmap
+from slitherlink.spec.registers import ADDR_WIDTH
 
 from . import bus
+from .bus import field_lanes, field_of, pack
 from .cells import CELL_FIELDS, CellArray, CellLayout, check_build_size, grid_index
 from .checker import Checker, Requirements
 from .flood import Flood
 from .holes import Holes
 
 __all__ = ["Accelerator"]
-
-ADDR_WIDTH = 16
-
-
-def field_of(register, name, word):
-    """The field ``name`` of ``register`` in the 32-bit ``word``."""
-    f = register.field(name)
-    return word[f.offset:f.offset + f.width]
-
-
-def field_lanes(register, name, wstrb):
-    """True when ``wstrb`` enables every byte lane of field ``name``."""
-    f = register.field(name)
-    return Cat(*(wstrb[b] for b in range(f.offset // 8, (f.offset + f.width - 1) // 8 + 1))).all()
-
-
-def pack(register, **values):
-    """A 32-bit read value with each named field of ``register`` at its offset."""
-    bits = [Const(0, 1)] * 32
-    for name, value in values.items():
-        f, value = register.field(name), Value.cast(value)
-        if len(value) > f.width:
-            raise ValueError(f"{register.__name__}.{name} is {f.width} bits wide, "
-                             f"not {len(value)}")
-        for i in range(len(value)):
-            bits[f.offset + i] = value[i]
-    return Cat(*bits)
 
 
 class Accelerator(wiring.Component):
@@ -79,9 +54,6 @@ class Accelerator(wiring.Component):
 
     def __init__(self, max_rows, max_cols, *, register_every=4):
         check_build_size(max_rows, max_cols)
-        if regmap.WINDOW_SIZE > 1 << ADDR_WIDTH:
-            raise ValueError(f"the register window ({regmap.WINDOW_SIZE:#x} bytes) does not "
-                             f"fit a {ADDR_WIDTH}-bit bus address")
         self.max_rows, self.max_cols = max_rows, max_cols
         self.cells = CellArray(max_rows, max_cols)
         self.requirements = Requirements()

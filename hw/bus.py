@@ -6,12 +6,17 @@ them until the target answers with ``ready`` high for exactly one cycle; on a
 read, ``rdata`` is valid in that cycle.  A target may hold ``ready`` low for as
 long as it needs (wait states).  This is the handshake of PicoRV32's
 ``mem_valid``/``mem_ready`` port, so the CPU connects without glue.
+
+A target decodes its registers from their :mod:`spec.registers` classes with the helpers
+below: :func:`field_of` and :func:`field_lanes` take a written field apart, :func:`pack`
+builds a read value.
 """
 
+from amaranth import Cat, Const, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["Signature"]
+__all__ = ["Signature", "field_of", "field_lanes", "pack"]
 
 
 class Signature(wiring.Signature):
@@ -36,3 +41,29 @@ class Signature(wiring.Signature):
 
     def __repr__(self):
         return f"bus.Signature(addr_width={self.addr_width})"
+
+
+def field_of(register, name, word):
+    """The field ``name`` of ``register`` (a :class:`spec.registers.Register`) in the 32-bit
+    ``word``, e.g. the bus's ``wdata``."""
+    f = register.field(name)
+    return word[f.offset:f.offset + f.width]
+
+
+def field_lanes(register, name, wstrb):
+    """True when ``wstrb`` enables every byte lane of field ``name``: the write sets it."""
+    f = register.field(name)
+    return Cat(*(wstrb[b] for b in range(f.offset // 8, (f.offset + f.width - 1) // 8 + 1))).all()
+
+
+def pack(register, **values):
+    """A 32-bit read value with each named field of ``register`` at its offset (others 0)."""
+    bits = [Const(0, 1)] * 32
+    for name, value in values.items():
+        f, value = register.field(name), Value.cast(value)
+        if len(value) > f.width:
+            raise ValueError(f"{register.__name__}.{name} is {f.width} bits wide, "
+                             f"not {len(value)}")
+        for i in range(len(value)):
+            bits[f.offset + i] = value[i]
+    return Cat(*bits)

@@ -29,4 +29,4 @@ protocol-docs: generate
 
 ## bench-soc    cycles per check of the simulated SoC on more puzzles (slow; writes docs/soc-cycles.md)
 bench-soc: setup
-	$(PY) -m slitherlink.sim.soc.bench --out docs/soc-cycles.md
+	$(PY) -m slitherlink.bench.soc_cycles --out docs/soc-cycles.md

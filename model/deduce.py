@@ -34,9 +34,10 @@ Bitboards as in :mod:`hw.model`: bit ``r * W + c`` of a Python int is cell
 """
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, make_dataclass
 from functools import cache
 
+from slitherlink.spec.counters import DEDUCE_COUNTERS
 from slitherlink.spec.deduce import (A0, A1, B0, B1, BOARDS, C0, C1, H0, H1, IN, OUT, V0, V1,
                                      VARS, WINDOWS, Geometry, island_free, rule_table)
 
@@ -376,23 +377,11 @@ def labels(geo, state, warm=EMPTY_BASE):
 
 # -- counters and the cycle model -----------------------------------------------
 
-@dataclass
-class Counters:
-    sweeps: int = 0            # clocks of the rule array
-    floods: int = 0            # runs of the two floods (both at once)
-    flood_iterations: int = 0  # clocks of the floods (the longer of the two per run)
-    label_runs: int = 0
-    label_iterations: int = 0  # clocks of the label stage
-    probes: int = 0            # literals tried by the probing sequencer
-    probe_hits: int = 0        # probes that failed and fixed the other colour
-    decisions: int = 0         # branches of the search
-    backtracks: int = 0        # decisions undone to try the other colour
-    saves: int = 0             # state snapshots (probes and decisions)
-    restores: int = 0          # state restores
-    solutions: int = 0
-
-    def as_dict(self):
-        return dict(vars(self))
+#: The search's counters: one int field per :data:`spec.counters.DEDUCE_COUNTERS` entry, in
+#: its order (what each counts is said there); the hardware must count the same.
+Counters = make_dataclass(
+    "Counters", [(c.name, int, 0) for c in DEDUCE_COUNTERS],
+    namespace={"__module__": __name__, "as_dict": lambda self: dict(vars(self))})
 
 
 # -- propagation, probing, search --------------------------------------------------

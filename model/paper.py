@@ -59,9 +59,10 @@ Deviations from the paper, and why (also in docs/search.md):
 """
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, make_dataclass
 
 from slitherlink.spec.combinations import Attribute, combinations, requirements
+from slitherlink.spec.counters import PAPER_COUNTERS
 from slitherlink.spec.geometry import Geometry
 from slitherlink.spec.registers import FloodMode
 
@@ -190,17 +191,11 @@ def pick(geo, s1):
                       lines[0].bit_count() + lines[1].bit_count())
 
 
-@dataclass
-class Counters:
-    """Step counts of the search; the firmware must produce the same numbers."""
-    checks: int = 0           # partial-condition checks (one per option tried)
-    backtracks: int = 0       # levels that ran out of options
-    candidates: int = 0       # fully assigned states examined
-    floods: int = 0           # runs of the flood array
-    flood_iterations: int = 0  # clock cycles the flood array iterated, summed
-
-    def as_dict(self):
-        return dict(vars(self))
+#: Step counts of the search: one int field per :data:`spec.counters.PAPER_COUNTERS` entry, in
+#: its order (what each counts is said there); the firmware must produce the same numbers.
+Counters = make_dataclass(
+    "Counters", [(c.name, int, 0) for c in PAPER_COUNTERS],
+    namespace={"__module__": __name__, "as_dict": lambda self: dict(vars(self))})
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The specification: every interface of the system, declared once (DESIGN.md section 4).
+"""The specification: every interface of the system, declared once (docs/design.md section 4).
 
 Plain Python (the standard library only).  The gateware (``hw``), the host
 (``host``), the firmware build (``firmware``) and the docs all take their
@@ -7,7 +7,9 @@ register maps, memory map, message layouts, constants and tables from here;
 
 * :mod:`spec.registers` -- Field/Register machinery; the accelerator's, the
   UART's and the system controller's registers; the SoC memory map;
-* :mod:`spec.protocol` -- the UART protocol: constants, codes, message layouts;
+* :mod:`spec.protocol` -- the UART protocol: constants, codes, message layouts, the status
+  rule;
+* :mod:`spec.counters` -- the counters of each mode (models, payloads, engine registers);
 * :mod:`spec.combinations` -- the paper's combination tables (Tables 1-6) and
   the firmware's option words;
 * :mod:`spec.geometry` -- the framed bitboard layout shared by model and gateware;

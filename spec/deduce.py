@@ -340,7 +340,9 @@ def island_free(puzzle):
 
     The nonzero clues of such a solution all lie within the 3x4 (or 4x3) box of
     the two cells and their neighbours; a puzzle whose nonzero clues do not fit
-    in such a box may use the ``h33i``/``v33i`` windows.
+    in such a box may use the ``h33i``/``v33i`` windows.  A puzzle without a nonzero
+    clue is not island free (nothing rules the 1x2 loop out).  The firmware computes the
+    same rule for DEDUCE_SIZE.island (``firmware/src/rules.c``, tested against this one).
     """
     cells = [(r, c) for r, row in enumerate(puzzle.clues) for c, v in enumerate(row) if v]
     if not cells:

@@ -47,7 +47,8 @@ def outputs(root=REPO):
     out[Path("docs/registers.md")] = registers.markdown()
     out[Path("docs/protocol.md")] = protocol.markdown()
     soc = Path("docs/soc.md")
-    out[soc] = _splice((root / soc).read_text(), "soc tables", registers.soc_markdown(), soc)
+    text = _splice((root / soc).read_text(), "soc diagram", registers.soc_diagram(), soc)
+    out[soc] = _splice(text, "soc tables", registers.soc_markdown(), soc)
     out.update(_exit_code_docs(root))
     return out
 

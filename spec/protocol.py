@@ -43,11 +43,13 @@ import enum
 import struct
 from dataclasses import dataclass, replace
 
+from slitherlink.spec import counters as _counters
+
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_GRID", "MAX_PAYLOAD", "OVERHEAD", "TIMEOUT_BYTE_TIMES",
     "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "SOLVE_FLAGS", "RESULT_ABORTED", "RESULT_UNIQUE",
     "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK", "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "MsgType", "ErrorCode",
-    "Status", "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc",
+    "Status", "status_of", "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc",
     "Empty", "Solve", "Result", "DeduceResult", "Version", "Error", "Stats", "PAYLOADS",
     "COUNTERS", "DEDUCE_COUNTERS", "STATS_COUNTERS", "solve_length",
     "result_length", "c_header", "markdown",
@@ -82,7 +84,7 @@ VERSION_DEDUCE_OK = 0x02  # the build has the deduction engine, with the right I
 
 
 class Mode(enum.IntEnum):
-    """What a SOLVE runs: the paper's search (section 3) or the deduction engine (DESIGN.md
+    """What a SOLVE runs: the paper's search (section 3) or the deduction engine (docs/design.md
     section 6).  On the wire: SOLVE's FLAG_DEDUCE bit."""
     PAPER = 0
     DEDUCE = 1
@@ -151,6 +153,17 @@ class Status(enum.IntEnum):
             Status.LIMIT: "limit reached",
             Status.ERROR: "error",
         }[self]
+
+
+def status_of(found, *, exhausted, unique):
+    """The status of a search that found ``found`` solutions (it stops at two when asked for
+    ``unique``ness, else at one) and ``exhausted`` its search space or not; the firmware
+    takes it from the generated table ``proto_status``."""
+    if found >= 2:
+        return Status.MULTIPLE
+    if found == 1:
+        return Status.SOLVED_UNIQUE if (unique and exhausted) else Status.SOLVED
+    return Status.NO_SOLUTION if exhausted else Status.LIMIT
 
 
 def _crc_table():
@@ -336,49 +349,44 @@ class Solve(Layout, c_name="SOLVE"):
                 "leaves the last high nibble unused")
 
 
-class Result(Layout, c_name="RESULT"):
-    """RESULT: the outcome of a SOLVE, its counters and the colouring."""
-    status: u8(", ".join(f"{s.value} {s.name}" for s in Status if s is not Status.ERROR))
-    flags: u8(f"bit 0 (0x{RESULT_ABORTED:02X}) ABORTED, bit 1 (0x{RESULT_UNIQUE:02X}) UNIQUE "
-              "requested")
-    rows: u8("of the puzzle")
-    cols: u8("of the puzzle")
-    checks: u64("partial-condition checks (model.paper.Counters)")
-    backtracks: u64("levels that ran out of options")
-    candidates: u64("fully assigned states examined")
-    floods: u64("runs of the flood array")
-    flood_iterations: u64("flood array iterations (its FLOOD_ITERATIONS register), summed")
-    cycles: u64("solve cycles of the SoC's cycle counter, from 'puzzle loaded' (clues written "
-                "to the accelerator) to 'answer ready' (search ended)")
-    colouring: Tail(1, "only when the status is SOLVED_UNIQUE, SOLVED or MULTIPLE (the first "
-                    "solution found): one bit per cell, row-major, cell i at bit i%8 of byte "
-                    "i/8, 1 = inside")
+def _layout(name, c_name, doc, fields):
+    """A :class:`Layout` from ``fields`` (``{name: Int or Tail}`` in wire order): for the
+    layouts whose fields follow a list declared elsewhere (:mod:`spec.counters`)."""
+    return type(name, (Layout,), {"__doc__": doc, "__module__": __name__,
+                                  "__annotations__": dict(fields)}, c_name=c_name)
 
 
-class DeduceResult(Layout, c_name="DEDUCE_RESULT"):
-    """DEDUCE_RESULT: the outcome of a SOLVE in deduce mode, the engine's counters
-    (model.deduce.Counters, docs/deduce.md section 6) and the colouring."""
-    status: u8("as RESULT")
-    flags: u8(f"as RESULT; bit 2 (0x{RESULT_TRAIL_FULL:02X}) TRAIL_FULL: the hardware trail "
-              "was full (status LIMIT)")
-    rows: u8("of the puzzle")
-    cols: u8("of the puzzle")
-    sweeps: u32("clocks of the rule array")
-    floods: u32("runs of the two floods")
-    flood_iterations: u32("clocks of the floods")
-    label_runs: u32("runs of the label stage")
-    label_iterations: u32("clocks of the label stage")
-    probes: u32("literals tried by the probing sequencer")
-    probe_hits: u32("probes that failed and fixed the other colour")
-    decisions: u32("branches of the search")
-    backtracks: u32("decisions undone to try the other colour")
-    saves: u32("state snapshots (probes and decisions)")
-    restores: u32("state restores (probes and backtracks)")
-    solutions: u32("solutions found")
-    engine_clocks: u32("clocks the deduction engine was busy (part of cycles; not a counter of "
-                       "the model, whose cycle estimate is its counterpart)")
-    cycles: u64("solve cycles of the SoC's cycle counter, as RESULT")
-    colouring: Tail(1, "as RESULT")
+#: DEDUCE_RESULT's field of the engine's ``clocks`` register (spec.counters.ENGINE_CLOCKS).
+_ENGINE_CLOCKS_FIELD = "engine_clocks"
+
+Result = _layout("Result", "RESULT", "RESULT: the outcome of a SOLVE, its counters and the "
+                 "colouring.", {
+    "status": u8(", ".join(f"{s.value} {s.name}" for s in Status if s is not Status.ERROR)),
+    "flags": u8(f"bit 0 (0x{RESULT_ABORTED:02X}) ABORTED, bit 1 (0x{RESULT_UNIQUE:02X}) UNIQUE "
+                "requested"),
+    "rows": u8("of the puzzle"),
+    "cols": u8("of the puzzle"),
+    **{c.name: u64(c.doc) for c in _counters.PAPER_COUNTERS},
+    "cycles": u64("solve cycles of the SoC's cycle counter, from 'puzzle loaded' (clues written "
+                  "to the accelerator) to 'answer ready' (search ended)"),
+    "colouring": Tail(1, "only when the status is SOLVED_UNIQUE, SOLVED or MULTIPLE (the first "
+                      "solution found): one bit per cell, row-major, cell i at bit i%8 of byte "
+                      "i/8, 1 = inside"),
+})
+
+DeduceResult = _layout("DeduceResult", "DEDUCE_RESULT", "DEDUCE_RESULT: the outcome of a SOLVE "
+                       "in deduce mode, the engine's counters (model.deduce.Counters, "
+                       "docs/deduce.md section 6) and the colouring.", {
+    "status": u8("as RESULT"),
+    "flags": u8(f"as RESULT; bit 2 (0x{RESULT_TRAIL_FULL:02X}) TRAIL_FULL: the hardware trail "
+                "was full (status LIMIT)"),
+    "rows": u8("of the puzzle"),
+    "cols": u8("of the puzzle"),
+    **{c.name: u32(c.doc) for c in _counters.DEDUCE_COUNTERS},
+    _ENGINE_CLOCKS_FIELD: u32(_counters.ENGINE_CLOCKS.doc),
+    "cycles": u64("solve cycles of the SoC's cycle counter, as RESULT"),
+    "colouring": Tail(1, "as RESULT"),
+})
 
 
 class Version(Layout, c_name="VERSION"):
@@ -427,13 +435,13 @@ PAYLOADS = {MsgType.PING: Empty, MsgType.SOLVE: Solve, MsgType.ABORT: Empty,
 #: The counters of STATS_REPLY, in payload order.
 STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
 
-#: Counters of RESULT, in payload order (u64 each); all but ``cycles`` are
-#: model.paper.Counters.
-COUNTERS = tuple(f.name for f in Result.FIELDS if f.size == 8)
+#: Counters of RESULT, in payload order (u64 each): spec.counters.PAPER_COUNTERS and
+#: ``cycles``.
+COUNTERS = _counters.names(_counters.PAPER_COUNTERS) + ("cycles",)
 
-#: Counters of DEDUCE_RESULT, in payload order (u32 each): model.deduce.Counters.
-DEDUCE_COUNTERS = tuple(f.name for f in DeduceResult.FIELDS
-                        if f.size == 4 and f.name != "engine_clocks")
+#: Counters of DEDUCE_RESULT, in payload order (u32 each): spec.counters.DEDUCE_COUNTERS
+#: (model.deduce.Counters).
+DEDUCE_COUNTERS = _counters.names(_counters.DEDUCE_COUNTERS)
 
 #: Largest payload of any frame: a SOLVE of a MAX_GRID x MAX_GRID grid.
 MAX_PAYLOAD = Solve.SIZE + Solve.TAIL.nbytes(MAX_GRID * MAX_GRID)
@@ -498,8 +506,40 @@ def _c_accessors():
     return out + [""]
 
 
+def _x_macro(name, doc, entries):
+    """A C X-macro: ``name(X)`` expands to ``X(a, b)`` for every pair of ``entries``."""
+    lines = [f"/* {doc} */", f"#define {name}(X) \\"]
+    lines += [f"    X({a}, {b}) \\" for a, b in entries]
+    return lines + ["    /* end */", ""]
+
+
+#: The found-solutions values the status rule tells apart (0, 1, 2 or more).
+_STATUS_FOUND = 3
+
+
+def _c_status():
+    """``proto_status``: :func:`status_of` as a table, and PROTO_STATUS_OF to read it."""
+    for exhausted in (False, True):
+        for unique in (False, True):
+            last = status_of(_STATUS_FOUND - 1, exhausted=exhausted, unique=unique)
+            assert all(status_of(n, exhausted=exhausted, unique=unique) == last
+                       for n in range(_STATUS_FOUND, 2 * _STATUS_FOUND + 8))
+    rows = ["    {" + ", ".join(
+        "{" + ", ".join(f"STATUS_{status_of(found, exhausted=e, unique=u).name}"
+                        for u in (False, True)) + "}" for e in (False, True))
+        + f"}},  /* found {found}{'+' if found == _STATUS_FOUND - 1 else ''} */"
+        for found in range(_STATUS_FOUND)]
+    return ["/* spec.protocol.status_of: proto_status[found solutions][exhausted its search "
+            "space][asked for uniqueness] */",
+            f"static const uint8_t proto_status[{_STATUS_FOUND}][2][2] = {{", *rows, "};",
+            "#define PROTO_STATUS_OF(found, exhausted, unique) \\",
+            f"    proto_status[(found) < {_STATUS_FOUND - 1}u ? (found) : "
+            f"{_STATUS_FOUND - 1}u][(exhausted) != 0][(unique) != 0]", ""]
+
+
 def c_header():
-    """``slk_protocol.h``: constants, codes, layouts (offsets, sizes, accessors), CRC table."""
+    """``slk_protocol.h``: constants, codes, layouts (offsets, sizes, accessors), the counters'
+    X-macros, the status rule, CRC table."""
     lines = ["/* Generated by spec/protocol.py -- do not edit; 'python -m slitherlink.spec.generate' "
              "rewrites it. */",
              "#ifndef SLK_PROTOCOL_H", "#define SLK_PROTOCOL_H", "", "#include <stdint.h>", "",
@@ -531,6 +571,16 @@ def c_header():
     lines += _c_accessors()
     for layout in (FrameHeader, FrameCrc) + tuple(dict.fromkeys(PAYLOADS.values())):
         lines += _c_layout(layout)
+    lines += _x_macro("PROTO_RESULT_COUNTERS", "RESULT's counters (spec.counters.PAPER_COUNTERS): "
+                      "X(name, NAME) for PROTO_PUT_RESULT_<NAME>",
+                      [(c.name, c.name.upper()) for c in _counters.PAPER_COUNTERS])
+    engine = [(c.name.upper(), c.name.upper()) for c in _counters.DEDUCE_COUNTERS if c.engine]
+    engine.append((_ENGINE_CLOCKS_FIELD.upper(), _counters.ENGINE_CLOCKS.name.upper()))
+    lines += _x_macro("PROTO_DEDUCE_RESULT_ENGINE_COUNTERS", "DEDUCE_RESULT's fields that are "
+                      "the deduction engine's counter registers (spec.counters): X(FIELD, "
+                      "REGISTER) for PROTO_PUT_DEDUCE_RESULT_<FIELD> and SLK_DEDUCE_COUNTER_"
+                      "<REGISTER> of slk_regs.h", engine)
+    lines += _c_status()
     lines += ["/* CRC-16/CCITT-FALSE, one byte at a time: "
               "crc = (crc << 8) ^ proto_crc_table[(crc >> 8) ^ byte] */",
               "static const uint16_t proto_crc_table[256] = {"]

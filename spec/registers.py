@@ -1,7 +1,7 @@
 """Registers and memory map of the SoC: the one description of the CPU's view.
 
 Paper section 3.2 (the x, a0, a1, s0, s1 register arrays), Fig. 7 (the soft CPU
-with its peripherals) and DESIGN.md section 4.  The gateware (:mod:`hw.accelerator`,
+with its peripherals) and docs/design.md section 4.  The gateware (:mod:`hw.accelerator`,
 :mod:`hw.uart`, :mod:`hw.soc`) decodes its buses from these classes, the firmware
 includes the C headers generated from them (``python -m slitherlink.spec.generate``) and the
 docs show the tables generated from them.  Nothing here is typed twice.
@@ -31,15 +31,18 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from slitherlink.spec.combinations import Attribute, MAX_PATTERNS
+from slitherlink.spec.counters import DEDUCE_COUNTERS, ENGINE_CLOCKS
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
            "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
            "DEDUCE_HW_COUNTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL", "DEDUCE",
-           "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "deduce_clue_address", "deduce_row_address",
-           "REGION_SHIFT", "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
+           "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "DEDUCE_ROW_CELLS", "DEDUCE_ROW_WORDS",
+           "deduce_clue_address", "deduce_row_address", "ADDR_WIDTH", "REGION_SHIFT",
+           "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
            "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_RX_DEPTH", "UART_TX_DEPTH",
            "STACK_RESERVE", "cell_address", "check_build_size", "c_header", "soc_header",
-           "build_header", "linker_memory", "markdown", "soc_markdown", "c_name"]
+           "build_header", "linker_memory", "markdown", "soc_markdown", "soc_diagram",
+           "c_name"]
 
 #: Value of the ID register: ASCII "SLK" and the register map version.
 ID_MAGIC = 0x534C4B
@@ -51,6 +54,10 @@ CELL_BASE = 0x1000
 CELL_STRIDE = 64
 CELL_ROWS_MAX = 64
 WINDOW_SIZE = CELL_BASE + 4 * CELL_STRIDE * CELL_ROWS_MAX  # bytes the accelerator decodes
+
+#: Bits of the bus address of the accelerator's and the deduction engine's target ports
+#: (``hw.bus.Signature(addr_width=ADDR_WIDTH)``): byte addresses within their windows.
+ADDR_WIDTH = 16
 
 #: Clue code of a blank cell in the CELL register's ``clue`` field.
 CLUE_BLANK = 0b100
@@ -224,16 +231,18 @@ ACCEL_REGISTERS = REGISTERS = (Id, Config, Size, Control, Status, FloodIteration
 DEDUCE_ID_MAGIC = 0x534C44
 DEDUCE_VERSION = 1
 
-#: The counters the engine keeps (model.deduce.Counters but ``solutions``, which the
+#: The counters the engine keeps (:data:`spec.counters.DEDUCE_COUNTERS` but those the
 #: firmware counts), plus ``clocks``: every clock the engine was busy.
-DEDUCE_HW_COUNTERS = ("sweeps", "floods", "flood_iterations", "label_runs", "label_iterations",
-                      "probes", "probe_hits", "decisions", "backtracks", "saves", "restores",
-                      "clocks")
+DEDUCE_HW_COUNTERS = tuple(c.name for c in DEDUCE_COUNTERS if c.engine) + (ENGINE_CLOCKS.name,)
 
 #: DEDUCE_CLUE(r, c) at DEDUCE_CLUE_BASE + 4 * (r * CELL_STRIDE + c); DEDUCE_ROW(r, half)
-#: at DEDUCE_ROW_BASE + 4 * (2 * r + half).
+#: at DEDUCE_ROW_BASE + 4 * (DEDUCE_ROW_WORDS * r + half).
 DEDUCE_CLUE_BASE = CELL_BASE
 DEDUCE_ROW_BASE = 0x800
+#: The row words: cell (r, c) of the solution is bit c % DEDUCE_ROW_CELLS of word
+#: c // DEDUCE_ROW_CELLS (its ``half``) of row r; a row is DEDUCE_ROW_WORDS words.
+DEDUCE_ROW_CELLS = 32
+DEDUCE_ROW_WORDS = CELL_STRIDE // DEDUCE_ROW_CELLS
 
 
 class DeduceId(Register, address=0x000, access="r"):
@@ -294,8 +303,12 @@ DEDUCE_COUNTER_REGISTERS = tuple(_counter_register(name, 0x020 + 4 * i)
 
 
 class DeduceRow(Register, address=DEDUCE_ROW_BASE, access="r"):
-    """The colours of one row, 32 cells a word: at DEDUCE_ROW_BASE + 4 * (2 * row + half)."""
-    inside: Field(32, "bit c: cell (row, 32 * half + c) is IN (0: OUT or unknown)")
+    inside: Field(DEDUCE_ROW_CELLS, f"bit c: cell (row, {DEDUCE_ROW_CELLS} * half + c) is IN "
+                                    "(0: OUT or unknown)")
+
+
+DeduceRow.__doc__ = (f"The colours of one row, {DEDUCE_ROW_CELLS} cells a word: at "
+                     f"DEDUCE_ROW_BASE + 4 * ({DEDUCE_ROW_WORDS} * row + half).")
 
 
 class DeduceClue(Register, address=DEDUCE_CLUE_BASE, access="w"):
@@ -314,9 +327,9 @@ def deduce_clue_address(row, col):
 
 def deduce_row_address(row, half):
     """Byte offset of DEDUCE_ROW(row, half) within the deduction engine's window."""
-    if not (0 <= row < CELL_ROWS_MAX and half in (0, 1)):
+    if not (0 <= row < CELL_ROWS_MAX and 0 <= half < DEDUCE_ROW_WORDS):
         raise ValueError(f"row {row}, half {half}: outside the {CELL_ROWS_MAX}-row window")
-    return DEDUCE_ROW_BASE + 4 * (2 * row + half)
+    return DEDUCE_ROW_BASE + 4 * (DEDUCE_ROW_WORDS * row + half)
 
 
 # -- the UART (hw/uart.py) --------------------------------------------------------------------
@@ -397,13 +410,15 @@ PAGE_SHIFT = 12
 
 @dataclass(frozen=True)
 class Block:
-    """One target of the CPU's bus: ``base`` address, ``size`` bytes (None: set by the build)."""
+    """One target of the CPU's bus: ``base`` address, ``size`` bytes (None: set by the build);
+    ``pins``: the SoC's ports it drives or reads, ``(name, "in" or "out")``."""
     name: str
     base: int
     size: int
     registers: tuple
     prefix: str     # of its C names
     doc: str
+    pins: tuple = ()
 
     @property
     def region(self):
@@ -417,19 +432,23 @@ class Block:
 RAM = Block("RAM", 0x0000_0000, None, (), "SOC_RAM",
             "block RAM: code, data, stack (top of RAM); the size is a build parameter")
 UART = Block("UART", 0x1000_0000, 16, UART_REGISTERS, "SOC_UART",
-             f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes")
+             f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes",
+             pins=(("uart_rx", "in"), ("uart_tx", "out")))
 SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",
                "free-running 64-bit cycle counter and the build's parameters")
 ACCEL = Block("Accelerator", 0x2000_0000, WINDOW_SIZE, ACCEL_REGISTERS, "SOC_ACCEL",
               "the solver (paper section 3.2): docs/registers.md")
 DEDUCE = Block("Deduce", 0x3000_0000, WINDOW_SIZE, DEDUCE_REGISTERS, "SOC_DEDUCE",
-               "the deduction engine (DESIGN.md section 6), when the build has it: "
+               "the deduction engine (docs/design.md section 6), when the build has it: "
                "docs/registers.md")
 
 MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL, DEDUCE)
 
 
 def _check_memory_map():
+    if WINDOW_SIZE > 1 << ADDR_WIDTH:
+        raise ValueError(f"the register window ({WINDOW_SIZE:#x} bytes) does not fit a "
+                         f"{ADDR_WIDTH}-bit bus address")
     for block in MEMORY_MAP:
         for register in block.registers:
             if block.size is not None and register.address >= block.size:
@@ -512,6 +531,9 @@ def c_header():
               f"#define SLK_DEDUCE_REGMAP_VERSION {DEDUCE_VERSION}u",
               f"#define SLK_DEDUCE_CLUE_BASE 0x{DEDUCE_CLUE_BASE:04X}u",
               f"#define SLK_DEDUCE_ROW_BASE 0x{DEDUCE_ROW_BASE:04X}u",
+              "/* DEDUCE_ROW(r, half): cells half * SLK_DEDUCE_ROW_CELLS .. of row r, one bit each */",
+              f"#define SLK_DEDUCE_ROW_CELLS {DEDUCE_ROW_CELLS}u",
+              f"#define SLK_DEDUCE_ROW_WORDS {DEDUCE_ROW_WORDS}u",
               f"#define SLK_DEDUCE_COUNTERS {len(DEDUCE_HW_COUNTERS)}u",
               "/* counter k (DEDUCE_HW_COUNTERS order) at SLK_DEDUCE_COUNTER_BASE + 4 * k */",
               f"#define SLK_DEDUCE_COUNTER_BASE 0x{DEDUCE_COUNTER_REGISTERS[0].address:04X}u"]
@@ -523,7 +545,8 @@ def c_header():
         lines += _register_defines("SLK", register)
     lines += ["#define SLK_DEDUCE_CLUE_ADDR(r, c) "
               "(SLK_DEDUCE_CLUE_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))",
-              "#define SLK_DEDUCE_ROW_ADDR(r, half) (SLK_DEDUCE_ROW_BASE + 4u * (2u * (r) + (half)))",
+              "#define SLK_DEDUCE_ROW_ADDR(r, half) "
+              "(SLK_DEDUCE_ROW_BASE + 4u * (SLK_DEDUCE_ROW_WORDS * (r) + (half)))",
               "", "#endif /* SLK_REGS_H */", ""]
     return "\n".join(lines)
 
@@ -590,7 +613,7 @@ def markdown():
             "docs/soc.md); addresses below are offsets within it.  A build without the engine "
             "reads 0 there.", ""]
     out += _register_table(DEDUCE_REGISTERS, windows={
-        DeduceClue: f" + 4*(row*{CELL_STRIDE}+col)", DeduceRow: " + 4*(2*row+half)"})
+        DeduceClue: f" + 4*(row*{CELL_STRIDE}+col)", DeduceRow: f" + 4*({DEDUCE_ROW_WORDS}*row+half)"})
     return "\n".join(out) + "\n"
 
 
@@ -605,4 +628,40 @@ def soc_markdown():
     for block in (UART, SYSCTL):
         out += ["", f"{block.name} registers (offsets from 0x{block.base:08X}):", ""]
         out += _register_table(block.registers)
+    return "\n".join(out) + "\n"
+
+
+def _address(value):
+    return f"0x{value >> 16:04X}_{value & 0xFFFF:04X}"
+
+
+def soc_diagram():
+    """The block diagram of ``docs/soc.md`` (paper Fig. 7): the CPU, its bus and every block
+    of :data:`MEMORY_MAP` at its addresses, with the SoC's ports."""
+    region = f"{31}:{REGION_SHIFT}"
+    page = f"{REGION_SHIFT - 1}:{PAGE_SHIFT}"
+    body = [("trap", "out", "PicoRV32 (RV32I): runs the firmware from RAM"), (None, None, "  |"),
+            (None, None, f"  |  bus (hw/bus.py): regions on address bits {region},"),
+            (None, None, f"  |  blocks in one region on bits {page}")]
+    for i, block in enumerate(MEMORY_MAP):
+        last = i == len(MEMORY_MAP) - 1
+        end = ("+ RAM size" if block.size is None
+               else f"{_address(block.base + block.size - 1)}")
+        pins = list(block.pins) or [(None, None)]
+        for j, (pin, direction) in enumerate(pins):
+            text = (f"  +-- {_address(block.base)} .. {end:<11}  {block.name}" if j == 0
+                    else "     " if last else "  |")
+            body.append((pin, direction, text))
+    width = max(len(text) for _, _, text in body) + 1
+    pin_width = max(len(pin) for pin, _, _ in body if pin)
+    margin = " " * (pin_width + 6)
+    out = ["```", f"{margin}+{'-' * (width + 1)}+"]
+    for pin, direction, text in body:
+        if pin is None:
+            left = margin
+        else:
+            arrow = "--->" if direction == "in" else "<---"
+            left = f" {pin:<{pin_width}} {arrow}"
+        out.append(f"{left}| {text:<{width}}|")
+    out += [f"{margin}+{'-' * (width + 1)}+", "```"]
     return "\n".join(out) + "\n"

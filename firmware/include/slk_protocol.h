@@ -240,7 +240,7 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_GET_ERROR_DETAIL(p) proto_get_u16((p) + PROTO_ERROR_DETAIL_OFFSET)
 #define PROTO_PUT_ERROR_DETAIL(p, v) proto_put_u16((p) + PROTO_ERROR_DETAIL_OFFSET, (v))
 
-/* DeduceResult: DEDUCE_RESULT: the outcome of a SOLVE in deduce mode, the engine's counters */
+/* DeduceResult: DEDUCE_RESULT: the outcome of a SOLVE in deduce mode, the engine's counters (model.deduce.Counters, docs/deduce.md section 6) and the colouring. */
 #define PROTO_DEDUCE_RESULT_SIZE 64u
 #define PROTO_DEDUCE_RESULT_STATUS_OFFSET 0u
 #define PROTO_GET_DEDUCE_RESULT_STATUS(p) proto_get_u8((p) + PROTO_DEDUCE_RESULT_STATUS_OFFSET)
@@ -304,6 +304,40 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 /* cell i of the colouring at t (the tail's first byte) */
 #define PROTO_GET_DEDUCE_RESULT_COLOURING(t, i) (((t)[(i) >> 3] >> (((i) & 7u) * 1u)) & 0x1u)
 #define PROTO_SET_DEDUCE_RESULT_COLOURING(t, i) ((t)[(i) >> 3] |= (uint8_t)(0x1u << (((i) & 7u) * 1u)))
+
+/* RESULT's counters (spec.counters.PAPER_COUNTERS): X(name, NAME) for PROTO_PUT_RESULT_<NAME> */
+#define PROTO_RESULT_COUNTERS(X) \
+    X(checks, CHECKS) \
+    X(backtracks, BACKTRACKS) \
+    X(candidates, CANDIDATES) \
+    X(floods, FLOODS) \
+    X(flood_iterations, FLOOD_ITERATIONS) \
+    /* end */
+
+/* DEDUCE_RESULT's fields that are the deduction engine's counter registers (spec.counters): X(FIELD, REGISTER) for PROTO_PUT_DEDUCE_RESULT_<FIELD> and SLK_DEDUCE_COUNTER_<REGISTER> of slk_regs.h */
+#define PROTO_DEDUCE_RESULT_ENGINE_COUNTERS(X) \
+    X(SWEEPS, SWEEPS) \
+    X(FLOODS, FLOODS) \
+    X(FLOOD_ITERATIONS, FLOOD_ITERATIONS) \
+    X(LABEL_RUNS, LABEL_RUNS) \
+    X(LABEL_ITERATIONS, LABEL_ITERATIONS) \
+    X(PROBES, PROBES) \
+    X(PROBE_HITS, PROBE_HITS) \
+    X(DECISIONS, DECISIONS) \
+    X(BACKTRACKS, BACKTRACKS) \
+    X(SAVES, SAVES) \
+    X(RESTORES, RESTORES) \
+    X(ENGINE_CLOCKS, CLOCKS) \
+    /* end */
+
+/* spec.protocol.status_of: proto_status[found solutions][exhausted its search space][asked for uniqueness] */
+static const uint8_t proto_status[3][2][2] = {
+    {{STATUS_LIMIT, STATUS_LIMIT}, {STATUS_NO_SOLUTION, STATUS_NO_SOLUTION}},  /* found 0 */
+    {{STATUS_SOLVED, STATUS_SOLVED}, {STATUS_SOLVED, STATUS_SOLVED_UNIQUE}},  /* found 1 */
+    {{STATUS_MULTIPLE, STATUS_MULTIPLE}, {STATUS_MULTIPLE, STATUS_MULTIPLE}},  /* found 2+ */
+};
+#define PROTO_STATUS_OF(found, exhausted, unique) \
+    proto_status[(found) < 2u ? (found) : 2u][(exhausted) != 0][(unique) != 0]
 
 /* CRC-16/CCITT-FALSE, one byte at a time: crc = (crc << 8) ^ proto_crc_table[(crc >> 8) ^ byte] */
 static const uint16_t proto_crc_table[256] = {

@@ -103,6 +103,9 @@
 #define SLK_DEDUCE_REGMAP_VERSION 1u
 #define SLK_DEDUCE_CLUE_BASE 0x1000u
 #define SLK_DEDUCE_ROW_BASE 0x0800u
+/* DEDUCE_ROW(r, half): cells half * SLK_DEDUCE_ROW_CELLS .. of row r, one bit each */
+#define SLK_DEDUCE_ROW_CELLS 32u
+#define SLK_DEDUCE_ROW_WORDS 2u
 #define SLK_DEDUCE_COUNTERS 12u
 /* counter k (DEDUCE_HW_COUNTERS order) at SLK_DEDUCE_COUNTER_BASE + 4 * k */
 #define SLK_DEDUCE_COUNTER_BASE 0x0020u
@@ -239,6 +242,6 @@
 #define SLK_DEDUCE_CLUE_CLUE_MASK 0x00000007u
 
 #define SLK_DEDUCE_CLUE_ADDR(r, c) (SLK_DEDUCE_CLUE_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))
-#define SLK_DEDUCE_ROW_ADDR(r, half) (SLK_DEDUCE_ROW_BASE + 4u * (2u * (r) + (half)))
+#define SLK_DEDUCE_ROW_ADDR(r, half) (SLK_DEDUCE_ROW_BASE + 4u * (SLK_DEDUCE_ROW_WORDS * (r) + (half)))
 
 #endif /* SLK_REGS_H */

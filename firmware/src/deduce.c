@@ -5,12 +5,13 @@
  * pushes the state on the hardware trail, sets the cell IN and deduces, BACKTRACK
  * pops the trail, sets the cell OUT and deduces.  The firmware only chooses between
  * them from STATUS, exactly in solve()'s order, so the engine's counters equal the
- * model's.  While a command runs the firmware keeps the UART served (search_poll);
- * an ABORT ends the search after the running command.
+ * model's.  While a command runs the firmware keeps the UART served
+ * (serve_while_searching); an ABORT ends the search after the running command.
  */
 #include "deduce.h"
 #include "io.h"
-#include "search.h"
+#include "proto.h"
+#include "rules.h"
 
 #define DED(offset) REG(SLK_DEDUCE_BASE + (offset))
 
@@ -26,28 +27,6 @@ int deduce_ok(void)
                          | (SLK_MAX_COLS << SLK_DEDUCE_CONFIG_MAX_COLS_SHIFT);
     uint32_t size_mask = SLK_DEDUCE_CONFIG_MAX_ROWS_MASK | SLK_DEDUCE_CONFIG_MAX_COLS_MASK;
     return DED(SLK_DEDUCE_ID) == want_id && (DED(SLK_DEDUCE_CONFIG) & size_mask) == want_config;
-}
-
-/* spec.deduce.island_free: the nonzero clues do not fit in a 3x4 or 4x3 box. */
-static int island_free(uint32_t rows, uint32_t cols, const uint8_t *codes)
-{
-    uint32_t r0 = rows, r1 = 0, c0 = cols, c1 = 0, any = 0, i = 0;
-    for (uint32_t r = 0; r < rows; r++) {
-        for (uint32_t c = 0; c < cols; c++, i++) {
-            uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
-            if (code == 0 || code == PROTO_CLUE_BLANK)
-                continue;
-            any = 1;
-            if (r < r0) r0 = r;
-            if (r > r1) r1 = r;
-            if (c < c0) c0 = c;
-            if (c > c1) c1 = c;
-        }
-    }
-    if (!any)
-        return 1;
-    uint32_t h = r1 - r0 + 1, w = c1 - c0 + 1;
-    return !((h <= 3 && w <= 4) || (h <= 4 && w <= 3));
 }
 
 void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
@@ -73,7 +52,7 @@ void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
 static uint32_t wait(uint32_t status, int *abort)
 {
     for (uint32_t i = 1; status & SLK_DEDUCE_STATUS_BUSY_MASK; i++) {
-        if ((i & 127u) == 0 && !*abort && search_poll())
+        if ((i & 127u) == 0 && !*abort && serve_while_searching())
             *abort = 1;
         status = DED(SLK_DEDUCE_STATUS);
     }
@@ -94,11 +73,13 @@ static uint32_t run(uint32_t command, int *abort)
    deduce_counters, with the statistics: the answer is ready, in hardware. */
 static int solution_in_engine;
 
+_Static_assert(SLK_DEDUCE_ROW_WORDS == 2u, "a row is two DEDUCE_ROW words");
+
 static void save_solution(deduce_result_t *result)
 {
     for (uint32_t r = 0; r < puzzle_rows; r++) {
         result->inside[r][0] = DED(SLK_DEDUCE_ROW_ADDR(r, 0));
-        if (puzzle_cols > 32u)
+        if (puzzle_cols > SLK_DEDUCE_ROW_CELLS)
             result->inside[r][1] = DED(SLK_DEDUCE_ROW_ADDR(r, 1));
     }
 }
@@ -109,7 +90,8 @@ uint32_t deduce_colouring(const deduce_result_t *result, uint8_t *out)
     for (uint32_t r = 0; r < puzzle_rows; r++) {
         for (uint32_t c = 0; c < puzzle_cols; c += 8) {
             uint32_t take = puzzle_cols - c < 8u ? puzzle_cols - c : 8u;
-            uint32_t chunk = (result->inside[r][c >> 5] >> (c & 31u)) & ((1u << take) - 1u);
+            uint32_t chunk = (result->inside[r][c / SLK_DEDUCE_ROW_CELLS]
+                              >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u);
             acc |= chunk << have;
             have += take;
             if (have >= 8u) {

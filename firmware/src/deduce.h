@@ -16,7 +16,7 @@ typedef struct {
     int aborted;                 /* ended by an ABORT request */
     int trail_full;              /* ended because the hardware trail was full */
     uint64_t cycles;             /* solve cycles: "puzzle loaded" -> "answer ready" */
-    uint32_t inside[SLK_MAX_ROWS][2];  /* the first solution: DEDUCE_ROW words, row by row */
+    uint32_t inside[SLK_MAX_ROWS][SLK_DEDUCE_ROW_WORDS];  /* the first solution: DEDUCE_ROW words, row by row */
 } deduce_result_t;
 
 /* 1 when the deduction engine answers with the right ID and build size. */

@@ -16,7 +16,7 @@
  */
 #include "search.h"
 #include "io.h"
-#include "slk_protocol.h"
+#include "proto.h"
 #include "slk_options.h"
 
 #define MAX_CELLS (SLK_MAX_ROWS * SLK_MAX_COLS)
@@ -164,7 +164,7 @@ void search_run(uint32_t max_solutions, uint32_t check_limit, search_result_t *r
         /* try the level's options from `option` on; stop at the first that passes */
         for (; option != options_end; option++) {
             if (checks == next_event) {
-                if ((checks & SEARCH_POLL_MASK) == 0 && search_poll()) {
+                if ((checks & SEARCH_POLL_MASK) == 0 && serve_while_searching()) {
                     aborted = 1;
                     goto done;
                 }

@@ -34,8 +34,7 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes);
 /* Run the search on the loaded puzzle; max_solutions 1 or 2; check_limit >= 1. */
 void search_run(uint32_t max_solutions, uint32_t check_limit, search_result_t *result);
 
-/* Called every SEARCH_POLL_CHECKS checks; returns nonzero to abort the search. */
-int search_poll(void);
+/* The search serves the UART (serve_while_searching) every SEARCH_POLL_MASK + 1 checks. */
 #define SEARCH_POLL_MASK 63u
 
 #endif

@@ -58,7 +58,7 @@ from slitherlink.spec import registers as regmap
 from slitherlink.spec.deduce import C0, C1, VARS
 
 from .. import bus
-from ..accelerator import ADDR_WIDTH, field_of
+from ..bus import field_of
 from .prober import PROPAGATOR_COUNTERS, Prober
 from .propagator import span_around
 from .registers import register_file
@@ -86,7 +86,7 @@ class DeduceEngine(wiring.Component):
     network (:data:`~hw.deduce.labels.NETWORKS`; the same results and clocks).
     """
 
-    bus: In(bus.Signature(addr_width=ADDR_WIDTH))
+    bus: In(bus.Signature(addr_width=regmap.ADDR_WIDTH))
 
     def __init__(self, max_rows, max_cols, *, band=1, trail_depth=32, ram_style=None,
                  label_network="small"):
@@ -343,22 +343,23 @@ class DeduceEngine(wiring.Component):
                                                  << regs.clue_col)]
 
         # DEDUCE_ROW(r, half): the IN bits of row r from the state memory, a clock later
+        cells, words = regmap.DEDUCE_ROW_CELLS, regmap.DEDUCE_ROW_WORDS
         row_read = Signal()
         row_j = Signal(range(band))
-        row_half = Signal()
+        row_half = Signal(range(words))
         m.d.sync += row_read.eq(0)
-        with m.If(regs.row_read & ~busy & (regs.row < R) & (~regs.row_half | (C > 32))):
+        with m.If(regs.row_read & ~busy & (regs.row < R) & (regs.row_half * cells < C)):
             m.d.sync += [row_read.eq(1), row_half.eq(regs.row_half)]
             with m.Switch(regs.row):
                 for r in range(R):
                     with m.Case(r):
                         m.d.comb += prober.addr.eq((r + 1) // band)
                         m.d.sync += row_j.eq((r + 1) % band)
-        inside = Signal(64)
+        inside = Signal(cells * words)
         with m.Switch(row_j):
             for j in range(band):
                 with m.Case(j):
                     m.d.comb += inside.eq(prober.state_out[C1][j * w + 1:j * w + 1 + C])
         with m.If(row_read):
-            m.d.comb += self.bus.rdata.eq(Mux(row_half, inside[32:], inside[:32]))
+            m.d.comb += self.bus.rdata.eq(inside.word_select(row_half, cells))
         return m

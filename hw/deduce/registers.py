@@ -54,12 +54,17 @@ def register_file(m, b, *, config, size, status, totals, command, words=()):
     row_bits = (regmap.CELL_ROWS_MAX - 1).bit_length()
     clue_offset = (b.addr - regmap.DEDUCE_CLUE_BASE)[2:]
     in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
+    # DEDUCE_ROW(r, half) at DEDUCE_ROW_BASE + 4 * (DEDUCE_ROW_WORDS * r + half)
+    words = regmap.DEDUCE_ROW_WORDS
+    assert words & (words - 1) == 0, "the row words are addressed by the low address bits"
+    half_bits = (words - 1).bit_length()
     row_offset = (b.addr - regmap.DEDUCE_ROW_BASE)[2:]
     in_rows = ((b.addr >= regmap.DEDUCE_ROW_BASE)
-               & (b.addr < regmap.DEDUCE_ROW_BASE + 8 * regmap.CELL_ROWS_MAX))
+               & (b.addr < regmap.DEDUCE_ROW_BASE + 4 * words * regmap.CELL_ROWS_MAX))
     access = RegisterAccess(clue_write=Signal(), clue_row=clue_offset[stride_bits:][:row_bits],
                             clue_col=clue_offset[:stride_bits], row_read=Signal(),
-                            row=row_offset[1:][:row_bits], row_half=row_offset[0])
+                            row=row_offset[half_bits:][:row_bits],
+                            row_half=row_offset[:half_bits])
 
     reads_at = [(regmap.DeduceId.address,
                  pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),

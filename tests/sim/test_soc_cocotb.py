@@ -1,6 +1,8 @@
 """The whole SoC (PicoRV32 + firmware + UART + accelerator) under cocotb and Verilator.
 
-The UART model drives the real pins at clock/8 per bit.  Answers must equal
+The SoC of a target (paper mode only, the UART at clock/8 per bit) is compiled by
+:func:`sim.cocotb.runner.build_target` and the tests of ``cocotb_soc.py`` drive its pins
+through a UART model.  Answers must equal
 the .sol files and every counter must equal model.paper.search's; malformed
 frames get ERROR frames and the next request is served.  One Verilator build
 (8x8, small so that it builds and simulates fast) is shared by the default
@@ -11,7 +13,9 @@ import json
 
 import pytest
 
-from slitherlink.sim.soc.build import soc_sim
+from slitherlink.hw.soc import TOP_NAME
+from slitherlink.sim.cocotb import runner
+from slitherlink.spec.target import DEFAULT_TARGET
 from tests.conftest import PUZZLES
 
 #: Small puzzles for the default run: no solution, two solutions, no clues, 1x2 .. 5x5.
@@ -23,21 +27,40 @@ SLOW_SET = ["edge_5x5_noclues", "edge_2x5_local_unsat", "janko_0005", "janko_003
             "janko_0748", "janko_1142", "janko_0921", "janko_0071"]
 #: Puzzles whose search runs for more than 300k checks (for ABORT), per build size.
 LONG = {8: "janko_0047", 10: "janko_0101"}
-CLOCK_HZ, BAUD = 50_000_000, 6_250_000  # the UART at clock/8 per bit
+#: the SoC under test: the paper's accelerator alone, the UART at clock/8 per bit
+TARGET = DEFAULT_TARGET.replace(deduce=False, max_rows=8, max_cols=8, clock_hz=50_000_000,
+                                baud=6_250_000)
+BENCH = "tests.sim.cocotb_soc"
+
+
+class SocSim:
+    """A target's SoC built for cocotb: :meth:`run` runs one test of ``cocotb_soc.py``."""
+
+    def __init__(self, target):
+        self.target = target
+        self.directory = runner.build_target(target)
+
+    def run(self, testcase, **env):
+        t = self.target
+        result = runner.run(self.directory, BENCH, top=TOP_NAME, testcase=testcase,
+                            name=testcase, env={"SOC_CLOCK_HZ": t.clock_hz, "SOC_BAUD": t.baud,
+                                                "SOC_MAX_ROWS": t.max_rows,
+                                                "SOC_MAX_COLS": t.max_cols, **env})
+        return result.passed, result.failed, result.log
 
 
 @pytest.fixture(scope="module")
 def sim():
-    return soc_sim(8, 8, clock_hz=CLOCK_HZ, baud=BAUD)
+    return SocSim(TARGET)
 
 
 @pytest.fixture(scope="module")
 def sim10():
-    return soc_sim(10, 10, clock_hz=CLOCK_HZ, baud=BAUD)
+    return SocSim(TARGET.replace(max_rows=10, max_cols=10))
 
 
 def run(sim, testcase, **env):
-    passed, failed, log = sim.run(testcase, extra_env={k: str(v) for k, v in env.items()})
+    passed, failed, log = sim.run(testcase, **env)
     assert failed == 0 and passed == 1, f"cocotb test {testcase} failed; see {log}"
     return log
 

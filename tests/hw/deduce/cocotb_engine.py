@@ -1,8 +1,8 @@
-"""cocotb bench of the deduction engine's generated Verilog (run by runner.py).
+"""cocotb bench of the deduction engine's generated Verilog (run by test_cocotb_engine.py).
 
-The bench is the firmware (firmware/src/deduce.c, as tests/hw/deduce/test_engine_bus.py's
+The bench is the firmware (firmware/src/deduce.c, as test_engine.py's
 ``firmware_solve``): it reads DEDUCE_ID and DEDUCE_CONFIG, then for every case of the
-JSON file ``DEDUCE_CASES`` writes the clues and DEDUCE_SIZE, writes LOAD (the next write
+JSON file ``BENCH_CASES`` writes the clues and DEDUCE_SIZE, writes LOAD (the next write
 waits on the bus while it runs), runs DEDUCE, then DECIDE / BACKTRACK as
 :func:`model.deduce.solve` would, polling DEDUCE_STATUS until ``busy`` falls after each
 command; it reads the rows of every solution it finds and, at the end of the search,
@@ -12,7 +12,7 @@ The bus is driven as PicoRV32 drives it: ``valid``, ``addr``, ``wdata`` and ``ws
 change after a falling edge and hold until a rising edge samples ``ready`` high.
 
 The bench compares nothing (the golden model runs in the pytest process): the report
-(``DEDUCE_REPORT``, JSON) has ``id``, ``config`` and per case ``solutions`` (each a list of
+(``BENCH_REPORT``, JSON) has ``id``, ``config`` and per case ``solutions`` (each a list of
 DEDUCE_ROW words, the row's IN cells), ``exhausted``, ``counters`` (by
 DEDUCE_HW_COUNTERS name), ``elapsed`` (clocks from the DEDUCE write to the last counter
 read) and ``error`` (a full trail or a command that never ended; the test fails then).
@@ -109,8 +109,9 @@ async def solve(dut, case):
             solution = []
             for r in range(rows):
                 word = 0
-                for half in range((cols + 31) // 32):
-                    word |= await read(dut, regmap.deduce_row_address(r, half)) << (32 * half)
+                cells = regmap.DEDUCE_ROW_CELLS
+                for half in range(-(-cols // cells)):
+                    word |= await read(dut, regmap.deduce_row_address(r, half)) << (cells * half)
                 solution.append(word)
             solutions.append(solution)
             if len(solutions) >= case["max_solutions"]:
@@ -135,8 +136,8 @@ async def solve(dut, case):
 
 @cocotb.test()
 async def band_search(dut):
-    """The firmware's search of every case of DEDUCE_CASES; the report for the pytest side."""
-    with open(os.environ["DEDUCE_CASES"]) as f:
+    """The firmware's search of every case of BENCH_CASES; the report for the pytest side."""
+    with open(os.environ["BENCH_CASES"]) as f:
         cases = json.load(f)
     cocotb.start_soon(Clock(dut.clk, PERIOD_NS, unit="ns").start())
     await reset(dut)
@@ -156,7 +157,7 @@ async def band_search(dut):
         report["hung"] = f"case {len(report['results'])}: {hung}"
         dut._log.error(report["hung"])
     report["clocks"] = clock_now()
-    with open(os.environ["DEDUCE_REPORT"], "w") as f:
+    with open(os.environ["BENCH_REPORT"], "w") as f:
         json.dump(report, f, indent=1)
     dut._log.info(f"{len(report['results'])} of {len(cases)} cases searched, "
                   f"{report['clocks']} clocks")

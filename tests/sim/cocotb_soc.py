@@ -1,4 +1,4 @@
-"""cocotb tests of the whole SoC through its UART pins (run by tests/sim/test_soc_cocotb.py).
+"""cocotb tests of the whole SoC through its UART pins (run by test_soc_cocotb.py).
 
 Parameters come from the environment: SOC_CLOCK_HZ, SOC_BAUD, SOC_MAX_ROWS,
 SOC_MAX_COLS; SOC_PUZZLES (comma-separated corpus names) and SOC_REPORT (a
@@ -17,7 +17,7 @@ from slitherlink.host import protocol as P
 from slitherlink.host.corpus import load
 from slitherlink.host.result import Result, Status
 from slitherlink.model.paper import search
-from slitherlink.sim.soc.uart import UartSink, UartSource
+from slitherlink.sim.cocotb.uart import UartSink, UartSource
 
 
 

@@ -1,0 +1,17 @@
+/* Rules the firmware shares with spec/, in pure C: no I/O, no build header, so the tests
+   also compile rules.c for the host and compare it with spec/ (tests/firmware/test_rules.py). */
+#ifndef RULES_H
+#define RULES_H
+
+#include <stdint.h>
+
+/* spec.deduce.island_free of a SOLVE's clues (4-bit codes, validated): 1 when the nonzero
+   clues do not fit in a 3x4 or 4x3 box, so no 1x2 loop can be the whole solution; 0 when
+   there is no nonzero clue. */
+int island_free(uint32_t rows, uint32_t cols, const uint8_t *codes);
+
+/* spec.protocol.status_of: RESULT's status of a search that found `found` solutions, covered
+   its whole search space (exhausted) or not, and was asked for uniqueness or not. */
+uint32_t solve_status(uint32_t found, uint32_t exhausted, uint32_t unique);
+
+#endif
