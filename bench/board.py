@@ -3,7 +3,7 @@
 ``make bench`` (``python -m slitherlink.bench.board``) solves a selection of the puzzle
 corpus on the virtual board (:mod:`sim.vboard`: the whole SoC -- PicoRV32,
 firmware, accelerator, UART -- in Verilator, talking the UART protocol over a
-pseudo-terminal through :class:`host.board.Board`), in *unique* mode (find a
+pseudo-terminal through :class:`host.device.Connection`), in *unique* mode (find a
 solution and prove there is no other, like the corpus' ``ref_seconds``), and
 records for every puzzle:
 
@@ -76,6 +76,7 @@ import statistics
 import sys
 import threading
 import time
+from functools import partial
 from pathlib import Path
 
 from slitherlink.paths import build_root, checkout
@@ -210,7 +211,7 @@ def model_reach(sample, max_checks):
 
 def frame_bytes(puzzle, status, max_checks):
     """(bytes of the SOLVE frame, bytes of its RESULT frame), from host.protocol itself."""
-    solve = P.encode_solve(puzzle, unique=True, max_checks=max_checks)
+    solve = P.encode_solve(puzzle, mode="paper", unique=True, max_checks=max_checks)
     solved = status in Status.__members__ and Status[status].solved
     blank = tuple(tuple(False for _ in range(puzzle.cols)) for _ in range(puzzle.rows))
     result = P.encode_result(Status[status] if solved else Status.LIMIT, puzzle.rows,
@@ -254,10 +255,10 @@ class BoardWorker:
         fast simulated UART.  (The late replies to ABORTs sent again can no longer teach
         the host a far too fast link, should the first wait still run out: it learns only
         from a reply that is certainly the timed request's own,
-        :meth:`host.board.Board._learn`.)  One connection does it all: after the
+        :meth:`host.device.Connection._learn`.)  One connection does it all: after the
         ABORT/PING handshake it drops the fixed wait and keeps the measured speed."""
-        from slitherlink.host.board import Board
-        self.board = Board(self.vboard.port, baud=self.vboard.baud, virtual=True,
+        from slitherlink.host.device import Connection
+        self.board = Connection(self.vboard.port, baud=self.vboard.baud, virtual=True,
                            timeout=CONNECT_WAIT)
         version = self.board.connect()
         self.board.timeout = None
@@ -265,13 +266,17 @@ class BoardWorker:
 
     def solve(self, puzzle, max_checks, sim_timeout):
         from slitherlink.host.engines import checked  # the rules check every engine's answer gets
-        return checked(self.board.solve)(puzzle, unique=True, max_checks=max_checks,
-                                         time_limit=sim_timeout, mode="paper")
+        from slitherlink.host.engines.board import solve_on
+        solve = checked(partial(solve_on, self.board))
+        return solve(puzzle, unique=True, max_checks=max_checks, time_limit=sim_timeout,
+                     mode="paper")
 
     def solve_deduce(self, puzzle, max_decisions, sim_timeout):
         from slitherlink.host.engines import checked
-        return checked(self.board.solve)(puzzle, unique=True, max_decisions=max_decisions,
-                                         time_limit=sim_timeout, mode="deduce")
+        from slitherlink.host.engines.board import solve_on
+        solve = checked(partial(solve_on, self.board))
+        return solve(puzzle, unique=True, max_decisions=max_decisions, time_limit=sim_timeout,
+                     mode="deduce")
 
     def close(self):
         try:
@@ -312,7 +317,7 @@ def run_pool(tasks, jobs, new_worker, solve, take):
     new one.  ``take(kind, record)`` receives every record, under a lock.  A board that
     cannot be made or fails outside a solve ends its thread: the error is among the
     failures (never lost), and the other threads go on with the tasks left."""
-    from slitherlink.host.board import BoardError
+    from slitherlink.host.device import BoardError
     from slitherlink.sim.vboard import VirtualBoardError
 
     pending = queue.Queue()
@@ -401,7 +406,7 @@ def run_board(sample, args, progress, log):
 
 def solve_on_board(worker, row, args, *, build_grid):
     """One puzzle on one virtual board: a record (a dict)."""
-    from slitherlink.host.board import BoardError
+    from slitherlink.host.device import BoardError
     puzzle = row["puzzle"]
     start = time.perf_counter()
     try:
@@ -542,7 +547,7 @@ def run_classes(sample, args, progress, log):
 
 def solve_deduce_on_board(worker, row, args, grid):
     """One puzzle in deduce mode on one virtual board: a record (bench.board_deduce)."""
-    from slitherlink.host.board import BoardError
+    from slitherlink.host.device import BoardError
     start = time.perf_counter()
     try:
         result = worker.solve_deduce(row["puzzle"], args.max_decisions, args.sim_timeout)

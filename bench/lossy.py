@@ -1,6 +1,6 @@
 """Solves over a lossy link: success rate at 0.1 %, 1 % and 5 % of the bytes damaged.
 
-The board engine (:mod:`host.board`, with its default timing and ``--retries``)
+The board engine (:mod:`host.engines.board`, with its default timing and ``--retries``)
 talks to the fake device (:mod:`host.fakedevice`, a 10x10 build, the Arty's,
 searching in a thread like the board: :class:`SearchingFakeDevice`)
 through :class:`host.lossy.LossyLink`, which drops or corrupts each byte with
@@ -28,7 +28,7 @@ import threading
 import time
 from pathlib import Path
 
-from slitherlink.host import board as B
+from slitherlink.host import device as B
 from slitherlink.host import corpus
 from slitherlink.host.engines import get_engine
 from slitherlink.host.errors import HostError
@@ -121,7 +121,7 @@ def run(loss, puzzles, *, seed=1, retries=None, mode="paper"):
             record["seconds"] = time.monotonic() - start
             records.append(record)
     finally:
-        resends = sum(s.board.resends for s in B._sessions.values())
+        resends = sum(connection.resends for connection in B.connections())
         B.close_all()
         link.stop()
         stop_device()

@@ -72,7 +72,7 @@ def run_vboard(names, *, max_checks, timeout):
         decoder = P.FrameDecoder()
         for name in names:
             puzzle, solution = load(name)
-            port.write(P.encode_solve(puzzle, unique=True, max_checks=max_checks))
+            port.write(P.encode_solve(puzzle, mode="paper", unique=True, max_checks=max_checks))
             start, frames = time.monotonic(), []
             while not frames and time.monotonic() - start < timeout:
                 frames = decoder.feed(port.read(256))

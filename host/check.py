@@ -1,6 +1,6 @@
 """The rules checker: is a colouring a solution of a puzzle, and if not, why.
 
-DESIGN.md section 1.  This module is deliberately independent of every solver
+docs/design.md section 1.  This module is deliberately independent of every solver
 (it shares no code with the golden model, the gateware or the engines): it
 checks the four rules directly, with breadth-first searches, so that it can
 judge them.

@@ -9,10 +9,10 @@ cannot be read is reported in one line and the run goes on with the others.
 Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` (the
 FPGA board, ``board``, is one of them, and the default:
 :data:`host.engines.DEFAULT_ENGINE`).  ``--mode paper|deduce`` chooses what the
-``model`` and ``board`` engines run (:data:`host.engines.MODAL`; default
-:data:`host.engines.DEFAULT_MODE`, deduce); given with any other engine it is a
-usage error.  Each engine receives only the options its ``solve`` accepts
-(``--port``, ``--baud``, ``--timeout``, ``--retries`` for the board;
+``model`` and ``board`` engines run (:data:`host.engines.MODAL`; without it each
+runs the default mode, :data:`host.engines.DEFAULT_MODE`, deduce); given with any
+other engine it is a usage error.  Each engine receives only the options its
+``solve`` accepts (``--port``, ``--baud``, ``--timeout``, ``--retries`` for the board;
 ``--max-checks`` for the paper mode of the model and the board,
 ``--max-decisions`` for their deduce mode; ``--time-limit`` where
 supported); an option given for an engine that does not take it is a usage
@@ -41,6 +41,8 @@ import os
 import sys
 import time
 from pathlib import Path
+
+from slitherlink.spec.exits import SEVERAL_PUZZLES
 
 from .errors import EXIT_CODES, ExitCode
 from .formats import FORMATS, MAX_INPUT_BYTES, iter_puzzles, write_puzzle
@@ -274,8 +276,8 @@ def build_parser():
                "  paper    the paper's search (section 3); bound: --max-checks"]
     epilog += ["", "puzzle formats (detected): " + "; ".join(
         f"{name}: {text}" for name, text in FORMATS.items()), "", "exit codes:"]
-    epilog += [f"  {int(code):2}  {text}" for code, text in EXIT_CODES.items()]
-    epilog += ["  with several puzzles the exit code is the largest of theirs.", "",
+    epilog += [f"  {int(code):3}  {text}" for code, text in EXIT_CODES.items()]
+    epilog += [f"  {SEVERAL_PUZZLES}.", "",
                f"input limits: {MAX_INPUT_BYTES:,} bytes per file, standard input or "
                f"argument; grids up to {MAX_SIDE}x{MAX_SIDE} (docs/host.md)."]
     parser = _Parser(
@@ -317,9 +319,10 @@ def build_parser():
                        help="serial port of the board, e.g. /dev/ttyUSB1")
     board.add_argument("--baud", type=_positive_int, metavar="RATE", help="UART baud rate")
     board.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
-                       help="how long the board may stay silent before a request is "
+                       help="how long the board may take to answer before a request is "
                             "repeated (default: derived from the baud rate and the "
-                            "frame lengths, see docs/host.md)")
+                            "frame lengths); whatever arrives, a request ends within "
+                            "retries + 1 such waits (docs/host.md)")
     board.add_argument("--retries", type=_count, metavar="N",
                        help="how many times in a row a request is sent again after a "
                             "lost or damaged answer (default: "
@@ -338,7 +341,7 @@ def build_parser():
 
 def _board_default(name):
     """A default of the board engine for --help, without importing pyserial."""
-    from . import link
+    from .device import link
     return getattr(link, name)
 
 
@@ -446,14 +449,8 @@ def _run(args, stdin, stdout, stderr, complain):
     except engines.EngineUnavailable as error:
         complain(str(error))
         return ExitCode.ENGINE
-    mode = args.mode
-    if mode is None and "mode" in inspect.signature(solve).parameters \
-            and args.engine != "board":
-        # (the board engine resolves its default itself: deduce, or paper on a build
-        # without the deduction engine)
-        mode = engines.DEFAULT_MODE.name.lower()
     options = {"time_limit": args.time_limit, "max_checks": args.max_checks,
-               "max_decisions": args.max_decisions, "mode": mode,
+               "max_decisions": args.max_decisions, "mode": args.mode,
                "port": args.port, "baud": args.baud, "timeout": args.timeout,
                "retries": args.retries}
     try:
@@ -576,7 +573,7 @@ def run(argv=None):
         code = main(argv)
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
-        code = 130
+        code = ExitCode.INTERRUPTED
     except BrokenPipeError:
         # the reader went away (e.g. `| head`): not an error of ours
         try:

@@ -23,7 +23,7 @@ resynchronisation, the inter-byte timeout, BUSY/NOT_BUSY and ABORT.
 Use it like a ``serial.Serial``::
 
     dev = FakeDevice(max_rows=10, max_cols=10, timeout=1.0)
-    dev.write(protocol.encode_solve(puzzle, unique=True))
+    dev.write(protocol.encode_solve(puzzle, mode="paper", unique=True))
     frames = protocol.FrameDecoder().feed(dev.read(1000))
 
 or give a program a pseudo-terminal with :meth:`FakeDevice.serve_pty`.
@@ -36,8 +36,18 @@ It can be told to misbehave (``misbehave={...}``):
 * ``"truncate"``: send only the first half of every reply;
 * ``delay=seconds``: a SOLVE's RESULT comes after that long (the search is
   "running" meanwhile: SOLVE gets BUSY, ABORT ends it, PING still answers).
+
+Its time is ``timer()`` (default :func:`time.monotonic`).  A timer of the
+test's own with a ``sleep(seconds)`` method makes reads wait on it instead of
+on the wall clock: the host (:class:`host.device.Connection`, given the same
+clock and the device as its ``line``) and the device then share a time that
+passes only when the host waits, and no test depends on the machine's speed.
+With deduce mode, the deduction model's rule tables are built when the device
+is made, not at its first SOLVE: a board answers its first puzzle as quickly as
+the next.
 """
 
+import functools
 import os
 import random
 import select
@@ -51,6 +61,7 @@ from slitherlink.spec.target import DEFAULT_TARGET
 from slitherlink.spec.protocol import FrameHeader
 
 from . import protocol as P
+from .puzzle import Puzzle
 from .result import Result
 
 __all__ = ["FakeDevice", "MISBEHAVIOURS", "CYCLES_PER_CHECK", "CYCLES_PER_FLOOD_ITERATION",
@@ -91,6 +102,13 @@ def run_deduce(request, max_decisions=None):
     return (status, (outcome.solutions[0] if found else None), counters, banded.cycles(1))
 
 
+@functools.cache
+def _ready_to_deduce():
+    """Build the deduction model's rule tables now (once): they take seconds the first
+    time, which a board never spends answering."""
+    band_solve(Puzzle(((None,),)), band=1, check=False, max_solutions=1)
+
+
 def estimated_cycles(counters):
     return (counters["checks"] * CYCLES_PER_CHECK
             + counters["flood_iterations"] * CYCLES_PER_FLOOD_ITERATION)
@@ -124,7 +142,8 @@ class FakeDevice:
     """The protocol's device side, with a pyserial-like interface."""
 
     def __init__(self, *, max_rows=DEFAULT_TARGET.max_rows, max_cols=DEFAULT_TARGET.max_cols,
-                 clock_hz=DEFAULT_TARGET.clock_hz, baud=DEFAULT_TARGET.baud, misbehave=(), delay=0.0, timeout=1.0, seed=0, deduce=True):
+                 clock_hz=DEFAULT_TARGET.clock_hz, baud=DEFAULT_TARGET.baud, misbehave=(),
+                 delay=0.0, timeout=1.0, seed=0, deduce=True, timer=time.monotonic):
         misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
         unknown = misbehave - MISBEHAVIOURS
         if unknown:
@@ -137,13 +156,17 @@ class FakeDevice:
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz, self.baud = int(clock_hz), int(baud)
         self.deduce = bool(deduce)    # a build with the deduction engine
+        if self.deduce:
+            _ready_to_deduce()
+        self.timer = timer
+        self._sleep = getattr(timer, "sleep", time.sleep)
         self.misbehave, self.delay, self.timeout = misbehave, float(delay), timeout
         self.byte_timeout = P.TIMEOUT_BYTE_TIMES * 10 / self.baud  # inter-byte timeout, s
         self.requests = []            # every good frame received, for tests
         self.stats = dict.fromkeys(P.STATS_COUNTERS, 0)  # what STATS reports
         self._rng = random.Random(seed)
         self._decoder = P.FrameDecoder()
-        self._last_rx = time.monotonic()
+        self._last_rx = timer()
         self._out = bytearray()       # bytes ready to read
         self._running = None          # (ready_time, request, reply) of a "running" search
         self._lock = threading.RLock()
@@ -153,7 +176,7 @@ class FakeDevice:
 
     def write(self, data):
         with self._lock:
-            now = time.monotonic()
+            now = self.timer()
             self._tick(now)
             self._last_rx = now
             self.stats["rx_bytes"] += len(data)
@@ -163,21 +186,21 @@ class FakeDevice:
     @property
     def in_waiting(self):
         with self._lock:
-            self._tick(time.monotonic())
+            self._tick(self.timer())
             return len(self._out)
 
     def read(self, size=1):
         """Up to ``size`` bytes, waiting at most :attr:`timeout` seconds (None: forever)."""
-        deadline = None if self.timeout is None else time.monotonic() + self.timeout
+        deadline = None if self.timeout is None else self.timer() + self.timeout
         while True:
             with self._lock:
-                self._tick(time.monotonic())
+                self._tick(self.timer())
                 if len(self._out) >= size or (deadline is not None
-                                              and time.monotonic() >= deadline):
+                                              and self.timer() >= deadline):
                     data = bytes(self._out[:size])
                     del self._out[:size]
                     return data
-            time.sleep(0.001)
+            self._sleep(0.001)
 
     def reset_input_buffer(self):
         with self._lock:
@@ -259,7 +282,7 @@ class FakeDevice:
                 return self._send(P.encode_error(P.ErrorCode.NO_DEDUCE, frame.type, 0))
             reply, steps = solve_reply(request)
             if self.delay > 0:
-                now = time.monotonic()
+                now = self.timer()
                 self._running = (now + self.delay, request, reply, now, steps)
             else:
                 self._send(reply)
@@ -271,7 +294,7 @@ class FakeDevice:
         deduce mode) done by now."""
         ready, request, _, started, total = self._running
         self._running = None
-        done = int(total * min(1.0, (time.monotonic() - started) / (ready - started)))
+        done = int(total * min(1.0, (self.timer() - started) / (ready - started)))
         self._send(solve_reply(request, limit=done, aborted=True)[0])
 
     # -- a pseudo-terminal for programs that open a port ---------------------------------
@@ -297,7 +320,7 @@ class FakeDevice:
                         break
                     self.write(data)
                 with self._lock:
-                    self._tick(time.monotonic())
+                    self._tick(self.timer())
                     out = bytes(self._out)
                     self._out.clear()
                 if out:

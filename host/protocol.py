@@ -215,12 +215,13 @@ def encode_solve_raw(rows, cols, codes, *, flags=0, max_checks=0):
     return encode_frame(MsgType.SOLVE, payload)
 
 
-def encode_solve(puzzle, *, unique=False, max_checks=0, mode=Mode.PAPER):
+def encode_solve(puzzle, *, mode, unique=False, max_checks=0):
     """The SOLVE frame of a :class:`host.puzzle.Puzzle`.
 
-    ``unique`` asks the device to search on for a second solution; ``mode``
-    (:class:`Mode`, or its name) chooses the paper's search (reply RESULT) or
-    the deduction engine (the DEDUCE flag; reply DEDUCE_RESULT);
+    ``mode`` (:class:`Mode`, or its name; always given: the default mode is the
+    engines' choice, :data:`host.engines.DEFAULT_MODE`) chooses the paper's
+    search (reply RESULT) or the deduction engine (the DEDUCE flag; reply
+    DEDUCE_RESULT); ``unique`` asks the device to search on for a second solution;
     ``max_checks`` bounds the search (status LIMIT): checks in paper mode,
     decisions in deduce mode; 0 means no bound other than 2**32 - 1.
     """
@@ -243,7 +244,7 @@ class SolveRequest:
     clues: tuple        # rows of 0..3 or None
     unique: bool
     max_checks: int     # 0: no bound other than 2**32 - 1 (checks, or decisions in deduce mode)
-    mode: Mode = Mode.PAPER
+    mode: Mode          # the DEDUCE flag: deduce, else paper
 
     @property
     def check_limit(self):

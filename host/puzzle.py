@@ -3,7 +3,7 @@
 A :class:`Puzzle` is an R x C grid of clues (0..3, or ``None`` for a blank
 cell).  A :class:`Colouring` says for every cell whether it is INSIDE the loop
 (``True``) or OUTSIDE (``False``); the region around the grid is outside.  The
-loop and the colouring are equivalent (DESIGN.md section 1), so solutions are
+loop and the colouring are equivalent (docs/design.md section 1), so solutions are
 compared as colourings.
 """
 

@@ -2,7 +2,7 @@
 
 A solution is a colouring (rows of booleans, ``True`` = inside).  The loop is
 drawn between two orthogonally adjacent cells of different colour, the frame
-around the grid counting as outside (DESIGN.md section 1).  Every renderer also
+around the grid counting as outside (docs/design.md section 1).  Every renderer also
 draws a puzzle without a solution (``colouring=None``): dots and clues only.
 """
 

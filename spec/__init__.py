@@ -18,5 +18,6 @@ register maps, memory map, message layouts, constants and tables from here;
 * :mod:`spec.uart` -- the UART's rates and divisor;
 * :mod:`spec.target` -- one description of a build (board, engines, grid, clock, UART) and
   the boards' facts;
+* :mod:`spec.exits` -- the exit codes of ``host/solve.py``, their names and meanings;
 * :mod:`spec.generate` -- the generator of the C headers and docs tables.
 """

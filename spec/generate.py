@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import combinations, protocol, registers
+from . import combinations, exits, protocol, registers
 
 __all__ = ["REPO", "HEADERS", "outputs", "stale", "write", "main"]
 
@@ -49,6 +49,16 @@ def outputs(root=REPO):
     soc = Path("docs/soc.md")
     text = _splice((root / soc).read_text(), "soc diagram", registers.soc_diagram(), soc)
     out[soc] = _splice(text, "soc tables", registers.soc_markdown(), soc)
+    out.update(_exit_code_docs(root))
+    return out
+
+
+def _exit_code_docs(root):
+    """The exit codes (:mod:`spec.exits`): docs/host.md's table and the README's list."""
+    out = {}
+    for path, make in ((Path("docs/host.md"), exits.markdown_table),
+                       (Path("README.md"), exits.markdown_list)):
+        out[path] = _splice((root / path).read_text(), "exit codes", make(), path)
     return out
 
 

@@ -6,9 +6,11 @@ it is used, so a missing optional solver package gives one clear message
 instead of breaking the others.
 
 Two engines have two *modes* (``mode=``, ``--mode``; :data:`MODAL`): ``model``
-and ``board`` run either the deduction engine (``"deduce"``, the default,
-:data:`DEFAULT_MODE`) or the paper's search (``"paper"``).  ``deduce`` is an
-alias of ``model`` in deduce mode, kept from before the modes.
+and ``board`` run either the deduction engine (``"deduce"``) or the paper's
+search (``"paper"``).  The default mode is decided here, once
+(:data:`DEFAULT_MODE`, deduce; :func:`chosen_mode`): the command line passes a
+mode only when ``--mode`` is given.  ``deduce`` is an alias of ``model`` in
+deduce mode, kept from before the modes.
 
 Every answer is checked by the independent rules checker (:mod:`host.check`)
 exactly once, here: :func:`get_engine` returns the engine's ``solve`` wrapped
@@ -25,16 +27,18 @@ import time
 from slitherlink.spec.protocol import Mode
 
 from ..check import check
+from ..errors import OptionError
+from ..protocol import as_mode
 from ..result import Result, Status
 
 __all__ = ["ENGINES", "DEFAULT_ENGINE", "DEFAULT_MODE", "MODAL", "MODES", "ALIASES", "Mode",
-           "get_engine", "takes_mode", "checked", "EngineUnavailable", "verified", "Result",
-           "Status"]
+           "chosen_mode", "get_engine", "takes_mode", "checked", "EngineUnavailable",
+           "verified", "Result", "Status"]
 
 #: engine name -> (module, one-line description); the module has ``solve(puzzle, ...)``
 ENGINES = {
-    "board": ("slitherlink.host.board", "the FPGA board (or the virtual board) over a UART; "
-              "--mode deduce or paper"),
+    "board": ("slitherlink.host.engines.board", "the FPGA board (or the virtual board) over "
+              "a UART; --mode deduce or paper"),
     "model": ("slitherlink.host.engines.model", "the golden models (Python): --mode deduce the "
               "deduction engine's, --mode paper the paper's search"),
     "sat": ("slitherlink.host.engines.sat", "SAT on edges with sub-loop negation (python-sat)"),
@@ -50,12 +54,24 @@ DEFAULT_ENGINE = "board"
 
 #: --mode name -> Mode: what the engines of :data:`MODAL` run
 MODES = {"deduce": Mode.DEDUCE, "paper": Mode.PAPER}
-#: the mode of ``model`` and ``board`` when none is named
+#: the mode of ``model`` and ``board`` when none is named (the board's: when its build
+#: has the deduction engine; :mod:`host.engines.board`)
 DEFAULT_MODE = Mode.DEDUCE
 #: the engines that take ``mode`` (their ``solve`` has the keyword)
 MODAL = ("model", "board")
 #: engine name -> (the engine it stands for, its mode)
 ALIASES = {"deduce": ("model", Mode.DEDUCE)}
+
+
+def chosen_mode(mode):
+    """The :class:`Mode` asked (a Mode, or its name), :data:`DEFAULT_MODE` when none was
+    (``None``); :class:`host.errors.OptionError` for an unknown one."""
+    if mode is None:
+        return DEFAULT_MODE
+    try:
+        return as_mode(mode)
+    except ValueError as error:
+        raise OptionError(str(error)) from None
 
 
 class EngineUnavailable(RuntimeError):

@@ -14,7 +14,7 @@ from slitherlink.model.paper import search
 
 from .. import protocol
 from ..errors import OptionError, TooLargeForEngine
-from . import DEFAULT_MODE, Mode, Result, Stopwatch
+from . import Mode, Result, Stopwatch, chosen_mode
 from . import deduce as deduce_engine
 
 #: Default step limit of the paper's search: about a minute of Python, far beyond any
@@ -22,17 +22,10 @@ from . import deduce as deduce_engine
 DEFAULT_MAX_CHECKS = 200_000_000
 
 
-def _mode(mode):
-    try:
-        return protocol.as_mode(mode)
-    except ValueError as error:
-        raise OptionError(str(error)) from None
-
-
-def check_options(*, mode=DEFAULT_MODE, max_checks=None, max_decisions=None, **_):
+def check_options(*, mode=None, max_checks=None, max_decisions=None, **_):
     """Each mode takes its own bound: an :class:`host.errors.OptionError` (a usage error)
     for the other mode's."""
-    mode = _mode(mode)
+    mode = chosen_mode(mode)
     if mode is Mode.DEDUCE and max_checks is not None:
         raise OptionError("--max-checks bounds the paper's search (--mode paper); in deduce "
                           "mode give --max-decisions")
@@ -41,14 +34,14 @@ def check_options(*, mode=DEFAULT_MODE, max_checks=None, max_decisions=None, **_
                           "paper mode give --max-checks")
 
 
-def solve(puzzle, *, unique=False, time_limit=None, mode=DEFAULT_MODE, max_checks=None,
+def solve(puzzle, *, unique=False, time_limit=None, mode=None, max_checks=None,
           max_decisions=None, max_solutions=None):
     """Solve with the golden model of ``mode``.  Paper mode: the paper-faithful search,
     bounded by ``max_checks`` (exact and repeatable) and by ``time_limit`` seconds
     (looked at every 65,536 checks).  Deduce mode: deduction, probing and depth-first
     search, bounded by ``max_decisions`` and ``time_limit``."""
     check_options(mode=mode, max_checks=max_checks, max_decisions=max_decisions)
-    if _mode(mode) is Mode.DEDUCE:
+    if chosen_mode(mode) is Mode.DEDUCE:
         result = deduce_engine.solve(puzzle, unique=unique, time_limit=time_limit,
                                      max_decisions=max_decisions, max_solutions=max_solutions)
         result.engine = "model"

@@ -396,7 +396,7 @@ def test_the_board_pool_starts_afresh_after_a_failed_board_and_keeps_every_failu
     record closes its board and the next solve gets a new one; a board that cannot be
     made ends its thread with the error among the failures (what it had not solved is
     missing, which both runners report)."""
-    from slitherlink.host.board import NoAnswer
+    from slitherlink.host.device import NoAnswer
 
     made, closed = [], []
 

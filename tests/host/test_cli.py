@@ -132,7 +132,7 @@ def test_script_usage_errors_are_one_line():
 # --- in-process ---------------------------------------------------------------------------
 
 def test_exit_code_table_is_complete_and_documented():
-    assert [int(c) for c in ExitCode] == list(range(12))
+    assert [int(c) for c in ExitCode] == list(range(12)) + [130]
     assert set(EXIT_CODES) == set(ExitCode)
     help_text = cli.build_parser().format_help()
     for code, text in EXIT_CODES.items():
@@ -299,7 +299,7 @@ def test_a_bug_in_an_engine_is_not_hidden(monkeypatch):
 
 def test_board_is_the_default_engine_when_it_exists(monkeypatch):
     from slitherlink.host import engines
-    assert engines.ENGINES["board"][0] == "slitherlink.host.board"  # registered like any other
+    assert engines.ENGINES["board"][0] == "slitherlink.host.engines.board"  # like any other
     monkeypatch.setattr(cli, "engine_available", lambda name: True)
     assert cli.default_engine() == "board"
     monkeypatch.setattr(cli, "engine_available", lambda name: name != "board")
@@ -427,7 +427,7 @@ def test_board_modes_on_fake_devices():
     models'; on a build without the deduction engine the default falls back to paper
     mode with a note, an explicit --mode deduce is one line, exit 7, and a puzzle too
     large for the build is still exit 11."""
-    from slitherlink.host import board
+    from slitherlink.host import device as board
     from slitherlink.host.fakedevice import FakeDevice
     from slitherlink.host.protocol import COUNTERS, DEDUCE_COUNTERS, DEDUCE_RESULT_COUNTERS
     from slitherlink.model.band import band_solve

@@ -34,7 +34,7 @@ def exchange(dev, data, *, want=1, timeout=2.0):
 def test_solve_matches_model(name, unique, status):
     puzzle, solution = load(name)
     dev = FakeDevice(timeout=0.05)
-    reply, = exchange(dev, P.encode_solve(puzzle, unique=unique))
+    reply, = exchange(dev, P.encode_solve(puzzle, mode="paper", unique=unique))
     model = search(puzzle, max_solutions=2 if unique else 1)
     assert reply.status == status and reply.unique == unique
     assert reply.counters == model.counters.as_dict()
@@ -47,7 +47,8 @@ def test_solve_matches_model(name, unique, status):
 
 def test_limit():
     puzzle, _ = load("janko_0002")
-    reply, = exchange(FakeDevice(timeout=0.05), P.encode_solve(puzzle, unique=True, max_checks=5))
+    reply, = exchange(FakeDevice(timeout=0.05),
+                      P.encode_solve(puzzle, mode="paper", unique=True, max_checks=5))
     assert reply.status == Status.LIMIT and reply.counters["checks"] == 5
     assert reply.counters == search(puzzle, max_solutions=2, max_checks=5).counters.as_dict()
 
@@ -114,7 +115,7 @@ def test_a_build_without_the_deduction_engine():
     # the request is validated first (the firmware's order), and paper mode still works
     err, = exchange(dev, P.encode_solve_raw(11, 2, [15] * 22, flags=P.FLAG_DEDUCE))
     assert err.code == P.ErrorCode.TOO_LARGE
-    reply, = exchange(dev, P.encode_solve(puzzle, unique=True))
+    reply, = exchange(dev, P.encode_solve(puzzle, mode="paper", unique=True))
     assert isinstance(reply, P.ResultReply) and reply.status == Status.SOLVED_UNIQUE
 
 
@@ -122,7 +123,7 @@ def test_abort_of_a_deduce_search():
     puzzle, _ = load("janko_0872")  # 6 decisions
     dev = FakeDevice(delay=10.0, timeout=0.05)
     assert exchange(dev, P.encode_solve(puzzle, mode=P.Mode.DEDUCE), timeout=0.1) == []
-    busy, = exchange(dev, P.encode_solve(puzzle))
+    busy, = exchange(dev, P.encode_solve(puzzle, mode="paper"))
     assert busy.code == P.ErrorCode.BUSY
     r, = exchange(dev, P.encode_abort())
     assert isinstance(r, P.DeduceResultReply) and r.aborted
@@ -152,7 +153,7 @@ def test_errors_then_next_request_served(data, code):
 
 def test_truncated_frame_times_out_and_device_recovers():
     dev = FakeDevice(baud=115200, timeout=0.05)
-    dev.write(P.encode_solve(Puzzle([[1, 2], [3, None]]))[:5])
+    dev.write(P.encode_solve(Puzzle([[1, 2], [3, None]]), mode="paper")[:5])
     time.sleep(3 * dev.byte_timeout)
     replies = exchange(dev, P.encode_ping(), want=2)
     assert [type(r) for r in replies] == [P.ErrorReply, P.VersionReply]
@@ -162,8 +163,8 @@ def test_truncated_frame_times_out_and_device_recovers():
 def test_busy_abort_and_ping_while_running():
     puzzle, _ = load("janko_0002")
     dev = FakeDevice(delay=10.0, timeout=0.05)
-    assert exchange(dev, P.encode_solve(puzzle), want=1, timeout=0.1) == []
-    busy, = exchange(dev, P.encode_solve(puzzle))
+    assert exchange(dev, P.encode_solve(puzzle, mode="paper"), want=1, timeout=0.1) == []
+    busy, = exchange(dev, P.encode_solve(puzzle, mode="paper"))
     assert busy.code == P.ErrorCode.BUSY
     v, = exchange(dev, P.encode_ping())
     assert isinstance(v, P.VersionReply)
@@ -178,7 +179,7 @@ def test_busy_abort_and_ping_while_running():
 def test_delay():
     dev = FakeDevice(delay=0.2, timeout=0.05)
     start = time.monotonic()
-    r, = exchange(dev, P.encode_solve(Puzzle([[3, 3]])), timeout=2.0)
+    r, = exchange(dev, P.encode_solve(Puzzle([[3, 3]]), mode="paper"), timeout=2.0)
     assert r.status == Status.SOLVED and time.monotonic() - start >= 0.2
 
 
@@ -214,7 +215,7 @@ def test_serve_pty_with_pyserial():
     path, stop = dev.serve_pty()
     try:
         with serial.Serial(path, 115200, timeout=2.0) as port:
-            port.write(P.encode_solve(Puzzle([[3, 3]]), unique=True))
+            port.write(P.encode_solve(Puzzle([[3, 3]]), mode="paper", unique=True))
             decoder, frames = P.FrameDecoder(), []
             deadline = time.monotonic() + 5
             while not frames and time.monotonic() < deadline:

@@ -4,7 +4,9 @@ or frozen device, a virtual board that dies, and the frame log of --verbose.
 No simulator: the fake device (host/fakedevice.py; bench/lossy.py's variant that
 searches in a thread and answers BUSY meanwhile, as the board does) on a pty, and
 for the virtual board a small stand-in process that prints ``PTY /dev/pts/N`` like
-the real one and then dies.
+the real one and then dies.  Where the waits themselves are the point, the host and
+the device run on a clock of the test's own (the device as the host's line), so that
+the verdict never depends on the machine's speed.
 """
 
 import collections
@@ -20,16 +22,18 @@ from types import SimpleNamespace
 import pytest
 
 from slitherlink.bench.lossy import SearchingFakeDevice, pick_puzzles
-from slitherlink.host import board as B
-from slitherlink.host import link as L
+from slitherlink.host import device as B
+from slitherlink.host.device import link as L
 from slitherlink.host import protocol as P
 from slitherlink.host.cli import main
 from slitherlink.host.engines import get_engine
+from slitherlink.host.engines.board import solve, solve_on
 from slitherlink.host.errors import HostError
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.lossy import LossyLink
 from slitherlink.host.result import Status
 from tests.conftest import REPO, load
+from tests.host.clock import Clock
 
 
 @pytest.fixture
@@ -95,26 +99,30 @@ def test_lossy_link_damages_reproducibly():
 
 # -- silent and frozen devices ---------------------------------------------------------------
 
-def test_silent_device_is_reported_within_a_few_seconds(serve):
+def on_clock(device, port="/dev/fake-board", **options):
+    """A :class:`host.device.Connection` with ``device`` (made with ``timer=clock``) as
+    its line, on ``clock``."""
+    return B.Connection(port, line=device, clock=device.timer, **options)
+
+
+def test_silent_device_is_reported_within_a_few_seconds():
     """No --timeout: the waits come from the baud rate and the frame lengths (a pty is
     assumed to be a slow virtual board until measured): three silent attempts."""
-    port = serve(FakeDevice(misbehave="silent"))
-    puzzle, _ = load("janko_0002")
+    clock = Clock()
+    board = on_clock(FakeDevice(misbehave="silent", timer=clock), port="/dev/pts/fake")
     timing = L.LinkTiming(115200, slowdown=L.VIRTUAL_SLOWDOWN)
     lengths = L.frame_lengths()
     expected = timing.answer_time(lengths["abort"], lengths["error"])
     waits = sum(timing.attempt_wait(lengths["abort"], lengths["error"], k) for k in range(3))
-    start = time.monotonic()
     with pytest.raises(B.NoAnswer) as error:
-        B.solve(puzzle, port=port)
-    took = time.monotonic() - start
-    assert waits * 0.9 < took < waits + 1.0
-    assert took < 8.0  # a few seconds, not 120
+        board.connect()
+    assert clock.now == pytest.approx(waits, abs=0.01)
+    assert waits < 8.0  # a few seconds, not 120
     assert expected < 1.0 and "not a byte back in 3 attempts" in str(error.value)
     assert error.value.exit_code == 9
 
 
-class FreezesOnSolve(SearchingFakeDevice):
+class FreezesOnSolve(FakeDevice):
     """Answers ABORT and PING, then freezes (no byte ever again) when the SOLVE comes."""
 
     def _request(self, frame):
@@ -123,20 +131,23 @@ class FreezesOnSolve(SearchingFakeDevice):
         return super()._request(frame)
 
 
-def test_device_frozen_mid_solve_is_reported_quickly(serve):
-    port = serve(FreezesOnSolve())
-    puzzle, _ = load("janko_0002")
-    board = B.open_board(port)
+def test_device_frozen_mid_solve_is_reported_quickly():
+    """Reported after the search's first wait and two short attempts, not later."""
+    clock = Clock()
+    board = on_clock(FreezesOnSolve(timer=clock), port="/dev/pts/fake")
+    board.connect()
     assert board.timing.calibrated  # the PING after the ABORT measured the link
-    start = time.monotonic()
+    puzzle, _ = load("janko_0002")
+    start = clock.now
     with pytest.raises(B.NoAnswer, match="SOLVE"):
-        board.solve(puzzle, mode="paper")
+        solve_on(board, puzzle, mode="paper")
     lengths = L.frame_lengths(puzzle.rows, puzzle.cols)
     waits = board.timing.search_wait(lengths["solve"], lengths["result"],
                                      board.version.clock_hz)
     waits += sum(board.timing.attempt_wait(lengths["solve"], lengths["result"], k)
                  for k in (1, 2))
-    assert time.monotonic() - start < waits + 1.0 < 4.0
+    assert clock.now - start == pytest.approx(waits, abs=0.01)
+    assert waits < 4.0
 
 
 class SlowDevice(FakeDevice):
@@ -190,16 +201,16 @@ def test_late_replies_of_a_connection_that_gave_up_teach_no_fast_link(serve):
     per_request = 0.8
     device = SlowDevice(per_request, booted_by=4)
     port = serve(device)
-    with B.Board(port, timeout=0.2) as first:  # gives up before the device has booted
+    with B.Connection(port, timeout=0.2) as first:  # gives up before the device has booted
         with pytest.raises(B.NoAnswer, match="ABORT"):
             first.connect()
-    board = B.open_board(port)  # its ABORT is "answered" by the reply to the first
+    board = B.open_connection(port)  # its ABORT is "answered" by the reply to the first
     lengths = L.frame_lengths()
     ping_exchange = (lengths["ping"] + lengths["version"]) * L.BITS_PER_BYTE / board.baud
     assert board.timing.calibrated
     assert board.timing.slowdown >= per_request / ping_exchange  # never faster than it is
     puzzle, solution = load("janko_0002")
-    result = board.solve(puzzle, mode="paper")
+    result = solve_on(board, puzzle, mode="paper")
     assert result.status is Status.SOLVED and result.solution == solution
     assert board.resends == 0
     kinds = collections.Counter(P.MsgType(f.type).name for f in device.requests)
@@ -231,10 +242,10 @@ def test_an_unmatched_exchange_only_slows_the_link_down():
     assert timing.calibrated and 100 < timing.slowdown < 300
 
 
-def test_retries_option_bounds_the_resends(serve):
-    device = FakeDevice(misbehave="bad_crc")
+def test_retries_option_bounds_the_resends():
+    device = FakeDevice(misbehave="bad_crc", timer=Clock())
     with pytest.raises(B.GarbledAnswer, match="6 attempts"):
-        B.solve(load("janko_0002")[0], port=serve(device), retries=5)
+        on_clock(device, retries=5).connect()
     assert len([f for f in device.requests if f.type == P.MsgType.ABORT]) == 6
 
 
@@ -292,6 +303,11 @@ while True:
 @pytest.mark.parametrize("how, said", [("exit", "exited with status 3"),
                                        ("segv", "was killed by SIGSEGV")])
 def test_dead_virtual_board_is_reported_as_such(tmp_path, monkeypatch, how, said):
+    """The stand-in dies when it is sent the SOLVE; the host reports that (its exit status
+    and last message), not a port error, and long before any wait of its own would have
+    run out: every attempt waits a minute here, so that a slow start of the stand-in on
+    a busy machine is never taken for silence, and only the health check can end the
+    solve in time."""
     from slitherlink.sim.vboard import VirtualBoard
     script = tmp_path / "vboard"
     script.write_text(STAND_IN.format(python=sys.executable))
@@ -299,12 +315,13 @@ def test_dead_virtual_board_is_reported_as_such(tmp_path, monkeypatch, how, said
     monkeypatch.setenv("PYTHONPATH", str(REPO))
     build = SimpleNamespace(path=script, baud=115200, clock_hz=50_000_000)
     vboard = VirtualBoard("soc", build=build, args=[how])
+    wait = 60.0
     try:
-        board = B.open_board(vboard=vboard)
+        board = B.open_connection(vboard=vboard, timeout=wait)
         start = time.monotonic()
         with pytest.raises(B.VirtualBoardFailed) as error:
-            board.solve(load("janko_0002")[0])
-        assert time.monotonic() - start < 3.0
+            solve_on(board, load("janko_0002")[0])
+        assert time.monotonic() - start < wait  # the health check, not a timeout
     finally:
         B.close_all()
         vboard.stop()
@@ -316,11 +333,16 @@ def test_dead_virtual_board_is_reported_as_such(tmp_path, monkeypatch, how, said
 
 # -- --verbose --------------------------------------------------------------------------------
 
+#: the wait per attempt of a test about the frames, not about their timing
+WAIT = ["--timeout", "60"]
+
+
 def test_verbose_logs_every_frame_in_hex(serve):
     port = serve(FakeDevice())
     out, err = io.StringIO(), io.StringIO()
     puzzle = REPO / "examples" / "loopy_7x7.txt"
-    code = main(["-e", "board", "--mode", "paper", "--port", port, "-v", str(puzzle)],
+    # (a minute per attempt: a slow answer on a busy machine is never sent for again)
+    code = main(["-e", "board", "--mode", "paper", "--port", port, *WAIT, "-v", str(puzzle)],
                 stdin=io.StringIO(), stdout=out, stderr=err)
     assert code == 0, err.getvalue()
     lines = err.getvalue().splitlines()
@@ -332,7 +354,7 @@ def test_verbose_logs_every_frame_in_hex(serve):
         ["ERROR", "VERSION", "RESULT"]
     solve_line = sent[2]
     frame = P.encode_solve(__import__("slitherlink.host.formats", fromlist=["load_puzzle"])
-                           .load_puzzle(str(puzzle)))
+                           .load_puzzle(str(puzzle)), mode="paper")
     assert solve_line.endswith(frame.hex(" "))
     assert "SOLVE 7x7" in solve_line and "RESULT SOLVED 7x7" in received[2]
     assert "ERROR NOT_BUSY" in received[0]
@@ -353,8 +375,8 @@ def test_verbose_names_the_deduce_frames(serve):
     port = serve(FakeDevice())
     err = io.StringIO()
     puzzle = REPO / "examples" / "loopy_7x7.txt"
-    code = main(["-e", "board", "--port", port, "-u", "-v", str(puzzle)], stdin=io.StringIO(),
-                stdout=io.StringIO(), stderr=err)
+    code = main(["-e", "board", "--port", port, *WAIT, "-u", "-v", str(puzzle)],
+                stdin=io.StringIO(), stdout=io.StringIO(), stderr=err)
     assert code == 0, err.getvalue()
     lines = err.getvalue().splitlines()
     received = [line.split(" -> ")[1] for line in lines if f"{port} -> " in line]
@@ -396,17 +418,17 @@ def test_a_reconnection_keeps_the_measured_timing(serve):
     on that very device file, not from the pty prior; another pty does not inherit it."""
     device = FakeDevice()
     port = serve(device)
-    first = B.open_board(port)
+    first = B.open_connection(port)
     measured = first.timing.slowdown
     assert first.timing.calibrated
-    B._drop(first)
-    again = B.Board(port)
+    B.drop(first)
+    again = B.Connection(port)
     try:
         assert again.timing.calibrated and again.timing.slowdown == measured
     finally:
         again.close()
     B.close_all()  # forgets the measurements
-    fresh = B.Board(port)
+    fresh = B.Connection(port)
     try:
         assert not fresh.timing.calibrated
         assert fresh.timing.slowdown == L.VIRTUAL_SLOWDOWN

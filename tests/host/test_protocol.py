@@ -61,7 +61,7 @@ def test_length_limit():
 def test_truncated_frame_followed_by_valid_frame_is_found_by_rescan():
     # A SOLVE cut after a few bytes swallows the next frame into its payload;
     # the CRC fails and the rescan finds the valid frame inside.
-    truncated = P.encode_solve(Puzzle([[1, None], [None, 3]]))[:6]
+    truncated = P.encode_solve(Puzzle([[1, None], [None, 3]]), mode="paper")[:6]
     d = P.FrameDecoder()
     events = d.feed_events(truncated + P.encode_ping())
     assert events == []  # still waiting for the truncated frame's payload
@@ -93,7 +93,8 @@ def test_valid_frame_after_any_garbage_is_found(garbage, payload):
 
 def test_solve_round_trip():
     puzzle = Puzzle([[3, None, 0], [None, 2, 1]])
-    frame, = P.FrameDecoder().feed(P.encode_solve(puzzle, unique=True, max_checks=1234))
+    frame, = P.FrameDecoder().feed(P.encode_solve(puzzle, mode="paper", unique=True,
+                                                  max_checks=1234))
     assert frame.type == P.MsgType.SOLVE
     assert len(frame.payload) == P.SOLVE_HEADER + 3
     # cell 0 in the low nibble: 3 | blank << 4
@@ -102,7 +103,8 @@ def test_solve_round_trip():
     assert (req.rows, req.cols, req.clues, req.unique, req.max_checks) == (
         2, 3, puzzle.clues, True, 1234)
     assert req.puzzle() == puzzle
-    assert P.decode_solve(P.Frame(P.MsgType.SOLVE, P.encode_solve(puzzle)[4:-2])).check_limit \
+    payload = P.encode_solve(puzzle, mode="paper")[4:-2]
+    assert P.decode_solve(P.Frame(P.MsgType.SOLVE, payload)).check_limit \
         == 2**32 - 1
 
 
@@ -136,9 +138,9 @@ def test_solve_bad_lengths():
 
 def test_encode_solve_validates():
     with pytest.raises(ValueError, match="max_checks"):
-        P.encode_solve(Puzzle([[1]]), max_checks=-1)
+        P.encode_solve(Puzzle([[1]]), mode="paper", max_checks=-1)
     with pytest.raises(ValueError, match="protocol"):
-        P.encode_solve(Puzzle([[None] * 65]))
+        P.encode_solve(Puzzle([[None] * 65]), mode="paper")
 
 
 @pytest.mark.parametrize("status", [s for s in Status if s is not Status.ERROR])
@@ -218,10 +220,12 @@ def test_stats_round_trip():
 
 def test_solve_carries_the_mode():
     puzzle = Puzzle([[3, None, 0], [None, 2, 1]])
-    paper = P.encode_solve(puzzle, unique=True, max_checks=7)
-    # paper mode is the default and keeps its bytes
-    assert P.encode_solve(puzzle, unique=True, max_checks=7, mode=P.Mode.PAPER) == paper
+    paper = P.encode_solve(puzzle, mode=P.Mode.PAPER, unique=True, max_checks=7)
+    # the encoder has no default mode (the engines' is host.engines.DEFAULT_MODE)
+    with pytest.raises(TypeError, match="mode"):
+        P.encode_solve(puzzle, unique=True, max_checks=7)
     assert P.encode_solve(puzzle, unique=True, max_checks=7, mode="paper") == paper
+    assert P.encode_solve(puzzle, unique=True, max_checks=7, mode=0) == paper
     at = SP.Solve.offset("flags")
     paper_payload = P.FrameDecoder().feed(paper)[0].payload
     for mode in (P.Mode.DEDUCE, "deduce", "DEDUCE", 1):

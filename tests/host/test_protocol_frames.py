@@ -29,7 +29,8 @@ def _encode(kind, a):
         cols = a["cols"]
         clues = [[None if v == P.CLUE_BLANK else v for v in codes[r * cols:(r + 1) * cols]]
                  for r in range(a["rows"])]
-        return P.encode_solve(Puzzle(clues), unique=a["unique"], max_checks=a["max_checks"])
+        return P.encode_solve(Puzzle(clues), mode="paper", unique=a["unique"],
+                              max_checks=a["max_checks"])
     if kind == "solve_raw":
         return P.encode_solve_raw(a["rows"], a["cols"], a["codes"], flags=a["flags"],
                                   max_checks=a["max_checks"])

@@ -89,8 +89,8 @@ async def solve_and_compare(bench, puzzle, *, unique=True, max_checks=0, solutio
     model = search(puzzle, max_solutions=wanted, max_checks=max_checks or (1 << 32) - 1)
     status = Result.status_for(len(model.solutions), wanted_unique=unique,
                                exhausted=model.exhausted)
-    reply = await bench.request(P.encode_solve(puzzle, unique=unique, max_checks=max_checks),
-                                timeout_ms=timeout_ms)
+    reply = await bench.request(P.encode_solve(puzzle, mode="paper", unique=unique,
+                                               max_checks=max_checks), timeout_ms=timeout_ms)
     assert isinstance(reply, P.ResultReply), f"{puzzle.name}: {reply}"
     assert reply.status == status, f"{puzzle.name}: status {reply.status!r}, model {status!r}"
     assert reply.counters == model.counters.as_dict(), \
@@ -154,11 +154,11 @@ async def modes_and_limits(dut):
     r = await solve_and_compare(bench, puzzle, unique=True, max_checks=37)
     assert r.status == Status.LIMIT and r.counters["checks"] == 37
     # a long search: PING answers, SOLVE is BUSY, ABORT ends it with the model's counters
-    await bench.send(P.encode_solve(puzzle, unique=True))
+    await bench.send(P.encode_solve(puzzle, mode="paper", unique=True))
     await Timer(2000 * bench.period_ns, unit="ns")
     v = await bench.request(P.encode_ping())
     assert isinstance(v, P.VersionReply)
-    busy = await bench.request(P.encode_solve(puzzle))
+    busy = await bench.request(P.encode_solve(puzzle, mode="paper"))
     assert isinstance(busy, P.ErrorReply) and busy.code == P.ErrorCode.BUSY
     r = await bench.request(P.encode_abort())
     assert isinstance(r, P.ResultReply) and r.aborted, r
@@ -189,7 +189,7 @@ async def malformed_frames(dut):
             assert reply.detail == detail, reply
 
     # bad CRC
-    frame = bytearray(P.encode_solve(good))
+    frame = bytearray(P.encode_solve(good, mode="paper"))
     frame[-2] ^= 0x01
     await expect_error(bytes(frame), P.ErrorCode.BAD_CRC)
     await served()
@@ -201,7 +201,8 @@ async def malformed_frames(dut):
     await expect_error(P.encode_solve_raw(2, 2, [3, 3, 4, P.CLUE_BLANK]),
                        P.ErrorCode.BAD_CLUE, detail=2)
     await expect_error(P.encode_solve_raw(1, 1, [1], flags=0x10), P.ErrorCode.BAD_FLAGS)
-    await expect_error(P.encode_frame(P.MsgType.SOLVE, P.encode_solve(good)[4:-2] + b"\0"),
+    await expect_error(P.encode_frame(P.MsgType.SOLVE,
+                                      P.encode_solve(good, mode="paper")[4:-2] + b"\0"),
                        P.ErrorCode.BAD_LENGTH, detail=P.SOLVE_HEADER + 2)
     await expect_error(P.encode_frame(0x42), P.ErrorCode.UNKNOWN_TYPE, detail=0x42)
     await expect_error(P.encode_frame(P.MsgType.PING, b"x"), P.ErrorCode.BAD_LENGTH)
@@ -214,12 +215,12 @@ async def malformed_frames(dut):
     await bench.quiet(P.TIMEOUT_BYTE_TIMES * 2 * bench.byte_time_ns())
     await served()
     # a truncated frame: the inter-byte timeout ends it with TIMEOUT
-    await bench.send(P.encode_solve(good)[:7])
+    await bench.send(P.encode_solve(good, mode="paper")[:7])
     reply = await bench.request(b"", timeout_ms=50)
     assert isinstance(reply, P.ErrorReply) and reply.code == P.ErrorCode.TIMEOUT, reply
     await served()
     # a truncated frame followed at once by a valid one: the rescan finds the valid one
-    data = P.encode_solve(good)[:5] + P.encode_solve(good)
+    data = P.encode_solve(good, mode="paper")[:5] + P.encode_solve(good, mode="paper")
     await bench.send(data)
     replies = await bench.replies(2, timeout_ms=100)
     assert isinstance(replies[0], P.ErrorReply), replies

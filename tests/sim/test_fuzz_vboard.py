@@ -67,9 +67,10 @@ def noise(rng, expected):
                                for _ in range(rng.randrange(100, 400))))
         elif kind == 1:  # a valid request with one byte changed: a bad CRC or bad LEN
             parts.append(_flip(rng, rng.choice([P.encode_ping(), P.encode_stats(),
-                                                P.encode_solve(load(rng.choice(PUZZLES))[0])])))
+                                                P.encode_solve(load(rng.choice(PUZZLES))[0],
+                                                               mode="paper")])))
         elif kind == 2:  # a truncated frame: resynchronised by the inter-byte timeout
-            frame = P.encode_solve(load(rng.choice(PUZZLES))[0])
+            frame = P.encode_solve(load(rng.choice(PUZZLES))[0], mode="paper")
             parts.append(frame[:rng.randrange(1, len(frame))])
         elif kind == 3:  # LEN beyond MAX_PAYLOAD
             parts.append(bytes([P.START]) + (P.MAX_PAYLOAD + 1 + rng.randrange(1000))
@@ -131,7 +132,7 @@ def request(rng):
         return isinstance(reply, P.ResultReply) and reply.status is status \
             and reply.counters == model.counters.as_dict() \
             and (not status.solved or reply.solution == model.solutions[0])
-    return P.encode_solve(puzzle, unique=unique, max_checks=max_checks), check
+    return P.encode_solve(puzzle, mode="paper", unique=unique, max_checks=max_checks), check
 
 
 def exchange(port, decoder, data, check, expected):

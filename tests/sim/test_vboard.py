@@ -172,7 +172,11 @@ def test_untraced_build_refuses_a_trace(soc_build):
 
 # -- part 2: the SoC's virtual board, end to end ------------------------------------------
 
-from slitherlink.host import board as B  # noqa: E402
+from slitherlink.host import device as B  # noqa: E402
+from slitherlink.host import protocol as P  # noqa: E402
+from slitherlink.host.device import sessions  # noqa: E402
+from slitherlink.host.engines import board as board_engine  # noqa: E402
+from slitherlink.host.engines.board import solve_on  # noqa: E402
 from slitherlink.host.result import Status  # noqa: E402
 from slitherlink.model.paper import search  # noqa: E402
 from tests.conftest import load  # noqa: E402
@@ -193,8 +197,8 @@ def soc_board(soc_build):
 
 @pytest.fixture
 def connection(soc_board):
-    """A :class:`host.board.Board` connected to the shared virtual board."""
-    board = B.Board(soc_board.port, baud=soc_board.baud, virtual=True)
+    """A :class:`host.device.Connection` to the shared virtual board."""
+    board = B.Connection(soc_board.port, baud=soc_board.baud, virtual=True)
     try:
         yield board
     finally:
@@ -216,7 +220,7 @@ def test_solves_like_the_model(soc_board, connection, name, unique, status):
     assert (version.max_rows, version.max_cols) == (10, 10)
     assert (version.clock_hz, version.baud) == (soc_board.clock_hz, soc_board.baud)
     assert version.accelerator_ok
-    result = connection.solve(puzzle, unique=unique, mode="paper")
+    result = solve_on(connection, puzzle, unique=unique, mode="paper")
     model = search(puzzle, max_solutions=2 if unique else 1)
     assert result.status is status, result.message
     for key, value in model.counters.as_dict().items():
@@ -235,16 +239,15 @@ def test_board_cycles_cover_the_solve(soc_build):
     """The harness's exact cycle count includes the firmware's solve cycles."""
     puzzle, _ = load("janko_0002")
     with VirtualBoard("soc", build=soc_build) as vboard:
-        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
             board.connect()
-            result = board.solve(puzzle, unique=True, mode="paper")
+            result = solve_on(board, puzzle, unique=True, mode="paper")
     assert vboard.cycles > result.counters["cycles"] > 0
     # the transfers alone (ABORT, PING, SOLVE and their replies) take 10 bits of
     # clock_hz / baud cycles per byte
-    P = B.P
     frames = [P.encode_abort(), P.encode_error(P.ErrorCode.NOT_BUSY, P.MsgType.ABORT),
               P.encode_ping(), P.encode_version(max_rows=10, max_cols=10, clock_hz=1, baud=1),
-              P.encode_solve(puzzle), P.encode_result(Status.SOLVED, 4, 4,
+              P.encode_solve(puzzle, mode="paper"), P.encode_result(Status.SOLVED, 4, 4,
                                                       solution=result.solution)]
     transfer = sum(map(len, frames)) * 10 * round(vboard.clock_hz / vboard.baud)
     assert vboard.cycles > transfer + result.counters["cycles"]
@@ -254,21 +257,21 @@ def test_too_large_for_the_build(connection):
     puzzle, _ = load("janko_0068")  # 12x16
     connection.connect()
     with pytest.raises(B.TooLarge, match="12x16.*10x10"):
-        connection.solve(puzzle)
+        solve_on(connection, puzzle)
     # the firmware refuses it too, when asked directly
-    connection._write(B.P.encode_solve(puzzle))
-    reply, _, _ = connection._wait(lambda r: r if isinstance(r, B.P.ErrorReply) else None, 60)
-    assert reply is not None and reply.code == B.P.ErrorCode.TOO_LARGE
+    connection.send(P.encode_solve(puzzle, mode="paper"))
+    reply = connection.receive(lambda r: r if isinstance(r, P.ErrorReply) else None, 60)
+    assert reply is not None and reply.code == P.ErrorCode.TOO_LARGE
 
 
 def test_engine_starts_and_stops_its_own_virtual_board(soc_build):
     """solve() without a port: the virtual board is started, used, and stopped."""
     puzzle, solution = load("janko_0002")
-    result = B.solve(puzzle, unique=True, mode="paper")
+    result = board_engine.solve(puzzle, unique=True, mode="paper")
     try:
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
         assert "virtual board" in result.message
-        session = B._sessions[("virtual",)]
+        session = sessions._sessions[("virtual",)]
         process = session.vboard.process
         assert process.poll() is None
     finally:
@@ -309,7 +312,7 @@ def test_a_dead_board_is_noticed_at_once(echo_build):
         if problem:
             raise B.VirtualBoardFailed(problem)
 
-    board = B.Board(vboard.port, timeout=30, health=health)
+    board = B.Connection(vboard.port, timeout=30, health=health)
     try:
         vboard.process.kill()
         vboard.process.wait(10)

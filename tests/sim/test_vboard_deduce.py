@@ -10,7 +10,9 @@ the ECP5 builds' fast label network.  A build without the engine refuses deduce 
 
 import pytest
 
-from slitherlink.host import board as B
+from slitherlink.host import device as B
+from slitherlink.host import protocol as P
+from slitherlink.host.engines.board import solve_on
 from slitherlink.host.result import Status
 from slitherlink.model.band import band_solve
 from slitherlink.sim.vboard import VirtualBoard, build_design
@@ -40,7 +42,7 @@ def build(request):
 @pytest.fixture
 def connection(build):
     band, vboard = build
-    board = B.Board(vboard.port, baud=vboard.baud, virtual=True)
+    board = B.Connection(vboard.port, baud=vboard.baud, virtual=True)
     try:
         yield band, board
     finally:
@@ -51,7 +53,7 @@ def connection(build):
 def default_board():
     """The default virtual board (the Arty's 10x10 build, both modes)."""
     with VirtualBoard("soc", build=build_design("soc", quiet=True)) as vboard:
-        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
             yield board
 
 
@@ -74,7 +76,7 @@ def test_deduce_mode_counts_like_the_band_model(connection, name, unique, status
     puzzle, solution = load(name)
     version = board.connect()
     assert version.deduce_ok and (version.max_rows, version.max_cols) == (10, 10)
-    result = board.solve(puzzle, unique=unique, mode="deduce", max_decisions=max_decisions)
+    result = solve_on(board, puzzle, unique=unique, mode="deduce", max_decisions=max_decisions)
     model, counters = band_model(puzzle, band=band, unique=unique,
                                  max_decisions=max_decisions)
     check_result(result, status, model.solutions, counters, solution)
@@ -99,7 +101,7 @@ def test_both_modes_on_one_board(default_board):
     puzzle, solution = load("puzzleloop_5x5_medium_8118588")
     default_board.connect()
     for mode in ("deduce", "paper", "deduce"):
-        result = default_board.solve(puzzle, unique=True, mode=mode)
+        result = solve_on(default_board, puzzle, unique=True, mode=mode)
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
         assert ("decisions" in result.counters) == (mode == "deduce")
         assert ("checks" in result.counters) == (mode == "paper")
@@ -111,17 +113,16 @@ def test_a_build_without_the_engine_refuses_deduce_mode():
                          quiet=True)
     puzzle, solution = load("edge_1x2_3")
     with VirtualBoard("soc", build=build) as vboard:
-        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
             assert not board.connect().deduce_ok
             # asked directly, past the host's own check
-            board._write(B.P.encode_solve(puzzle, mode="deduce"))
-            reply, _, _ = board._wait(
-                lambda r: r if isinstance(r, B.P.ErrorReply) else None, 60)
-            assert reply is not None and reply.code == B.P.ErrorCode.NO_DEDUCE
+            board.send(P.encode_solve(puzzle, mode="deduce"))
+            reply = board.receive(lambda r: r if isinstance(r, P.ErrorReply) else None, 60)
+            assert reply is not None and reply.code == P.ErrorCode.NO_DEDUCE
             with pytest.raises(B.NoDeduceEngine, match="no deduction engine"):
-                board.solve(puzzle, mode="deduce")
+                solve_on(board, puzzle, mode="deduce")
             # and it keeps serving paper mode
-            result = board.solve(puzzle, unique=True, mode="paper")
+            result = solve_on(board, puzzle, unique=True, mode="paper")
             assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
 
 
@@ -153,11 +154,11 @@ def test_the_fast_label_network_takes_the_same_cycles():
     for network in ("small", "fast"):
         build = build_design("soc", params={"label_network": network}, quiet=True)
         with VirtualBoard("soc", build=build) as vboard:
-            with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+            with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
                 board.connect()
                 for name in names:
                     puzzle, solution = load(name)
-                    result = board.solve(puzzle, unique=True, mode="deduce")
+                    result = solve_on(board, puzzle, unique=True, mode="deduce")
                     assert result.solution == solution
                     seen[network, name] = {key: result.counters[key] for key in
                                            ("cycles", "engine_clocks", *DEDUCE_COUNTERS)}
@@ -180,11 +181,11 @@ def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_prope
                          quiet=True)
     cycles = []
     with VirtualBoard("soc", build=build) as vboard:
-        with B.Board(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
             board.connect()
             for row in rows:
                 puzzle, solution = load(row["name"])
-                result = board.solve(puzzle, unique=True, mode="deduce")
+                result = solve_on(board, puzzle, unique=True, mode="deduce")
                 _, counters = band_model(puzzle, unique=True)
                 assert result.status is wanted[row["unique"]], row["name"]
                 if result.status is Status.SOLVED_UNIQUE:

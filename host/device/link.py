@@ -1,7 +1,8 @@
 """The UART link to a board: timing derived from the baud rate and the frame lengths,
-the retry policy, and the frame log of ``--verbose``.
+the retry policy and its bound, the ledger of requests in flight, and the frame log of
+``--verbose``.
 
-DESIGN.md section 4 (UART protocol).  Nothing here is a fixed number of
+docs/design.md section 4 (UART protocol).  Nothing here is a fixed number of
 seconds: every wait is computed from
 
 * the **byte time** ``10 / baud`` (8N1), multiplied by the link's *slowdown*:
@@ -23,10 +24,24 @@ A request is sent again when no accepted answer came within
 device's inter-byte timeout and more), or at once when a damaged frame came
 back.  While a search may be running, the SOLVE is sent again as a probe
 (answered BUSY) only after :meth:`LinkTiming.search_wait`, which adds
-:data:`SEARCH_ALLOWANCE_CYCLES` of the device's clock.  :data:`DEFAULT_RETRIES` resends in a row are allowed (``--retries``);
-a valid frame from the device (e.g. BUSY while it searches) resets the count.
-After :data:`SILENT_ATTEMPTS` attempts in a row with not a single byte back
-the device is declared silent.
+:data:`SEARCH_ALLOWANCE_CYCLES` of the device's clock.  :data:`DEFAULT_RETRIES`
+resends in a row are allowed (``--retries``); a BUSY answering a probe resets the
+count.  After :data:`SILENT_ATTEMPTS` attempts in a row with not a single byte
+back the device is declared silent; after as many that ran to their end with
+bytes still arriving and not one valid frame among them (noise), or with
+nothing back but our own frames (an echo), its answers are garbled.
+
+**The bound.**  Every wait is a deadline: bytes arriving never extend it,
+with one exception: a late reply to a frame sent before (the device answers
+each frame once, in order, :class:`InFlight`) starts the wait anew, at most once
+for each such frame.  So a request ends within :meth:`LinkTiming.request_bound`,
+``retries + 1`` attempt waits (with ``--timeout T``: ``(retries + 1) * T``),
+plus one for each reply the device still owed, whatever arrives -- noise, an
+echo, damaged frames, or valid frames that answer no request (more replies than
+the frames sent, :data:`UNASKED_REPLIES` aside, are garbled answers at once).
+A SOLVE waits the search allowance once more (:meth:`LinkTiming.solve_bound`),
+and its search lasts as long as the device answers every probe with BUSY (the
+one thing that resets the count: ``--time-limit`` bounds it).
 """
 
 import collections
@@ -34,19 +49,27 @@ import itertools
 import logging
 import struct
 
-from . import protocol as P
+from .. import protocol as P
 
 __all__ = ["LinkTiming", "InFlight", "answers", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY",
            "VIRTUAL_SLOWDOWN", "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE",
-           "frame_lengths", "describe_frame", "log_sent", "log_event", "log"]
+           "UNASKED_REPLIES", "REQUESTS_PER_PUZZLE", "frame_lengths", "describe_frame",
+           "log_sent", "log_event", "log_received", "log"]
 
 log = logging.getLogger(__name__)
 
 #: resends in a row after a lost or damaged answer (--retries); at 1 % byte loss a
 #: 10x10 SOLVE and its RESULT get through together about one time in four
 DEFAULT_RETRIES = 24
-#: attempts in a row without a single byte back: the device is silent
+#: attempts in a row without a single byte back: the device is silent (and as many
+#: with nothing but noise, or nothing but our own frames, back: its answers are garbled)
 SILENT_ATTEMPTS = 3
+#: replies beyond one per frame sent that a link may carry: answers to requests this
+#: program never saw (another program's, before it); more are garbled answers
+UNASKED_REPLIES = 8
+#: the requests of one puzzle at most: ABORT and PING when connecting (or an ABORT that
+#: ends a search left running), the SOLVE, and the ABORT after a repeated SOLVE
+REQUESTS_PER_PUZZLE = 4
 #: seconds allowed for the USB-serial latency timer (16 ms), the OS (a loaded machine
 #: delays a thread by 100 ms and more) and the firmware
 LATENCY = 0.25
@@ -71,13 +94,14 @@ def frame_lengths(rows=1, cols=1):
     ``ping``, ``abort``, ``solve``, ``version``, ``error``, ``result`` (a solved
     ``rows`` x ``cols`` RESULT, the longest of paper mode) and ``deduce_result`` (the
     same as a DEDUCE_RESULT, deduce mode's)."""
-    from .puzzle import Puzzle
-    from .result import Status
+    from ..puzzle import Puzzle
+    from ..result import Status
     puzzle = Puzzle([[None] * cols for _ in range(rows)])
     blank = tuple(tuple(False for _ in range(cols)) for _ in range(rows))
     return {
         "ping": len(P.encode_ping()), "abort": len(P.encode_abort()),
-        "solve": len(P.encode_solve(puzzle)) if max(rows, cols) <= P.MAX_GRID else 0,
+        "solve": len(P.encode_solve(puzzle, mode=P.Mode.PAPER))  # as long in either mode
+        if max(rows, cols) <= P.MAX_GRID else 0,
         "version": len(P.encode_version(max_rows=1, max_cols=1, clock_hz=1, baud=1, regmap=0)),
         "error": len(P.encode_error(P.ErrorCode.BUSY)),
         "result": len(P.encode_result(Status.SOLVED, rows, cols, solution=blank)),
@@ -136,6 +160,29 @@ class LinkTiming:
             return self.timeout
         return (self.attempt_wait(request_len, reply_len, 0)
                 + self.search_allowance(clock_hz)) * 2 ** min(probes, 4)
+
+    def request_bound(self, request_len, reply_len, retries):
+        """Seconds within which a request (ABORT, PING) ends, whatever arrives: the waits
+        of its ``retries + 1`` attempts (the writes included)."""
+        return sum(self.attempt_wait(request_len, reply_len, k) for k in range(retries + 1))
+
+    def solve_bound(self, request_len, reply_len, clock_hz, retries):
+        """Seconds within which a SOLVE ends, whatever arrives, but for the search (while
+        the device answers every probe with BUSY): its first wait, which allows for a
+        search, and the waits of ``retries`` attempts more."""
+        return (self.search_wait(request_len, reply_len, clock_hz)
+                + sum(self.attempt_wait(request_len, reply_len, k)
+                      for k in range(1, retries + 1)))
+
+    def puzzle_bound(self, rows, cols, clock_hz, retries):
+        """Seconds within which the board engine ends on a ``rows`` x ``cols`` puzzle,
+        whatever arrives, but for the search and ``--time-limit``: its
+        :data:`REQUESTS_PER_PUZZLE` requests, each within its bound."""
+        lengths = frame_lengths(rows, cols)
+        reply = max(lengths["result"], lengths["deduce_result"])
+        return (2 * self.request_bound(lengths["abort"], lengths["error"], retries)
+                + self.request_bound(lengths["ping"], lengths["version"], retries)
+                + self.solve_bound(lengths["solve"], reply, clock_hz, retries))
 
     @property
     def gap(self):
@@ -205,14 +252,30 @@ class InFlight:
     a request this host never saw, e.g. one of another program before it).  A lost
     reply leaves its request outstanding until a reply to a later request clears it:
     meanwhile the link is simply not timed.  SOLVE is left out: its replies (RESULT,
-    BUSY) answer neither ABORT nor PING."""
+    BUSY) answer neither ABORT nor PING.
+
+    It also keeps the count of the replies the device may still send (:attr:`owed`):
+    one for every frame written -- a device answers each frame it receives once --
+    less one for every reply received, kept to ``size`` (a lost reply is never sent).
+    A late reply to a frame sent before shows a device working through what it was
+    sent; a device that sends more than :data:`UNASKED_REPLIES` replies beyond them
+    sends frames that answer no request (:attr:`unasked`)."""
 
     def __init__(self, size=256):
         self._sent = collections.deque(maxlen=size)  # (token, request type)
         self._tokens = itertools.count(1)
+        self.size = size
+        self.owed = 0
+
+    @property
+    def unasked(self):
+        """Whether the device has sent more replies than it can owe: frames that answer
+        no request."""
+        return self.owed < -UNASKED_REPLIES
 
     def sent(self, request_type):
         """A request of ``request_type`` was written: its token (None if not tracked)."""
+        self.owed = min(self.owed + 1, self.size)
         if request_type not in (P.MsgType.PING, P.MsgType.ABORT):
             return None
         token = next(self._tokens)
@@ -222,6 +285,7 @@ class InFlight:
     def received(self, reply):
         """A reply came back: the token of the request it answers (the oldest that it can
         answer; the requests before that one are over), or None."""
+        self.owed -= 1
         kind = answers(reply)
         if kind is None:
             return None
@@ -286,6 +350,17 @@ def log_sent(port, data, what=""):
         events = P.FrameDecoder().feed(data)
         name = describe_frame(events[0]) if events else "raw bytes"
         log.info("%s <- %s%s: %s", port, name, f" ({what})" if what else "", _hex(data))
+
+
+def log_received(port, data, skipped):
+    """-v: bytes read from the port that are no part of any frame (``skipped`` of
+    ``data``: the decoder's garbage), so that noise shows; -vv: every byte read."""
+    if log.isEnabledFor(logging.DEBUG):
+        log.debug("%s -> %d bytes: %s", port, len(data), _hex(data))
+    elif skipped and log.isEnabledFor(logging.INFO):
+        shown = bytes(data[:32])
+        log.info("%s -> %d bytes outside any frame (of %d read): %s%s", port, skipped,
+                 len(data), _hex(shown), " ..." if len(data) > len(shown) else "")
 
 
 def log_event(port, event):

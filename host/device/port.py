@@ -1,0 +1,70 @@
+"""Opening a serial port for a board: exclusively, with one-line errors.
+
+``open_port(port, baud)`` gives a ``serial.Serial`` (pyserial, imported only here
+and only when a port is opened) or raises :class:`host.device.errors.PortError`
+saying what is wrong in words a user can act on.  Finding the Arty's port is
+:mod:`host.ports`.
+"""
+
+import os
+
+from .errors import PortError
+
+__all__ = ["open_port", "port_errors", "is_pty", "link_key"]
+
+
+def open_port(port, baud):
+    """``serial.Serial`` on ``port``, opened exclusively, or :class:`PortError`."""
+    import serial
+
+    try:
+        handle = serial.Serial(port, baudrate=baud, timeout=0.02, write_timeout=5.0,
+                               exclusive=True)
+    except serial.SerialException as error:
+        raise PortError(_port_message(port, error)) from None
+    except (OSError, ValueError) as error:
+        raise PortError(f"cannot open {port}: {error}") from None
+    return handle
+
+
+def _port_message(port, error):
+    text = str(error)
+    errno = getattr(error, "errno", None)
+    if errno == 2 or "No such file" in text:
+        return (f"serial port {port} does not exist (is the board plugged in? "
+                f"see docs/host.md; without a board, leave out --port)")
+    if errno == 13 or "Permission denied" in text:
+        return (f"no permission to open {port} (add yourself to the 'dialout' group "
+                f"and log in again; see docs/host.md)")
+    if errno in (11, 16) or "exclusively lock" in text or "busy" in text.lower():
+        return f"serial port {port} is busy (another program has it open)"
+    if "Inappropriate ioctl" in text or errno == 25:
+        return f"{port} is not a serial port"
+    return f"cannot open serial port {port}: {text}"
+
+
+def port_errors():
+    """What pyserial raises when the port goes away (termios.error, e.g. from tcdrain
+    on a pty whose other side has closed, is no OSError)."""
+    import serial
+    errors = (serial.SerialException, OSError)
+    try:
+        import termios
+    except ImportError:  # not POSIX
+        return errors
+    return errors + (termios.error,)
+
+
+def is_pty(port):
+    """A Unix 98 pseudo-terminal (the virtual board's kind of port), links followed."""
+    return os.path.realpath(str(port)).startswith("/dev/pts/")
+
+
+def link_key(port, baud):
+    """The device file itself (a pty's number is reused by the next pty, whose node is
+    new), and the baud rate; None when the port cannot be looked at."""
+    try:
+        info = os.stat(port)
+    except (OSError, ValueError, TypeError):
+        return None
+    return (os.path.realpath(str(port)), info.st_ino, info.st_ctime_ns, int(baud))
