@@ -27,10 +27,10 @@ import sys
 from pathlib import Path
 
 from slitherlink.paths import checkout
-from slitherlink.spec.target import ARTY, BOARDS, CORES, ULX3S, Target
+from slitherlink.spec.target import ARTY, BOARDS, CORES, ULX3S, Target, default_target
 
 __all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock",
-           "check_clock", "add", "table", "with_table", "main"]
+           "check_clock", "add", "default_clocks", "table", "with_table", "main"]
 
 #: The evidence, one record a build.
 EVIDENCE = Path(__file__).with_name("evidence.json")
@@ -184,6 +184,24 @@ def _clock(board, record):
     return f"{clock / 1e6:g} MHz (`CLOCK={clock / 1e6:g}`)"
 
 
+def default_clocks(records):
+    """A line on each board's default clock and the evidence it comes from (Markdown)."""
+    parts = []
+    for board in BOARDS.values():
+        target = default_target(board.name)
+        record = find(target, records)
+        ecp5 = (record or {}).get(ULX3S.name)
+        if ecp5:
+            bound = (f"at least {100 * (MARGIN[board.name] - 1):g} % below"
+                     if MARGIN[board.name] > 1 else "at most")
+            evidence = (f"{bound} the {ecp5['fmax_mhz']:g} MHz at which its default build, "
+                        f"{describe(record)}, routes on the ECP5 ({ecp5['commit']})")
+        else:
+            evidence = f"no evidence for its default build, {describe(key(target))}"
+        parts.append(f"{board.title} **{board.clock_hz / 1e6:g} MHz** ({evidence})")
+    return "Default clocks: " + "; ".join(parts) + ".\n"
+
+
 def table(records):
     """The table of builds (Markdown): a row a build, its numbers on both chips and the
     clock each board's build of it uses."""
@@ -197,8 +215,8 @@ def table(records):
         e, a = r.get(ULX3S.name), r.get(ARTY.name)
         if e:
             met = "" if e["timing_met"] else ", not met"
-            options = " ".join(filter(None, [f"seed {e['seed']}", e["nextpnr_options"],
-                                             "hidden names" if e["hide_names"] else ""]))
+            options = ", ".join(filter(None, [f"seed {e['seed']}", e["nextpnr_options"],
+                                              "hidden names" if e["hide_names"] else ""]))
             ecp5_cells = (f"{e['LUT']:,} ({100 * e['LUT'] / ecp5['LUT']:.1f} %) | {e['FF']:,} "
                           f"| {e['EBR']} | **{e['fmax_mhz']:g} MHz** ({e['clock_mhz']:g} MHz "
                           f"asked{met}; {options}; {_commit(e)})")
@@ -222,7 +240,8 @@ def with_table(text, records):
     start, end = text.find(BEGIN), text.find(END)
     if start < 0 or end < start:
         raise ValueError("docs/boards.md has no marks for the table of builds")
-    return text[:start + len(BEGIN)] + "\n" + table(records) + text[end:]
+    return (text[:start + len(BEGIN)] + "\n" + default_clocks(records) + "\n" + table(records)
+            + text[end:])
 
 
 def main(argv=None):

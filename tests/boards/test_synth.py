@@ -6,8 +6,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from slitherlink.boards import reports
 from slitherlink.boards.synth import BlockResult, Synthesis, markdown_table
 from slitherlink.spec.target import ARTY
