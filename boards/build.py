@@ -43,7 +43,7 @@ from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S
 
 from . import board_support, evidence, reports, synth
 from .options import add_target_options, target_from_args
-from .top import BoardTop
+from .top import BoardTop, mhz
 
 __all__ = ["main", "make_core", "build", "BuildError", "ToolsMissing", "FIXTURES"]
 
@@ -342,7 +342,7 @@ def build_ulx3s(support, core_factory, out, *, frequency, seed=1, synth_opts="",
             f"timing NOT met: the design reaches {achieved:.2f} MHz after place-and-route, "
             f"below its {frequency / 1e6:g} MHz clock; {out}/top.bit is unreliable. "
             f"Rebuild at a lower clock, e.g.:  python -m slitherlink.boards.build --board ulx3s "
-            f"--clock {(support.largest_clock(achieved * 1e6) or 10e6) / 1e6:g}")
+            f"--clock {mhz(support.largest_clock(achieved * 1e6) or 10_000_000)}")
     log(f"wrote {out}/top.bit: timing met, {achieved:.2f} MHz >= {frequency / 1e6:g} MHz")
     return summary, None
 
@@ -424,7 +424,7 @@ def build(target=DEFAULT_TARGET, *, fixture=None, firmware=None, cc_kind="zig",
     log(f"{board.title}: core '{core}', grid up to {target.max_rows}x{target.max_cols}"
         + (f", band {target.band}, {target.label_network} label network"
            if target.deduce and not fixture else "")
-        + f", clock {frequency / 1e6:g} MHz, {target.baud} baud")
+        + f", clock {mhz(frequency)} MHz, {target.baud} baud")
     summary = {"board": board.name, "title": board.title, "device": board.device,
                "core": core, "target": target.as_dict(), "clock_evidence": clock_evidence,
                "source": provenance()}

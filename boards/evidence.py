@@ -29,6 +29,8 @@ from pathlib import Path
 from slitherlink.paths import checkout
 from slitherlink.spec.target import ARTY, BOARDS, CORES, ULX3S, Target, default_target
 
+from .top import mhz
+
 __all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock",
            "check_clock", "add", "default_clocks", "table", "with_table", "main"]
 
@@ -108,11 +110,11 @@ def check_clock(target, records):
     the Arty (other boards check their own place-and-route)."""
     if target.board != ARTY.name:
         return
-    mhz = f"{target.clock_hz / 1e6:g} MHz"
+    clock = f"{mhz(target.clock_hz)} MHz"
     record = find(target, records)
     if record is None or not record.get(ULX3S.name):
         raise ClockUnsupported(
-            f"no evidence for an Arty clock of {mhz}: the {describe(key(target))} build has "
+            f"no evidence for an Arty clock of {clock}: the {describe(key(target))} build has "
             f"no ECP5 post-route Fmax in boards/evidence.json; build it on the ULX3S (make "
             f"bitstream BOARD=ulx3s {_make_args(target)}), add its summary (python -m "
             f"slitherlink.boards.evidence --add build/ulx3s/summary.json), or go on without "
@@ -120,9 +122,9 @@ def check_clock(target, records):
     ecp5 = record[ULX3S.name]
     if target.clock_hz > ecp5["fmax_mhz"] * 1e6 / MARGIN[ARTY.name]:
         supported = board_clock(ARTY.name, record)
-        suggestion = f"CLOCK={supported / 1e6:g}, " if supported else ""
+        suggestion = f"CLOCK={mhz(supported)}, " if supported else ""
         raise ClockUnsupported(
-            f"an Arty clock of {mhz} is above the {ecp5['fmax_mhz']:g} MHz that the "
+            f"an Arty clock of {clock} is above the {ecp5['fmax_mhz']:.2f} MHz that the "
             f"{describe(record)} build reaches on the ECP5 after place-and-route "
             f"({ecp5['commit']}): build at {suggestion}or go on anyway (FORCE_CLOCK=1, "
             f"--force-clock)")
@@ -144,7 +146,7 @@ def _measured(summary):
         if summary.get("fmax_worst_mhz") is None:
             raise ValueError("the ULX3S build has no post-route Fmax (it did not route)")
         numbers.update(LUT=u["LUT"], FF=u["FF"], EBR=u["EBR"],
-                       fmax_mhz=round(summary["fmax_worst_mhz"], 2),
+                       fmax_mhz=summary["fmax_worst_mhz"],
                        clock_mhz=target.clock_hz / 1e6, timing_met=summary["timing_met"],
                        seed=summary["seed"], nextpnr_options=summary.get("pnr_opts", ""),
                        hide_names=summary.get("hide_names", False))
@@ -180,8 +182,8 @@ def _clock(board, record):
         return "no evidence" if board == ARTY.name else "-"
     default = BOARDS[board].clock_hz
     if default <= clock:
-        return f"{default / 1e6:g} MHz"
-    return f"{clock / 1e6:g} MHz (`CLOCK={clock / 1e6:g}`)"
+        return f"{mhz(default)} MHz"
+    return f"{mhz(clock)} MHz (`CLOCK={mhz(clock)}`)"
 
 
 def default_clocks(records):
@@ -194,11 +196,11 @@ def default_clocks(records):
         if ecp5:
             bound = (f"at least {100 * (MARGIN[board.name] - 1):g} % below"
                      if MARGIN[board.name] > 1 else "at most")
-            evidence = (f"{bound} the {ecp5['fmax_mhz']:g} MHz at which its default build, "
+            evidence = (f"{bound} the {ecp5['fmax_mhz']:.2f} MHz at which its default build, "
                         f"{describe(record)}, routes on the ECP5 ({ecp5['commit']})")
         else:
             evidence = f"no evidence for its default build, {describe(key(target))}"
-        parts.append(f"{board.title} **{board.clock_hz / 1e6:g} MHz** ({evidence})")
+        parts.append(f"{board.title} **{mhz(board.clock_hz)} MHz** ({evidence})")
     return "Default clocks: " + "; ".join(parts) + ".\n"
 
 
@@ -218,8 +220,9 @@ def table(records):
             options = ", ".join(filter(None, [f"seed {e['seed']}", e["nextpnr_options"],
                                               "hidden names" if e["hide_names"] else ""]))
             ecp5_cells = (f"{e['LUT']:,} ({100 * e['LUT'] / ecp5['LUT']:.1f} %) | {e['FF']:,} "
-                          f"| {e['EBR']} | **{e['fmax_mhz']:g} MHz** ({e['clock_mhz']:g} MHz "
-                          f"asked{met}; {options}; {_commit(e)})")
+                          f"| {e['EBR']} | **{e['fmax_mhz']:.2f} MHz** "
+                          f"({mhz(e['clock_mhz'] * 1e6)} MHz asked{met}; {options}; "
+                          f"{_commit(e)})")
         else:
             ecp5_cells = "| | | no evidence"
         if a:

@@ -21,6 +21,7 @@ import pytest
 
 from slitherlink.boards import board_support, reports
 from slitherlink.boards.arty import mmcm_parameters
+from slitherlink.boards.top import mhz
 from slitherlink.boards.ulx3s import pll_parameters
 from slitherlink.spec.target import ARTY, BOARDS, DEFAULT_TARGET, ULX3S
 
@@ -108,6 +109,10 @@ def test_largest_clock_is_made_exactly_and_nothing_between_it_and_the_limit(name
 
 def test_largest_clock_below_every_setting():
     assert board_support("arty").largest_clock(1e6) is None
+
+
+def test_a_clock_in_mhz_is_exact():
+    assert (mhz(25_781_250), mhz(37_000_000), mhz(8_333_333)) == ("25.78125", "37", "8.333333")
 
 
 # --- reports ---------------------------------------------------------------------------
