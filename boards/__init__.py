@@ -1,27 +1,37 @@
 """Boards and bitstream builds (paper section 5: the solver on an Artix-7 XC7A35T).
 
+What is built is a target (:mod:`spec.target`: the board's facts, the engines, the grid,
+the clock); this package turns it into a bitstream:
+
+* :mod:`boards.design` -- a target's firmware image, SoC and Verilog;
+* :mod:`boards.options` -- the target's command-line options, shared by the CLIs;
+* :mod:`boards.top` -- a board's platform and clocking (:class:`BoardSupport`), and the
+  top level that puts a core on it;
 * :mod:`boards.arty` -- Digilent Arty A7-35T, the paper's chip (Vivado or openXC7
   place-and-route, where installed; the build tree and a yosys utilisation report
   everywhere);
 * :mod:`boards.ulx3s` -- Radiona ULX3S-85F (Lattice ECP5), fully open flow from PyPI;
+* :mod:`boards.synth` -- the one synthesis path for the XC7A35T (yosys ``synth_xilinx``:
+  utilisation and logic depth), and the gateware blocks' report (``make report``);
+* :mod:`boards.evidence` -- the builds' ECP5 Fmax, the evidence an Arty clock needs, and
+  the table of builds in docs/boards.md;
 * :mod:`boards.build` -- ``python -m slitherlink.boards.build --board arty|ulx3s``;
-* :mod:`boards.program` -- ``python -m slitherlink.boards.program --board arty|ulx3s``;
-* :mod:`boards.table` -- the resource table of docs/boards.md from build summaries.
+* :mod:`boards.program` -- ``python -m slitherlink.boards.program --board arty|ulx3s``.
 """
 
-from .board import Board, BoardTop, DEFAULT_BAUD, FAST_BAUD
-from .arty import ARTY
-from .ulx3s import ULX3S
+import importlib
 
-__all__ = ["Board", "BoardTop", "BOARDS", "DEFAULT_BAUD", "FAST_BAUD", "get_board"]
+from .top import BoardSupport, BoardTop
 
-#: Every board, by the short name used on the command line.
-BOARDS = {board.name: board for board in (ARTY, ULX3S)}
+__all__ = ["BoardSupport", "BoardTop", "board_support"]
+
+#: The module that supports each board of :data:`spec.target.BOARDS`.
+_MODULES = {"arty": ".arty", "ulx3s": ".ulx3s"}
 
 
-def get_board(name):
-    """The board called ``name``; ValueError with the known names otherwise."""
-    try:
-        return BOARDS[name]
-    except KeyError:
-        raise ValueError(f"unknown board {name!r} (known: {', '.join(BOARDS)})") from None
+def board_support(name):
+    """The :class:`BoardSupport` of the board called ``name`` (ValueError, one line, naming
+    the known boards otherwise)."""
+    from slitherlink.spec.target import get_board
+    board = get_board(name)
+    return importlib.import_module(_MODULES[board.name], __name__).SUPPORT

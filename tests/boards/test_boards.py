@@ -1,6 +1,7 @@
 """Boards and bitstreams (boards/): clocking arithmetic, report parsing, the Arty
 build tree with its utilisation report and missing-tool message, the ECP5
-bitstream, and the programming messages.
+bitstream, and the programming messages.  (The target's options: test_options.py; the
+clock evidence: test_evidence.py; the synthesis path's parsing: test_synth.py.)
 
 The SoC builds use a 2x2 grid (the CPU dominates; about 45 s of CPU each).  The
 "tools found" paths of the Arty flow run against stand-in Vivado / openXC7
@@ -18,11 +19,11 @@ from pathlib import Path
 
 import pytest
 
-from slitherlink.boards import ARTY, ULX3S, get_board
+from slitherlink.boards import board_support, reports
 from slitherlink.boards.arty import mmcm_parameters
-from slitherlink.boards.board import check_baud
+from slitherlink.boards.top import mhz
 from slitherlink.boards.ulx3s import pll_parameters
-from slitherlink.boards import reports
+from slitherlink.spec.target import ARTY, BOARDS, DEFAULT_TARGET, ULX3S
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -85,24 +86,33 @@ def test_pll_parameters_refuse_out_of_range():
         pll_parameters(25e6, 500e6)
 
 
-def test_boards_default_to_the_papers_clock_and_grid():
-    # paper section 5: 50 MHz, 10x10 puzzles, XC7A35T
-    assert get_board("arty") is ARTY and get_board("ulx3s") is ULX3S
-    assert ARTY.clock_frequency == 50e6 and (ARTY.max_rows, ARTY.max_cols) == (10, 10)
-    assert "XC7A35T" in ARTY.device
+def test_every_board_has_its_support():
+    for name, board in BOARDS.items():
+        assert board_support(name).board is board
     with pytest.raises(ValueError, match="unknown board 'nexys'"):
-        get_board("nexys")
+        board_support("nexys")
 
 
-def test_check_baud():
-    assert check_baud(115200, 50e6) == 434
-    assert check_baud(1_000_000, 50e6) == 50
-    with pytest.raises(ValueError, match="too fast"):
-        check_baud(4_000_000, 25e6)        # 6 cycles a bit (spec.uart.MIN_DIVISOR is 8)
-    with pytest.raises(ValueError, match="off"):
-        check_baud(2_700_000, 50e6)        # 19 cycles a bit: 2.5 % off
-    with pytest.raises(ValueError, match="positive"):
-        check_baud(0, 50e6)
+@pytest.mark.parametrize("name, limit", [("arty", 38.48e6), ("arty", 50e6), ("arty", 26.57e6),
+                                         ("ulx3s", 36.6e6), ("ulx3s", 59.6e6 / 1.05)])
+def test_largest_clock_is_made_exactly_and_nothing_between_it_and_the_limit(name, limit):
+    support = board_support(name)
+    clock = support.largest_clock(limit)
+    assert isinstance(clock, int) and clock <= limit
+    support.check_frequency(clock)
+    # every setting of the clocking makes the chosen clock or one outside (clock, limit]
+    f_in = support.board.oscillator_hz
+    for numerator, denominator in support.clock_settings():
+        hz, rest = divmod(f_in * numerator, denominator)
+        assert rest or not clock < hz <= limit
+
+
+def test_largest_clock_below_every_setting():
+    assert board_support("arty").largest_clock(1e6) is None
+
+
+def test_a_clock_in_mhz_is_exact():
+    assert (mhz(25_781_250), mhz(37_000_000), mhz(8_333_333)) == ("25.78125", "37", "8.333333")
 
 
 # --- reports ---------------------------------------------------------------------------
@@ -161,10 +171,12 @@ def test_nextpnr_ecp5_report():
 
 @pytest.mark.parametrize("args, message", [
     (["--clock", "1000"], "cannot make 1000 MHz"),
+    (["--clock", "inf"], "--clock must be a positive number of MHz"),
     (["--baud", "10000000"], "too fast"),
     (["--core", "accelerator", "--rows", "0"], "max_rows must be an integer"),
     (["--toolchain", "trellis"], "builds with vivado or openxc7"),
-    (["--label-network", "fast"], "--label-network is for the band deduction engine"),
+    (["--core", "soc", "--band", "2"], "--band is for the cores with the deduction engine"),
+    (["--core", "loopback", "--label-network", "fast"], "--label-network is for the cores"),
 ])
 def test_build_user_errors_are_one_line(tmp_path, args, message):
     r = run_module("slitherlink.boards.build", "--build-dir", str(tmp_path / "b"), *args,
@@ -177,9 +189,11 @@ def test_build_user_errors_are_one_line(tmp_path, args, message):
 # --- the Arty A7-35T flow ---------------------------------------------------------------
 
 def test_arty_soc_tree_utilisation_and_missing_tools(tmp_path):
-    """`make bitstream` without Vivado/openXC7: everything written, one message, exit 3."""
+    """`make bitstream` without Vivado/openXC7: everything written, one message, exit 3.
+    (A 2x2 SoC has no clock evidence: --force-clock goes on without.)"""
     out = tmp_path / "arty"
-    r = run_module("slitherlink.boards.build", "--board", "arty", "--rows", "2", "--cols", "2",
+    r = run_module("slitherlink.boards.build", "--board", "arty", "--core", "soc",
+                   "--rows", "2", "--cols", "2", "--force-clock",
                    "--build-dir", str(out), env=clean_env(tmp_path, VIVADO="/nonexistent/vivado"))
     assert r.returncode == 3, r.stderr
     assert "Traceback" not in r.stderr
@@ -213,6 +227,11 @@ def test_arty_soc_tree_utilisation_and_missing_tools(tmp_path):
     u = summary["utilisation"]
     assert u["LUT"] > 1000 and u["FF"] > 500 and u["BRAM36"] >= 4
     assert summary["place_and_route"] is None and not (out / "top.bit").exists()
+    # the whole target, and that its clock went on without evidence
+    assert summary["target"] == {**DEFAULT_TARGET.as_dict(), "paper": True, "deduce": False,
+                                 "max_rows": 2, "max_cols": 2}
+    assert summary["clock_evidence"] == {"forced": True}
+    assert (out / "synth_xilinx.log").exists() and "synth_xilinx" in (out / "synth.ys").read_text()
 
 
 FAKE_VIVADO = """\
@@ -284,14 +303,15 @@ def test_arty_runs_openxc7_when_found(tmp_path):
 
 def test_ulx3s_builds_a_real_bitstream_that_meets_timing(tmp_path):
     out = tmp_path / "ulx3s"
-    r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--rows", "2", "--cols", "2",
-                   "--build-dir", str(out), env=clean_env(tmp_path))
+    r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--core", "soc",
+                   "--rows", "2", "--cols", "2", "--build-dir", str(out), env=clean_env(tmp_path))
     assert r.returncode == 0, r.stdout + r.stderr
     bit = (out / "top.bit").read_bytes()
     assert len(bit) > 10_000 and b"\xff\xff\xbd\xb3" in bit[:4096]   # ECP5 preamble
     summary = json.loads((out / "summary.json").read_text())
     assert summary["timing_met"] is True
-    assert summary["fmax_worst_mhz"] >= summary["clock_mhz"] == ULX3S.clock_frequency / 1e6
+    assert summary["target"]["clock_hz"] == ULX3S.clock_hz       # the board's default
+    assert summary["fmax_worst_mhz"] >= ULX3S.clock_hz / 1e6
     u = summary["utilisation"]
     assert u["LUT"] > 1000 and u["FF"] > 500 and u["EBR"] >= 8       # CPU + firmware RAM
     assert "Fmax" in r.stdout and "timing met" in r.stdout
@@ -338,15 +358,6 @@ def test_ulx3s_pnr_opts_reach_nextpnr(tmp_path):
     assert "--seed 1 --placer-heap-critexp 4" in line
 
 
-def test_label_network_defaults_per_board():
-    """The ULX3S band builds take the fast label network, the XC7A35T's the small one
-    (docs/deduce.md section 12.17); without a band engine there is none."""
-    from slitherlink.boards.build import default_label_network, get_board
-    assert default_label_network(get_board("ulx3s"), 1) == "fast"
-    assert default_label_network(get_board("arty"), 1) == "small"
-    assert default_label_network(get_board("ulx3s"), None) is None
-
-
 # --- programming -------------------------------------------------------------------------
 
 def test_program_without_a_bitstream(tmp_path):
@@ -385,26 +396,6 @@ def test_program_reports_a_missing_board(tmp_path):
                    env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=60)
     assert r.returncode == 1
     assert "no Digilent Arty A7-35T found" in r.stderr
-
-
-def test_table_rows_show_the_measured_numbers():
-    from slitherlink.boards.table import row
-    arty = {"board": "arty", "core": "soc", "max_rows": 10, "max_cols": 10, "clock_mhz": 50.0,
-            "utilisation": {"LUT": 4935, "FF": 4045, "BRAM36": 8.0, "DSP": 0},
-            "place_and_route": None, "source": {"commit": "abc1234",
-                                                "uncommitted_changes": False}}
-    text = row(arty)
-    assert "| 10x10 |" in text and "4935 (23.7 %)" in text and "8 RAMB36 (16 %)" in text
-    assert "n/a (no P&R tool)" in text and "abc1234" in text
-    ecp5 = {"board": "ulx3s", "core": "soc", "max_rows": 4, "max_cols": 6, "clock_mhz": 50.0,
-            "utilisation": {"LUT": 3000, "FF": 900, "EBR": 16, "DSP": 0},
-            "fmax_worst_mhz": 88.123, "source": {"commit": "abc1234",
-                                                 "uncommitted_changes": True}}
-    text = row(ecp5)
-    assert "| 4x6 |" in text and "88.1 MHz" in text and "16 DP16KD" in text
-    assert "local changes" in text
-    band = {**ecp5, "core": "soc-deduce", "band": 1, "label_network": "fast"}
-    assert "| soc-deduce, `BAND=1`, fast label network | 4x6 |" in row(band)
 
 
 def test_program_with_only_a_build_tree_says_where_to_build(tmp_path):
