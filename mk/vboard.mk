@@ -1,5 +1,5 @@
 # The virtual board (sim/vboard/): the SoC in Verilator, its UART on a
-# pseudo-terminal; and the board engine host/board.py.  See docs/host.md.
+# pseudo-terminal, which the device session (host/device/) starts.  See docs/host.md.
 
 VBOARD_ARGS ?=
 

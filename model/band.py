@@ -116,7 +116,7 @@ its drain, if it ends after the flood run (``late_label_runs``).  The label
 registers are carried as an array (``registers[2]``), saved and restored with
 the state like the model's registers.  Those late passes may be *partial*
 (``partial_labels``, the default; :func:`band_labels`' ``partial_after``,
-docs/deduce.md section 12.18): they stream only the words in which labels can
+docs/deduce.md section 7.3): they stream only the words in which labels can
 still change, and a run whose partial passes have settled ends with one whole
 top-down pass for the findings; ``late_label_skipped`` counts the words they
 did not stream against whole passes.
@@ -347,7 +347,7 @@ def band_labels(geo, state, band, warm=EMPTY_BASE, start=None, max_passes=None,
     a cycle was found, when the model's registers are None: ``closed``).
 
     ``partial_after`` (None: never): the passes after that many may be
-    *partial* (docs/deduce.md section 12.18): a pass
+    *partial* (docs/deduce.md section 7.3): a pass
     that follows a pass that left something pending starts where that pass
     ended and stops one word after the first word that is past the farthest
     pending row and changed nothing; a partial pass that leaves nothing pending
@@ -475,7 +475,7 @@ class BandCounters:
     late_label_passes: int = 0
     late_label_runs: int = 0
     #: the words the late passes did not stream, against whole passes (partial label
-    #: passes, docs/deduce.md section 12.18; less a clock for each whole pass after one)
+    #: passes, docs/deduce.md section 7.3; less a clock for each whole pass after one)
     late_label_skipped: int = 0
     #: band height -> ``[words, inner]``: the words the sweep passes wrote, in all
     #: (each pass its *span*, see :class:`BandEngine`), and the passes whose span

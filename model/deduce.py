@@ -29,7 +29,7 @@ their orders are the specification the gateware and firmware follow.  The
 hardware streams the same steps over a state in memory, a band of rows a clock:
 :mod:`model.band` counts its passes and clocks.
 
-Bitboards as in :mod:`hw.model`: bit ``r * W + c`` of a Python int is cell
+Bitboards as :class:`spec.deduce.Geometry` lays them out: bit ``r * W + c`` of a Python int is cell
 ``(r, c)`` of the framed (R+2) x (C+2) array, ``W = C + 2``.
 """
 
@@ -398,7 +398,7 @@ class Engine:
         self.early_loop = early_loop
         self.deadline = deadline
         #: skip the probes of implied colours (:meth:`deduce`); False: probe every colour
-        #: (the sequencer before docs/deduce.md section 12.15, to compare)
+        #: (the sequencer before docs/deduce.md section 4, to compare)
         self.implied = implied
         #: probes skipped as implied (a statistic, not a hardware counter): cells with both
         #: colours implied, IN probes and OUT probes; and the deduce calls whose best cell
@@ -519,7 +519,7 @@ class Engine:
         near pass; probing ends when the near pass and the far pass after it
         fixed nothing (or no cell is unknown).
 
-        **Implied colours** (docs/deduce.md section 12.15): every colour that
+        **Implied colours** (docs/deduce.md section 4): every colour that
         the propagated state of a probe that succeeded holds is *implied* (two
         boards, IN and OUT), until the live state changes (a failed probe's fix;
         and at the start).  An implied colour is not tried: its propagation is

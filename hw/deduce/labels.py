@@ -64,7 +64,7 @@ network (``ceil(log2 P) + 1`` levels, about a fifth fewer operators).  The
 combinational path of a clock is ``band x (2 + ceil(log2 P))``
 compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels: at
 20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.  That
-is ``network="small"``; ``network="fast"`` (docs/deduce.md section 12.17)
+is ``network="small"``; ``network="fast"`` (docs/deduce.md section 8.3)
 compares the three candidates side by side with one select, and takes each
 run's minimum as the smaller of the prefix-min left to right and its mirror
 image right to left: ``band x (2 + ceil(log2 P))`` compare-and-selects and no
@@ -74,7 +74,7 @@ the findings below (equalities, popcounts, accumulators) are computed from that
 register in the next clock, with the window registered beside it: a pipeline
 register between a row's update and its findings, so that the clock's path is
 the update alone (the findings were the tail of the critical path of the ECP5
-builds, docs/deduce.md section 12.10).  The recurrence of a pass (a row needs
+builds, docs/deduce.md section 8.3).  The recurrence of a pass (a row needs
 the new labels of the row before it, not its findings) is unchanged.
 
 From its group's new labels the findings stage gives: ``changed`` (a new label
@@ -102,7 +102,7 @@ that deduced something, in the clock in which the findings of a pass's last
 group are taken, before the next pass writes anything): the labels stay as
 the passes so far wrote them, and ``dirty`` is not cleared.
 
-**Partial passes** (docs/deduce.md section 12.18; :func:`model.band.band_labels`
+**Partial passes** (docs/deduce.md section 7.3; :func:`model.band.band_labels`
 with ``partial_after``): ``hurry`` (from the engine: the flood run beside has
 ended) is sampled in the clock that decides whether a pass runs.  When it is
 high and the pass before left something pending, the pass is *partial*: it
@@ -618,7 +618,7 @@ class Labels(wiring.Component):
         # pass's last group decide whether that pass runs or the run ends
         tail = Signal()
 
-        # -- partial passes (docs/deduce.md section 12.18): ``raised``, the first group of
+        # -- partial passes (docs/deduce.md section 7.3): ``raised``, the first group of
         # the pass whose findings left something pending; the next pass, if partial, must
         # pass the group before it (``bound``), and stops one group after the first group
         # past the bound that changed nothing (``stop``: that group's findings clock, in

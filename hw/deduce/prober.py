@@ -67,7 +67,7 @@ last clock (a new near pass, the far pass, or the end).  "Cells are unknown"
 (for the far pass) is gathered over the groups the pass evaluated: a pass
 that fixed nothing evaluated every group on an unchanged state.
 
-**Implied colours** (docs/deduce.md section 12.15; the model's ``implied``): a
+**Implied colours** (docs/deduce.md section 4; the model's ``implied``): a
 third memory of one word per group (LUT RAM) holds the colours (C0 and C1
 bits) that the propagated states of successful probes held since the live
 state last changed, and a register ``implied_valid`` a bit per group: a

@@ -18,7 +18,7 @@ a :class:`~hw.deduce.floods.Floods` and a
   ``state_data`` / ``clue_data``; otherwise the port is the outside's
   (``addr``, ``state_out``, ``clue_out``).  The labels read the state through
   the sweep's second read port (``line_addr`` -> ``line_out``), their own
-  (docs/deduce.md section 12.18).  The state does not change while the floods
+  (docs/deduce.md section 7.3).  The state does not change while the floods
   or labels run, as they require.
 * Deductions go back through the sweep's ``fix`` port: the sweep pass after a
   flood run that deduced something gets ``fix_in`` = ``C0: fix_c0, C1:
@@ -94,7 +94,7 @@ clock; a label run beside it costs nothing more if it ends no later (its
 findings are there in the floods' ``done`` clock), else its passes beyond the
 flood run's and its drain (``band_labels.DRAIN``, the clock of the findings
 of its last group; its ``done`` clock starts what follows).  Those late passes
-may be partial (``Labels``, docs/deduce.md section 12.18): they stream
+may be partial (``Labels``, docs/deduce.md section 7.3): they stream
 ``late_skipped`` groups fewer than whole passes would (less a clock for the
 whole findings pass after a partial one).  So::
 
@@ -329,7 +329,7 @@ class Propagator(wiring.Component):
                 m.d.sync += self.clocks.eq(self.clocks + 1)
                 with m.If(fl.done):
                     # the clock the label run beside takes a pass's findings in: the
-                    # passes after this one may be partial (docs/deduce.md section 12.18)
+                    # passes after this one may be partial (docs/deduce.md section 7.3)
                     m.d.comb += lb.hurry.eq(1)
                     m.d.sync += [self.flood_passes.eq(self.flood_passes + fl.passes),
                                  flood_run.eq(fl.passes)]

@@ -105,7 +105,7 @@ state and grid reads).  A second read port of the state memory, ``line_addr``
 -> ``line_out`` (the same timing, at any time), is the label block's: it
 reads only the edge boards, so only they are duplicated, and its output
 register is placed beside the label logic, off the sweep's and the floods'
-wires (docs/deduce.md section 12.18).
+wires (docs/deduce.md section 7.3).
 """
 
 from math import ceil

@@ -326,7 +326,7 @@ def test_every_answer_is_checked_once(monkeypatch):
 
 
 def test_through_the_board_engine_on_a_fake_device():
-    """--engine board --port: the board engine (host/board.py) talking to the pure-Python
+    """--engine board --port: the board engine (host/engines/board.py) talking to the pure-Python
     fake device (host/fakedevice.py) on a pseudo-terminal; its exit codes come through."""
     from slitherlink.host.fakedevice import FakeDevice
     device = FakeDevice(max_rows=10, max_cols=10, timeout=1.0)

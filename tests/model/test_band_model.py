@@ -337,7 +337,7 @@ def test_same_search_as_solve(name):
     if c.probes:
         assert got.cycles(1) < seq.cycles(1)
     # the passes do not depend on the band height (the words partial label passes
-    # stream do, docs/deduce.md section 12.18)
+    # stream do, docs/deduce.md section 7.3)
     other = band_solve(puzzle, max_solutions=2, band=puzzle.rows + 2, check=False).band
     assert dataclasses.replace(other, late_label_skipped=0).as_dict() == \
         dataclasses.replace(b, late_label_skipped=0).as_dict()

@@ -3,7 +3,7 @@
 Part 1 runs the harness on its self-test design (sim/vboard/echo.py: answers
 each byte b with b + 1 at 16 clock cycles per bit): pty bridge, byte-level
 UART timing, exact cycle counts, the idle pause, tracing, the build cache.
-Part 2 runs host/board.py and host/solve.py against the SoC's virtual board, in
+Part 2 runs the board engine (host/engines/board.py) and host/solve.py against the SoC's virtual board, in
 paper mode (its counters are the paper search's; `mode="paper"` / `--mode paper`).
 
 Builds go to build/verilator/ under a file lock (sim/verilator.py), so the

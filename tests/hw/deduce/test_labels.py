@@ -449,7 +449,7 @@ FAST_CASES = [RANDOM_CASES[2], RANDOM_CASES[3], RANDOM_CASES[4]]
                          + [case + (net,) for case in FAST_CASES for net in NETWORKS[1:]])
 def test_random_line_states(max_rows, max_cols, band, names, network):
     """Each state from cleared labels (``clear``) and from labels settled on fewer lines;
-    the fast row network (section 12.17) gives the same labels, passes and clocks."""
+    the fast row network (section 8.3) gives the same labels, passes and clocks."""
     dut = Labels(max_rows, max_cols, band=band, network=network)
     rng = random.Random(11)
     count = 5 if band == 1 else 3
@@ -503,7 +503,7 @@ def test_recorded_search_runs(max_rows, max_cols, band, names, network, limit=30
                          [SEQUENCES[0] + ("small",), SEQUENCES[1] + ("fast",),
                           (10, 18, 2, ["janko_0982"], "small")])
 def test_partial_passes(max_rows, max_cols, band, names, network, limit=30):
-    """With ``hurry`` high (docs/deduce.md section 12.18: the flood run beside has
+    """With ``hurry`` high (docs/deduce.md section 7.3: the flood run beside has
     ended) the passes after the first may be partial: the recorded runs of whole
     searches in order and random line states give the model's labels, passes,
     findings and fix words (``band_labels(partial_after=1)``), and its clocks on the

@@ -189,7 +189,7 @@ def test_searches_and_wrong_guesses_6x6():
 @pytest.mark.parametrize("name", ["janko_0022", "janko_0029"])
 def test_implied_colours_6x6(name):
     """Searches (one deduce each) in which probes are skipped as implied (docs/deduce.md
-    section 12.15): an IN probe (the cell probed OUT first, not scored) and an OUT
+    section 4): an IN probe (the cell probed OUT first, not scored) and an OUT
     probe (not scored); janko_0022 also has cells with both colours implied."""
     skipped = implied_skips(name)
     assert skipped["in"] >= 1 and skipped["out"] >= 1, skipped

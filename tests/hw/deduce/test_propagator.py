@@ -278,13 +278,13 @@ def test_recorded_searches(max_rows, max_cols, band, names, limit):
     # label runs dropped beside flood runs that deduced, and used label runs that ended
     # before the flood run beside them
     assert stats["dropped"] >= 2 and stats["early_labels"] >= 1
-    # partial label passes (docs/deduce.md section 12.18) ran: the late passes streamed
+    # partial label passes (docs/deduce.md section 7.3) ran: the late passes streamed
     # fewer groups than whole passes (or more, with the findings pass's clock)
     assert stats["skipped"] != 0
 
 
 def test_recorded_searches_fast_label_network():
-    """The fast label row network (docs/deduce.md section 12.17): every output, counter
+    """The fast label row network (docs/deduce.md section 8.3): every output, counter
     and the exact clocks as the model's, as with the small one."""
     stats = check_searches(6, 6, 1, ["loopy_5x5_easy_02", "janko_0025"], 40, "fast")
     assert stats["conflicts"] >= 1 and stats["label_runs"] >= 10 and stats["label_fixes"] >= 1
