@@ -97,3 +97,18 @@ def random_states(engine, count, seed):
                 s[i + 1] &= ~s[i]
         out.append(s)
     return out
+
+
+async def run_command(dut, ctx, limit, what="the command"):
+    """Pulse ``dut.start`` and wait for ``dut.done``, ``dut.busy`` high meanwhile and at most
+    ``limit`` clocks; returns the clocks it was busy."""
+    ctx.set(dut.start, 1)
+    await ctx.tick()
+    ctx.set(dut.start, 0)
+    busy = 0
+    while not ctx.get(dut.done):
+        assert ctx.get(dut.busy)
+        await ctx.tick()
+        busy += 1
+        assert busy <= limit, f"{what} does not end"
+    return busy

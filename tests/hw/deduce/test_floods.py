@@ -18,7 +18,8 @@ import slitherlink.model.deduce as D
 from slitherlink.hw.deduce.floods import Floods
 from slitherlink.model.band import band_floods
 from slitherlink.model.deduce import C0, C1, H1, V1, Geometry, floods
-from tests.hw.deduce.gateware_cases import puzzle_of, random_states, remap, to_build
+from tests.hw.deduce.gateware_cases import (puzzle_of, random_states, remap, run_command,
+                                            to_build)
 from tests.hw.deduce.test_sweep import unwords, words
 
 
@@ -71,15 +72,7 @@ class Driver:
     async def run(self):
         """Both floods; returns (conflict, deduced, passes) and checks the clocks."""
         dut, ctx = self.dut, self.ctx
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
-        busy = 0
-        while not ctx.get(dut.done):
-            assert ctx.get(dut.busy)
-            await ctx.tick()
-            busy += 1
-            assert busy <= dut.max_passes * dut.pass_clocks
+        busy = await run_command(dut, ctx, dut.max_passes * dut.pass_clocks, "the floods")
         passes = ctx.get(dut.passes)
         assert busy == ctx.get(dut.clocks) == passes * dut.pass_clocks == \
             passes * (dut.groups + 2)

@@ -23,7 +23,7 @@ from slitherlink.model.band import band_labels, register_labels
 from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Engine, Geometry,
                                       labels, segment_base)
 from tests.conftest import load
-from tests.hw.deduce.gateware_cases import puzzle_of, remap, to_build
+from tests.hw.deduce.gateware_cases import puzzle_of, remap, run_command, to_build
 from tests.hw.deduce.test_sweep import unwords, words
 
 
@@ -146,15 +146,7 @@ class Driver(LabelPorts):
         """One run; checks ``busy`` and ``clocks`` against ``clocks`` (default: whole
         passes); returns the passes."""
         dut, ctx = self.dut, self.ctx
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
-        busy = 0
-        while not ctx.get(dut.done):
-            assert ctx.get(dut.busy)
-            await ctx.tick()
-            busy += 1
-            assert busy < 100 * dut.pass_clocks
+        busy = await run_command(dut, ctx, 100 * dut.pass_clocks - 1, "the label run")
         passes = ctx.get(dut.passes)
         if clocks is None:
             clocks = passes * (dut.groups + LATENCY) + DRAIN

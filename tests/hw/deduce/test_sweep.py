@@ -15,7 +15,7 @@ from slitherlink.hw.deduce.sweep import rule_reach
 from slitherlink.model.deduce import floods, sweep
 from slitherlink.spec.deduce import C0, C1
 from tests.hw.deduce.gateware_cases import (puzzle_inputs, puzzle_of, random_states,
-                                            recorded_states, to_build)
+                                            recorded_states, run_command, to_build)
 
 SMALL = ["edge_2x2_33", "edge_1x2_3", "3.3\n.3.\n33.\n", "edge_3x3_noclues", "edge_2x2_3_corner"]
 PAIRS = ["3.3..\n.3...\n33..3\n....3\n.3.33\n", "3.3.1\n23..0\n33.23\n1...3\n.3033\n"]
@@ -95,15 +95,7 @@ class Driver:
         """Pulse ``start`` and wait for ``done`` (``busy`` high meanwhile, at most
         ``limit`` clocks); checks that ``clocks`` counted them; returns them."""
         dut, ctx = self.dut, self.ctx
-        ctx.set(dut.start, 1)
-        await ctx.tick()
-        ctx.set(dut.start, 0)
-        busy = 0
-        while not ctx.get(dut.done):
-            assert ctx.get(dut.busy)
-            await ctx.tick()
-            busy += 1
-            assert busy <= limit, f"{what} does not end"
+        busy = await run_command(dut, ctx, limit, what)
         assert busy == ctx.get(dut.clocks)
         return busy
 
