@@ -23,7 +23,7 @@ Pipeline (``latency`` = 2 cycles from ``needs``/``grid`` to the flags):
    grid, registered as ``conflict``/``checkerboard``.
 """
 
-from amaranth import Cat, Const, Module, Shape, Signal
+from amaranth import Cat, Const, Module, Shape
 from amaranth.lib import data, wiring
 from amaranth.lib.wiring import In, Out
 

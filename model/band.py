@@ -145,7 +145,7 @@ from dataclasses import dataclass, field
 
 from slitherlink.model import deduce as D
 from slitherlink.model.deduce import (C0, C1, H0, H1, V0, V1, EMPTY_BASE, conflict_of,
-                                      floods, labels, sweep)
+                                      sweep)
 from slitherlink.spec.deduce import rule_table
 
 __all__ = ["band_sweep", "sweep_halo", "band_floods", "band_labels", "register_labels",

@@ -38,8 +38,8 @@ from dataclasses import dataclass, make_dataclass
 from functools import cache
 
 from slitherlink.spec.counters import DEDUCE_COUNTERS
-from slitherlink.spec.deduce import (A0, A1, B0, B1, BOARDS, C0, C1, H0, H1, IN, OUT, V0, V1,
-                                     VARS, WINDOWS, Geometry, island_free, rule_table)
+from slitherlink.spec.deduce import (BOARDS, C0, C1, H0, H1, IN, OUT, V0, V1,
+                                     VARS, Geometry, anchors, rule_table)
 
 __all__ = ["Geometry", "Counters", "Outcome", "Engine", "sweep", "floods", "labels",
            "segments", "segment_base", "solve"]
@@ -392,7 +392,7 @@ class Engine:
     def __init__(self, puzzle, *, probing=True, early_loop=True, deadline=None, implied=True):
         self.puzzle = puzzle
         self.geo = Geometry(puzzle.rows, puzzle.cols)
-        self.anchors = self.geo.anchors(puzzle)
+        self.anchors = anchors(self.geo, puzzle)
         self.counters = Counters()
         self.probing = probing
         self.early_loop = early_loop

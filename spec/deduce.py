@@ -51,8 +51,10 @@ import itertools
 from dataclasses import dataclass
 from functools import cache
 
+from .geometry import Geometry
+
 __all__ = ["VARS", "BOARDS", "Window", "Rule", "WINDOWS", "window", "literals", "models",
-           "implicants", "rule_table", "island_free", "node_pair_var", "Geometry",
+           "implicants", "rule_table", "island_free", "node_pair_var", "Geometry", "anchors",
            "C0", "C1", "H0", "H1", "V0", "V1", "A0", "A1", "B0", "B1", "OUT", "IN"]
 
 #: the stored variables, in board order: board ``2*i + v`` is value ``v`` of ``VARS[i]``
@@ -359,53 +361,23 @@ C0, C1, H0, H1, V0, V1, A0, A1, B0, B1 = range(10)
 OUT, IN = 0, 1
 
 
-class Geometry:
-    """Bitboard masks of a framed ``rows`` x ``cols`` grid and the rule anchors."""
-
-    def __init__(self, rows, cols):
-        if rows < 1 or cols < 1:
-            raise ValueError(f"a grid is at least 1x1, not {rows}x{cols}")
-        self.rows, self.cols = rows, cols
-        self.width = w = cols + 2
-        self.cells = (rows + 2) * w
-        self.all = (1 << self.cells) - 1
-
-        def box(r0, r1, c0, c1):
-            m = 0
-            for r in range(r0, r1 + 1):
-                m |= ((1 << (c1 - c0 + 1)) - 1) << (r * w + c0)
-            return m
-        self.grid = box(1, rows, 1, cols)
-        self.frame = self.all & ~self.grid
-        self.points = box(0, rows, 0, cols)          # lattice points / 2x2 blocks
-        self.valid = {"C": self.all, "H": box(0, rows + 1, 0, cols),
-                      "V": box(0, rows, 0, cols + 1), "A": self.points, "B": self.points}
-        self.grid_bits = [(r + 1) * w + c + 1 for r in range(rows) for c in range(cols)]
-
-    def bit(self, r, c):
-        """Bit of grid cell ``(r, c)``, 0-based within the grid."""
-        return 1 << ((r + 1) * self.width + c + 1)
-
-    def to_rows(self, board):
-        return tuple(tuple(bool(board >> ((r + 1) * self.width + c + 1) & 1)
-                           for c in range(self.cols)) for r in range(self.rows))
-
-    def anchors(self, puzzle):
-        """``{window name: anchor bitboard}`` for ``puzzle``."""
-        w = self.width
-        clue = [0, 0, 0, 0]
-        for r, row in enumerate(puzzle.clues):
-            for c, v in enumerate(row):
-                if v is not None:
-                    clue[v] |= 1 << ((r + 1) * w + c + 1)
-        three = clue[3]
-        island = island_free(puzzle)
-        h = three & (three >> 1)
-        v = three & (three >> w)
-        out = {"lattice": self.points, "clue0": clue[0], "clue1": clue[1], "clue2": clue[2],
-               "clue3": three,
-               "h33": 0 if island else h, "h33i": h if island else 0,
-               "v33": 0 if island else v, "v33i": v if island else 0,
-               "d33": three & (three >> (w + 1)), "a33": three & (three >> (w - 1))}
-        assert set(out) == set(WINDOWS)
-        return out
+def anchors(geo, puzzle):
+    """``{window name: anchor bitboard}`` of ``puzzle`` on the framed grid ``geo``
+    (:class:`spec.geometry.Geometry`)."""
+    w = geo.width
+    clue = [0, 0, 0, 0]
+    for r, row in enumerate(puzzle.clues):
+        for c, v in enumerate(row):
+            if v is not None:
+                clue[v] |= 1 << ((r + 1) * w + c + 1)
+    three = clue[3]
+    island = island_free(puzzle)
+    h = three & (three >> 1)
+    v = three & (three >> w)
+    out = {"lattice": geo.points, "clue0": clue[0], "clue1": clue[1], "clue2": clue[2],
+           "clue3": three,
+           "h33": 0 if island else h, "h33i": h if island else 0,
+           "v33": 0 if island else v, "v33i": v if island else 0,
+           "d33": three & (three >> (w + 1)), "a33": three & (three >> (w - 1))}
+    assert set(out) == set(WINDOWS)
+    return out
