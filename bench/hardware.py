@@ -187,11 +187,10 @@ class BoardWorker:
         self.vboard = VirtualBoard("soc", build=build).start()
         self.connection = None
         try:
-            # the first contact waits long; then the connection keeps the speed it measured
+            # the first contact waits long: the host knows nothing yet of the board's speed
             self.connection = Connection(self.vboard.port, baud=self.vboard.baud,
                                          virtual=True, timeout=CONNECT_WAIT)
             self.version = self.connection.connect()
-            self.connection.timeout = None
         except BaseException:
             self.close()
             raise
@@ -199,6 +198,9 @@ class BoardWorker:
     def solve(self, mode, puzzle, bound, sim_timeout):
         from slitherlink.host.engines import checked   # the rules check every answer gets
         from slitherlink.host.engines.board import solve_on
+        # one wait covers the whole search: the host's probe of a long silence (the SOLVE
+        # again, answered BUSY) would add the firmware's handling of it to the cycles
+        self.connection.timeout = sim_timeout
         return checked(partial(solve_on, self.connection))(
             puzzle, unique=True, time_limit=sim_timeout, mode=mode.name, **{mode.bound: bound})
 

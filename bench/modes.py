@@ -53,6 +53,8 @@ class Mode:
     work = ""
     #: the golden model, for the text
     golden = ""
+    #: what the summary's rows are: each build (``class``) or each puzzle size (``size``)
+    group = "class"
     #: the extra columns of the hardware table: (head, summary key)
     columns = ()
 
@@ -105,6 +107,7 @@ class PaperMode(Mode):
     bound, unit, default_bound = "max_checks", "checks", 200_000
     work = "checks"
     golden = "`model.paper.search`"
+    group = "size"   # the search's cost grows steeply with the size
     columns = (("checks median", "checks_median"), ("checks max", "checks_max"),
                ("cycles/check", "cycles_per_check"))
 

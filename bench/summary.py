@@ -51,11 +51,12 @@ def _groups(records, key):
 
 
 def summarise(mode, records, engines, bauds, fmax=None):
-    """Per class (build grid, smallest first): the figures of ``mode``'s ``records``."""
+    """Per class (build grid) or per puzzle size (``mode.group``), smallest first: the
+    figures of ``mode``'s ``records``."""
     out = {}
-    for cls, recs in _groups(records, "class").items():
+    for group, recs in _groups(records, mode.group).items():
         cycles = [r["cycles"] for r in recs]
-        mhz = fmax_for(fmax, cls)
+        mhz = fmax_for(fmax, recs[0]["class"])
         entry = {
             "n": len(recs),
             "sizes": {size: len(group) for size, group in _groups(recs, "size").items()},
@@ -87,7 +88,7 @@ def summarise(mode, records, engines, bauds, fmax=None):
                         ("speedup_fmax", entry["seconds_at_fmax"])):
             entry[key] = peer["median"] / at["median"] if peer and at and at["median"] \
                 else None
-        out[cls] = entry
+        out[group] = entry
     return out
 
 
@@ -138,6 +139,11 @@ def _speedup_mark(s):
 
 # -- the Markdown of a run ----------------------------------------------------------------
 
+def _head(mode):
+    """The first column's head: what a row of ``mode``'s tables is."""
+    return "class (build)" if mode.group == "class" else "size"
+
+
 def _header(meta, records):
     classes = meta["classes"]
     builds = ", ".join(f"{c} `{info['target']}` (" + (
@@ -172,7 +178,9 @@ def _hardware(mode, summary, meta):
     fmax, engines = meta.get("fmax_mhz"), meta["engines"]
     per_build = isinstance(fmax, dict)
     speedup = SPEEDUP_PEER in engines
-    head = ["class (build)", "sizes", "n", "wrong", "limit", "golden model = hw",
+    by_class = mode.group == "class"
+    head = [_head(mode), *(["sizes"] if by_class else []), "n", "wrong", "limit",
+            "golden model = hw",
             "cycles median", "cycles max", *(h for h, _ in mode.columns),
             "median at 50 MHz", "max at 50 MHz"]
     if fmax:
@@ -184,8 +192,8 @@ def _hardware(mode, summary, meta):
     rows = []
     for cls, s in summary.items():
         ge = "≥ " if s["limits"] else ""
-        cells = [cls, ", ".join(f"{size} ({k})" for size, k in s["sizes"].items()),
-                 str(s["n"]), str(s["wrong"]), str(s["limits"]),
+        sizes = ", ".join(f"{size} ({k})" for size, k in s["sizes"].items())
+        cells = [cls, *([sizes] if by_class else []), str(s["n"]), str(s["wrong"]), str(s["limits"]),
                  f"{s['golden_match']}/{s['n']}", ge + count(s["cycles"]["median"]),
                  ge + count(s["cycles"]["max"]), *(count(s[k]) for _, k in mode.columns),
                  ge + seconds(s["seconds_at_50mhz"]["median"]),
@@ -201,11 +209,12 @@ def _hardware(mode, summary, meta):
                       if p else "-", ratio(s["speedup_50mhz"], mark)]
             cells += [ratio(s["speedup_fmax"], mark)] if fmax else []
         rows.append(cells)
-    lines = [f"### {mode.name.capitalize()} mode: the hardware per size class (exact cycles "
-             f"on the virtual board)", "", *_table(head, rows), ""]
+    lines = [f"### {mode.name.capitalize()} mode: the hardware per "
+             f"{'size class' if by_class else 'puzzle size'} (exact cycles on the virtual "
+             f"board)", "", *_table(head, rows), ""]
     if speedup:
         lines += [f"Speed-up = the {SPEEDUP_PEER} peer's median wall time / the hardware's "
-                  f"median solve time (cycles / clock) of the class."]
+                  f"median solve time (cycles / clock) of the {'class' if by_class else 'size'}."]
     if mode.name == "deduce":
         lines += ["The model estimate is `model.band.BandCycleModel` (docs/deduce.md "
                   "section 6), not a measurement."]
@@ -213,7 +222,7 @@ def _hardware(mode, summary, meta):
 
 
 def _uart(mode, summary, bauds):
-    head = ["class (build)", "frame bytes median (SOLVE + reply)",
+    head = [_head(mode), "frame bytes median (SOLVE + reply)",
             *(f"UART median @ {_baud(b)}" for b in bauds),
             *(f"e2e median @ {_baud(b)}" for b in bauds)]
     rows = [[cls, count(s["frame_bytes_median"]), *(seconds(s[f"uart_{b}"]) for b in bauds),
@@ -223,7 +232,7 @@ def _uart(mode, summary, bauds):
             "", *_table(head, rows), ""]
 
 
-def _peers(summary, engines):
+def _peers(mode, summary, engines):
     def cell(p):
         if not p:
             return "-"
@@ -233,7 +242,7 @@ def _peers(summary, engines):
     rows = [[cls, str(s["n"]), *(cell(s["peers"].get(e)) for e in engines)]
             for cls, s in summary.items()]
     return ["", "### The software peers (wall time, same puzzles, same run)", "",
-            *_table(["class (build)", "n", *(f"{e} median / max (t/o, wrong)" for e in engines)],
+            *_table([_head(mode), "n", *(f"{e} median / max (t/o, wrong)" for e in engines)],
                     rows)]
 
 
@@ -374,7 +383,7 @@ def markdown(meta, summaries, records):
               "exact lengths; e2e = UART + cycles / clock (the firmware's handling of the "
               "request and of the reply is not included)."]
     if meta["engines"]:
-        lines += _peers(summaries[modes[0].name], meta["engines"])
+        lines += _peers(modes[0], summaries[modes[0].name], meta["engines"])
     if "paper" in records:
         lines += _paper_figures(records["paper"])
     if "paper" in records and "deduce" in records:

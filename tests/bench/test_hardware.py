@@ -200,14 +200,20 @@ def test_smoke_paper_mode(tmp_path, capsys):
                 10 * (solve + reply) / baud + cycles / int(row["clock_hz"]))
         assert row["model_verdict"] in ("ok", "timeout") and float(row["model_seconds"]) >= 0
 
-    # the summary says what the rows say
-    (entry,) = data["summary"]["paper"].values()
-    cycles = [int(r["cycles"]) for r in rows.values()]
-    assert entry["cycles"]["median"] == statistics.median(cycles)
-    assert entry["checks_max"] == max(int(r["checks"]) for r in rows.values())
-    assert (entry["ok"], entry["limits"], entry["wrong"], entry["golden_match"]) == (1, 1, 0, 2)
-    assert f"| ≥ {count(entry['cycles']['median'])} | ≥ {max(cycles):,} |" in markdown
-    assert entry["peers"]["model"]["n"] == 2
+    # the summary (a row per puzzle size in paper mode) says what the rows say
+    summary = data["summary"]["paper"]
+    assert list(summary) == ["4x4", "5x5"]
+    for size, entry in summary.items():
+        (name,) = [n for n in TINY if rows[n]["size"] == size]
+        cycles, timeout = int(rows[name]["cycles"]), rows[name]["verdict"] == "timeout"
+        assert entry["cycles"]["median"] == entry["cycles"]["max"] == cycles
+        assert entry["checks_max"] == int(rows[name]["checks"])
+        assert (entry["ok"], entry["limits"], entry["wrong"], entry["golden_match"]) == \
+            (int(not timeout), int(timeout), 0, 1)
+        ge = "≥ " if timeout else ""
+        assert f"| {size} | 1 | 0 | {int(timeout)} | 1/1 | {ge}{cycles:,} | {ge}{cycles:,} |" \
+            in markdown
+        assert entry["peers"]["model"]["n"] == 1
     assert "wrong answers: 0" in printed
 
     # re-rendering from the JSON (comparing with the model again) gives the same summary
