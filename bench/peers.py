@@ -38,13 +38,14 @@ from slitherlink.paths import build_root
 
 
 from slitherlink.host import corpus
-from slitherlink.host.engines import ENGINES, EngineUnavailable, get_engine
+from slitherlink.host.engines import ALIASES, ENGINES, EngineUnavailable, get_engine
 from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_colouring, parse_plain
 
 DEFAULT_PUZZLES = corpus.root()
-DEFAULT_ENGINES = ("model", "sat", "z3", "ip", "cpsat")
+#: every software engine of the registry (not the board, not an alias)
+DEFAULT_ENGINES = tuple(e for e in ENGINES if e != "board" and e not in ALIASES)
 #: the mode of the engines that have two (host.engines.MODAL): ``model`` here is the
-#: golden model of the paper's search (the deduction engine has bench/deduce.py)
+#: golden model of the paper's search (the deduction engine's has bench/band_model.py)
 PEER_MODE = "paper"
 #: The default sample: every size class up to this many cells (20x36) ...
 DEFAULT_MAX_CELLS = 20 * 36

@@ -1,22 +1,26 @@
 """The benchmark's plot: time per puzzle against its number of cells (log-log).
 
-One series per software engine (its wall time), one for the hardware at the
-design clock (its exact cycles / the clock) and, when that clock is not the
-paper's, one at 50 MHz; the end-to-end time at the slowest configured baud
-rate; and the paper's published figures (:mod:`bench.paper`, Tables 8 and 9)
-as large open markers.  Time-outs are drawn at the value where they stopped,
-as crosses.  Matplotlib with the Agg back end (no display needed).
+One series per software engine (its wall time); per mode of the run, one for
+the hardware at the design clock (its exact cycles / the clock), one at 50 MHz
+when that clock is not the paper's, one at ``--fmax`` if given, and the
+end-to-end time at the slowest configured baud rate; and the paper's
+published figures (:mod:`bench.paper`, Tables 8 and 9) as large open markers.
+Time-outs are drawn at the value where they stopped, as crosses.  Matplotlib
+with the Agg back end (no display needed).
 """
 
 import math
 
 from slitherlink.bench import paper
-from slitherlink.bench.board_deduce import fmax_for, fmax_label
+from slitherlink.bench.builds import fmax_for, fmax_label
 
 __all__ = ["draw"]
 
 _COLOURS = {"model": "tab:gray", "sat": "tab:green", "z3": "tab:purple", "ip": "tab:brown",
             "cpsat": "tab:olive"}
+#: per mode of a run: the hardware at the design clock, at 50 MHz, at Fmax, with the UART
+_MODE_COLOURS = (("tab:red", "tab:orange", "tab:cyan", "tab:pink"),
+                 ("tab:blue", "navy", "teal", "slategray"))
 
 
 def _jitter(cells, i, n):
@@ -27,7 +31,8 @@ def _jitter(cells, i, n):
 
 
 def draw(records, meta, path):
-    """Write the plot of ``records`` (bench.board's) to ``path`` (PNG)."""
+    """Write the plot of a run's ``records`` (by mode, :mod:`bench.hardware`) to ``path``
+    (PNG)."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -35,33 +40,33 @@ def draw(records, meta, path):
 
     fig, ax = plt.subplots(figsize=(11.5, 6), dpi=110)
     clock = meta["clock_hz"]
-    hardware = meta.get("hardware_label", "hardware")  # e.g. "deduce mode"
-    series = [("hardware", f"{hardware} at {clock / 1e6:g} MHz (exact cycles)",
-               lambda r: r["seconds_at_clock"], lambda r: r["verdict"], "tab:red", "o")]
-    if clock != paper.CLOCK_HZ:
-        series.append(("hw50", f"{hardware} at 50 MHz", lambda r: r["seconds_at_50mhz"],
-                       lambda r: r["verdict"], "tab:orange", "o"))
-    if meta.get("fmax_mhz"):
-        fmax = meta["fmax_mhz"]
-
-        def at_fmax(r):
-            mhz = fmax_for(fmax, r.get("class"))
-            return r["cycles"] / (mhz * 1e6) if mhz else None
-        series.append(("fmax", f"{hardware} {fmax_label(fmax)}" + (
-            "" if isinstance(fmax, dict) else " (Fmax)"), at_fmax, lambda r: r["verdict"],
-            "tab:cyan", "o"))
-    baud = min(meta["bauds"])
-    series.append(("e2e", f"{hardware} + UART at {baud:,} baud",
-                   lambda r: r[f"e2e_{baud}"], lambda r: r["verdict"], "tab:pink", "v"))
+    fmax, baud = meta.get("fmax_mhz"), min(meta["bauds"])
+    judged = lambda r: r["verdict"]  # noqa: E731
+    series = []
+    for mode, colours in zip(meta["modes"], _MODE_COLOURS):
+        recs, what = records[mode], f"{mode} mode"
+        series.append((recs, f"{what} at {clock / 1e6:g} MHz (exact cycles)",
+                       lambda r: r["seconds_at_clock"], judged, colours[0], "o"))
+        if clock != paper.CLOCK_HZ:
+            series.append((recs, f"{what} at 50 MHz", lambda r: r["seconds_at_50mhz"],
+                           judged, colours[1], "o"))
+        if fmax:
+            def at_fmax(r):
+                mhz = fmax_for(fmax, r["class"])
+                return r["cycles"] / (mhz * 1e6) if mhz else None
+            series.append((recs, f"{what} {fmax_label(fmax)}" + (
+                "" if isinstance(fmax, dict) else " (Fmax)"), at_fmax, judged, colours[2], "o"))
+        series.append((recs, f"{what} + UART at {baud:,} baud", lambda r: r[f"e2e_{baud}"],
+                       judged, colours[3], "v"))
     for engine in meta["engines"]:
-        series.append((engine, f"{engine} (wall time)",
+        series.append((records[meta["modes"][0]], f"{engine} (wall time)",
                        lambda r, e=engine: r["peers"].get(e, {}).get("seconds"),
                        lambda r, e=engine: r["peers"].get(e, {}).get("verdict"),
                        _COLOURS.get(engine, None), "s"))
     timeouts = False
-    for i, (_, label, value, verdict, colour, marker) in enumerate(series):
+    for i, (recs, label, value, verdict, colour, marker) in enumerate(series):
         done, stopped = ([], []), ([], [])
-        for rec in records:
+        for rec in recs:
             seconds = value(rec)
             if seconds is None or seconds <= 0:
                 continue
@@ -99,9 +104,9 @@ def draw(records, meta, path):
     ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
     ax.set_xlabel("cells of the puzzle (rows x columns)")
     ax.set_ylabel("time per puzzle (s)")
-    label = f", {meta['hardware_label']}" if meta.get("hardware_label") else ""
-    ax.set_title(f"Slitherlink{label}: time per puzzle, unique mode ({meta['puzzles']} puzzles, "
-                 f"{meta['date']})", fontsize=10)
+    puzzles = len(records[meta["modes"][0]])
+    ax.set_title(f"Slitherlink, {' and '.join(meta['modes'])} mode: time per puzzle, unique "
+                 f"mode ({puzzles} puzzles, {meta['date']})", fontsize=10)
     ax.grid(True, which="major", alpha=0.3)
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0)
     fig.tight_layout()

@@ -1,12 +1,14 @@
 """Measure the SoC in paper mode: solve cycles per puzzle next to the golden model's checks.
 
 ``python -m slitherlink.bench.soc_cycles [--puzzles a,b,...] [--out FILE]`` (``make
-bench-soc``) solves the puzzles on the default virtual board (``sim.vboard``, the SoC
-compiled by Verilator, the default target's clock and UART) over its pseudo-terminal,
-with :mod:`host.protocol`; fast enough for 10x10 puzzles of tens of thousands of checks.
-It checks every counter against :func:`model.paper.search` and writes a Markdown table: checks, floods, solve cycles (the SoC's cycle counter, from
-"puzzle loaded" to "answer ready"), cycles per check, and milliseconds at
-50 MHz, the paper's clock (its 0.1578 s average per 10x10 is 7.9 M cycles).
+bench-soc``) solves the puzzles in paper mode on the default virtual board (``sim.vboard``,
+the SoC compiled by Verilator, the default target's clock and UART) through the hardware
+benchmark's board (:class:`bench.hardware.BoardWorker`); fast enough for 10x10 puzzles of
+tens of thousands of checks.  It checks every counter against the golden model
+(:func:`model.paper.search`) and writes a Markdown table: checks, floods, solve cycles (the
+SoC's cycle counter, from "puzzle loaded" to "answer ready"), cycles per check, and
+milliseconds at 50 MHz, the paper's clock (its 0.1578 s average per 10x10 is 7.9 M
+cycles).
 """
 
 import argparse
@@ -14,12 +16,13 @@ import sys
 import time
 from pathlib import Path
 
+from slitherlink.bench import paper
 from slitherlink.spec.target import DEFAULT_TARGET
 
 SMALL = ["edge_2x4_global_unsat", "edge_1x3_two_solutions", "janko_0008", "janko_0002",
          "janko_0011", "janko_1165", "janko_0751", "janko_0454", "janko_0891",
          "loopy_7x7_normal_03", "janko_0748", "janko_1142", "janko_0921", "janko_0071"]
-PAPER_CYCLES = 0.1578 * 50e6
+PAPER_10X10 = paper.hardware_average_10x10()   # 0.1578 s at 50 MHz (Table 8)
 
 
 def sample_10x10(count=20):
@@ -36,7 +39,8 @@ def table(rows):
     for r in rows:
         out.append(f"| {r['name']} | {r['rows']}x{r['cols']} | {r['status']} | {r['checks']} | "
                    f"{r['floods']} | {r['flood_iterations']} | {r['cycles']} | "
-                   f"{r['cycles'] / max(1, r['checks']):.1f} | {r['cycles'] / 50e3:.3f} |")
+                   f"{r['cycles'] / max(1, r['checks']):.1f} | "
+                   f"{1e3 * r['cycles'] / paper.CLOCK_HZ:.3f} |")
     checks = sum(r["checks"] for r in rows)
     cycles = sum(r["cycles"] for r in rows)
     per = cycles / max(1, checks)
@@ -46,54 +50,46 @@ def table(rows):
     if tens:
         mean = sum(r["cycles"] for r in tens) / len(tens)
         out.append(f"The {len(tens)} solved 10x10 puzzles: {mean / 1e6:.2f} M cycles on average "
-                   f"({mean / 50e6:.4f} s at 50 MHz); the paper: 0.1578 s = "
-                   f"{PAPER_CYCLES / 1e6:.2f} M cycles.")
+                   f"({mean / paper.CLOCK_HZ:.4f} s at 50 MHz); the paper: "
+                   f"{PAPER_10X10['seconds']} s = {PAPER_10X10['cycles_at_50mhz'] / 1e6:.2f} M "
+                   f"cycles.")
     return "\n".join(out) + "\n"
 
 
-def model_counters(puzzle, unique, max_checks):
-    from slitherlink.host.result import Result
-    from slitherlink.model.paper import search
-    outcome = search(puzzle, max_solutions=2 if unique else 1,
-                     max_checks=max_checks or (1 << 32) - 1)
-    status = Result.status_for(len(outcome.solutions), wanted_unique=unique,
-                               exhausted=outcome.exhausted)
-    return status, outcome
-
-
 def run_vboard(names, *, max_checks, timeout):
-    """Solve ``names`` on the virtual board; every counter is checked against the model."""
-    import serial
-    from slitherlink.host import protocol as P
-    from slitherlink.sim.vboard import VirtualBoard
+    """Solve ``names`` on the default virtual board in paper mode (the hardware
+    benchmark's board and golden model, :mod:`bench.hardware`, :data:`bench.modes.PAPER`);
+    every counter is checked against the model's."""
+    from slitherlink.bench.hardware import BoardWorker
+    from slitherlink.bench.modes import PAPER
     from slitherlink.host.corpus import load
+    from slitherlink.host.device import BoardError
+    from slitherlink.sim.vboard import build_design
+    bound = max_checks or (1 << 32) - 1
     rows = []
-    with VirtualBoard() as board, serial.Serial(board.port, board.baud, timeout=0.1) as port:
-        decoder = P.FrameDecoder()
+    worker = BoardWorker(build_design("soc"))
+    try:
         for name in names:
-            puzzle, solution = load(name)
-            port.write(P.encode_solve(puzzle, mode="paper", unique=True, max_checks=max_checks))
-            start, frames = time.monotonic(), []
-            while not frames and time.monotonic() - start < timeout:
-                frames = decoder.feed(port.read(256))
-            if not frames:
-                raise RuntimeError(f"{name}: no answer within {timeout} s")
-            reply = P.decode_reply(frames[0])
-            if not isinstance(reply, P.ResultReply):
-                raise RuntimeError(f"{name}: {reply}")
-            status, outcome = model_counters(puzzle, True, max_checks)
-            if reply.counters != outcome.counters.as_dict() or reply.status != status:
-                raise RuntimeError(f"{name}: the SoC says {reply.status.name} "
-                                   f"{reply.counters}, the model {status.name} "
-                                   f"{outcome.counters.as_dict()}")
-            if status.solved and reply.solution != outcome.solutions[0]:
-                raise RuntimeError(f"{name}: the colouring differs from the model's")
+            puzzle, _ = load(name)
+            start = time.monotonic()
+            try:
+                result = worker.solve(PAPER, puzzle, bound, timeout)
+            except BoardError as error:
+                raise RuntimeError(f"{name}: {error}") from None
+            expected = PAPER.expect(puzzle, bound, band=None)
+            counters = {k: result.counters[k] for k in PAPER.counters}
+            if counters != expected["counters"] or result.status.name != expected["status"]:
+                raise RuntimeError(f"{name}: the SoC says {result.status.name} {counters}, "
+                                   f"the model {expected['status']} {expected['counters']}")
+            cycles = result.counters["cycles"]
             rows.append({"name": name, "rows": puzzle.rows, "cols": puzzle.cols,
-                         "status": reply.status.name, **reply.counters, "cycles": reply.cycles,
+                         "status": result.status.name, **counters, "cycles": cycles,
                          "wall_seconds": round(time.monotonic() - start, 1)})
-            print(f"{name}: {reply.status.name}, {reply.counters['checks']} checks, "
-                  f"{reply.cycles} cycles ({reply.cycles / max(1, reply.counters['checks']):.1f}"
-                  f"/check), {rows[-1]['wall_seconds']} s", file=sys.stderr)
+            print(f"{name}: {result.status.name}, {counters['checks']} checks, {cycles} cycles "
+                  f"({cycles / max(1, counters['checks']):.1f}/check), "
+                  f"{rows[-1]['wall_seconds']} s", file=sys.stderr)
+    finally:
+        worker.close()
     return rows
 
 

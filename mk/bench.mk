@@ -1,15 +1,24 @@
-# The benchmark (bench/board.py): the hardware on the virtual board (exact cycles),
-# beside the software peers and the paper's figures (bench/paper.py); see docs/benchmark.md.
-# Options go through BENCH_ARGS, e.g.
+# The hardware benchmark (bench/hardware.py): the SoC on virtual boards (exact cycles), the
+# default mode (deduce) on the default build by default, beside the software peers and the
+# paper's figures (bench/paper.py); see docs/benchmark.md.  Options go through BENCH_ARGS, e.g.
 #   make bench BENCH_ARGS="--sizes 10x10 --per-class all --per-source 0"
-#   make bench BENCH_ARGS="--no-peers --max-checks 50000 --jobs 1"
-#   make bench BENCH_ARGS="--mode deduce --sizes 10x10,15x15,20x20 --per-class 10"   # a build per class
+#   make bench BENCH_ARGS="--per-class 4 --max-cells 1200"        # a build per size class
+#   make bench BENCH_ARGS="--mode paper --max-checks 50000 --jobs 1"
 
 BENCH_ARGS ?=
 
-.PHONY: bench
+.PHONY: bench bench-model
 
-## bench           benchmark the hardware (virtual board, exact cycles) and the peers on a corpus sample; BENCH_ARGS="..." for options
+## bench           benchmark the hardware (virtual boards, exact cycles; deduce mode on the default build) and the peers on a corpus sample; BENCH_ARGS="..." for options
 bench: setup
-	$(PY) -m slitherlink.bench.board $(BENCH_ARGS)
+	$(PY) -m slitherlink.bench.hardware $(BENCH_ARGS)
 
+# The deduction engine's golden model on the corpus (no hardware): its search and its cycles
+# per band height.  Options go through MODEL_ARGS, e.g.
+#   make bench-model MODEL_ARGS="--max-cells 100 --bands 1,2"
+
+MODEL_ARGS ?= --max-cells 100 --bands 1
+
+## bench-model     the deduction engine's band model on the corpus (no hardware): decisions, probes, cycles per band height; MODEL_ARGS="..." for options
+bench-model: setup
+	$(PY) -m slitherlink.bench.band_model $(MODEL_ARGS)
