@@ -259,7 +259,7 @@ def test_smoke_both_modes_on_the_virtual_board(tmp_path, capsys):
         assert (int(row["solve_frame_bytes"]), int(row["reply_frame_bytes"])) == (solve, reply)
         assert float(row["uart_3000000"]) == pytest.approx(10 * (solve + reply) / 3e6)
         assert float(row["e2e_115200"]) == pytest.approx(
-            10 * (solve + reply) / 115_200 + cycles / 50e6)
+            10 * (solve + reply) / 115_200 + cycles / int(row["clock_hz"]))
         assert row["sat_verdict"] == "ok"
         # the paper's search beside it, where its golden model ends within 250 checks
         paper = search(puzzle, max_solutions=2, max_checks=250)

@@ -3,7 +3,7 @@ the puzzle's .sol and the manifest's ``unique`` column.
 
 The CI sample is every puzzle up to 10x10 plus a few large ones (well under two
 minutes on one core); the whole corpus is behind the ``slow`` marker
-(``bench/deduce.py`` prints the measured table).
+(``bench/band_model.py`` prints the measured table).
 """
 
 import time
