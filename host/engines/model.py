@@ -20,6 +20,10 @@ from . import deduce as deduce_engine
 #: Default step limit of the paper's search: about a minute of Python, far beyond any
 #: 10x10 we know.
 DEFAULT_MAX_CHECKS = 200_000_000
+#: Default time limit, in seconds, of either mode when ``--time-limit`` gives none: the
+#: golden models are slow on large grids (a blank 200x200 runs for minutes in deduce
+#: mode), and a run ends with a clear message (status LIMIT) within this bound.
+DEFAULT_TIME_LIMIT = 60.0
 
 
 def check_options(*, mode=None, max_checks=None, max_decisions=None, **_):
@@ -41,10 +45,14 @@ def solve(puzzle, *, unique=False, time_limit=None, mode=None, max_checks=None,
     (looked at every 65,536 checks).  Deduce mode: deduction, probing and depth-first
     search, bounded by ``max_decisions`` and ``time_limit``."""
     check_options(mode=mode, max_checks=max_checks, max_decisions=max_decisions)
+    given = time_limit is not None
+    time_limit = time_limit if given else DEFAULT_TIME_LIMIT
     if chosen_mode(mode) is Mode.DEDUCE:
         result = deduce_engine.solve(puzzle, unique=unique, time_limit=time_limit,
                                      max_decisions=max_decisions, max_solutions=max_solutions)
         result.engine = "model"
+        if not given and result.message:
+            result.message += " (the model engine's default; --time-limit sets another)"
         return result
     if max(puzzle.rows, puzzle.cols) > protocol.MAX_GRID:
         # the paper's search, as the hardware runs it, is for grids the protocol carries;
@@ -54,10 +62,11 @@ def solve(puzzle, *, unique=False, time_limit=None, mode=None, max_checks=None,
                                 f"largest), not {puzzle.size}: use --mode deduce or "
                                 f"--engine sat")
     wanted = max_solutions if max_solutions is not None else (2 if unique else 1)
+    started = time.monotonic()
     with Stopwatch() as clock:
         outcome = search(puzzle, max_solutions=wanted,
                          max_checks=DEFAULT_MAX_CHECKS if max_checks is None else max_checks,
-                         deadline=None if time_limit is None else time.monotonic() + time_limit)
+                         deadline=started + time_limit)
     found = len(outcome.solutions)
     status = Result.status_for(min(found, 2), wanted_unique=unique or wanted > 1,
                                exhausted=outcome.exhausted)
@@ -66,4 +75,9 @@ def solve(puzzle, *, unique=False, time_limit=None, mode=None, max_checks=None,
                     mode="paper")
     if outcome.limit_reached:
         result.message = f"stopped after {outcome.counters.checks} checks"
+        if time.monotonic() >= started + time_limit:
+            result.message = (f"time limit of {time_limit:g} s reached after "
+                              f"{outcome.counters.checks} checks"
+                              + ("" if given else " (the model engine's default; "
+                                 "--time-limit sets another)"))
     return result  # checked by host.engines.checked

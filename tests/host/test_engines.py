@@ -337,3 +337,25 @@ def test_a_loop_that_avoids_row_1(engine):
                               time_limit=60)
     assert only.status is Status.SOLVED_UNIQUE
     assert only.solution == ((False, False), (False, False), (True, True))
+
+
+def test_the_model_engine_has_a_default_time_limit(monkeypatch):
+    """Without ``time_limit`` the golden models stop at the model engine's default bound
+    (a blank 60x60 runs for minutes in deduce mode), with a message that names it."""
+    from slitherlink.host.engines import model as model_engine
+    monkeypatch.setattr(model_engine, "DEFAULT_TIME_LIMIT", 0.001)
+    blank = Puzzle([[None] * 60 for _ in range(60)])
+    result = get_engine("model")(blank, unique=True)
+    assert result.status is Status.LIMIT and result.solution is None
+    assert "time limit of 0.001 s" in result.message and "default" in result.message
+    # paper mode hands the same bound to the search as its deadline
+    deadlines = []
+    real_search = model_engine.search
+
+    def search(puzzle, **options):
+        deadlines.append(options["deadline"] - time.monotonic())
+        return real_search(puzzle, **options)
+
+    monkeypatch.setattr(model_engine, "search", search)
+    get_engine("model", mode="paper")(Puzzle([[3, None], [None, None]]), unique=True)
+    assert len(deadlines) == 1 and 0 < deadlines[0] <= 0.001
