@@ -591,6 +591,15 @@ class _StdinLines:
             yield self.number, _decode(raw + b"\n", _STDIN)
 
 
+#: the characters of a row of a plain grid (digits, blanks, an ASCII drawing's lines)
+_PLAIN_ROW = frozenset("0123.+-| \t")
+
+
+def _plain_row(text):
+    """Whether ``text`` (a line of standard input) is a row of a plain grid."""
+    return _kind(text) == "plain" and set(text) <= _PLAIN_ROW
+
+
 def _stdin_puzzles(stdin):
     """``(label, puzzle or PuzzleError)`` of standard input as it comes (see the module
     docstring): a line-by-line stream of ids, URLs and file names, or one plain puzzle read
@@ -604,7 +613,8 @@ def _stdin_puzzles(stdin):
             text = raw.strip()
             if not text or text.startswith("#"):
                 continue
-            if _kind(text) == "plain" and not os.path.exists(text):  # a grid: read it whole
+            if not found and _plain_row(text) and not os.path.exists(text):
+                # a grid: read it whole
                 rest = [raw]
                 for _, line in reading:
                     rest.append(line)
