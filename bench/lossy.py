@@ -41,41 +41,13 @@ from slitherlink.host.result import Status
 PUZZLES = corpus.root()
 
 
-class SearchingFakeDevice(FakeDevice):
-    """The fake device with its search in a thread, as on the board: while it runs, a
-    SOLVE gets BUSY, an ABORT ends it, a PING is answered (the plain fake device searches
-    inside its serving loop and is silent meanwhile).  Searches are remembered by their
-    request, so the SOLVEs a lossy link makes the host repeat cost nothing more."""
+def SearchingFakeDevice(**options):  # noqa: N802 -- a device kind, as a class is
+    """The fake device with its search in a thread, as on the board: while it runs, a PING
+    or a resend is answered (searches are remembered by their request, so the SOLVEs a
+    lossy link makes the host repeat cost nothing more)."""
+    return FakeDevice(threaded=True, **options)
 
-    _memo = {}
 
-    def _request(self, frame):
-        if frame.type != P.MsgType.SOLVE or self._running is not None:
-            return super()._request(frame)
-        try:
-            request = P.decode_solve(frame, max_rows=self.max_rows, max_cols=self.max_cols)
-        except P.ProtocolError:
-            return super()._request(frame)
-        if request.mode is P.Mode.DEDUCE and not self.deduce:
-            return super()._request(frame)  # ERROR NO_DEDUCE
-        started, token = time.monotonic(), object()
-        self._token = token
-        self._running = (float("inf"), request, None, started, 0)
-
-        def work():
-            if frame.payload not in self._memo:  # the payload includes the mode's flag
-                self._memo[frame.payload] = solve_reply(request)
-            reply, steps = self._memo[frame.payload]
-            with self._lock:
-                if self._token is token and self._running is not None:
-                    self._running = (time.monotonic(), request, reply, started, steps)
-
-        threading.Thread(target=work, name="fake-search", daemon=True).start()
-        return None
-
-    def _abort(self):
-        self._token = None
-        return super()._abort()
 DEFAULT_LOSSES = (0.001, 0.01, 0.05)
 
 
