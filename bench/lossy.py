@@ -1,81 +1,52 @@
-"""Solves over a lossy link: success rate at 0.1 %, 1 % and 5 % of the bytes damaged.
+"""Solves over a lossy link: the virtual board and the fake device side by side, at 0.1 %,
+1 % and 5 % of the bytes damaged.
 
-The board engine (:mod:`host.engines.board`, with its default timing and ``--retries``)
-talks to the fake device (:mod:`host.fakedevice`, a 10x10 build, the Arty's,
-searching in a thread like the board: :class:`SearchingFakeDevice`)
-through :class:`host.lossy.LossyLink`, which drops or corrupts each byte with
-the given probability in both directions (half dropped, half corrupted;
-seeded).  Every answer is compared with the corpus's ``.sol``: a wrong answer
-is the one thing that must never happen; a clean failure (one line, an exit
-code) within the time bound is allowed, but at 1 % at least 99 % must be solved.
+The board engine's stream (:func:`host.engines.board.solve_stream`, with its default
+timing and ``--retries``, the device's queue kept full, at the fastest rate the device
+offers) talks to the device -- the fake device (:mod:`host.fakedevice`, a 10x10 build,
+searching in a thread like the board) or the virtual board (:mod:`sim.vboard`, the real
+SoC, firmware and UART) -- through :class:`host.lossy.LossyLink`, which drops or corrupts
+each byte with the given probability in both directions (half dropped, half corrupted;
+seeded).  Every answer is compared with the corpus's ``.sol``: a wrong answer is the one
+thing that must never happen; a clean failure (one line, an exit code) within the bound of
+its puzzle is allowed.
 
     python -m slitherlink.bench.lossy                       # 50 puzzles, 0.1 %, 1 %, 5 %
-    python -m slitherlink.bench.lossy --losses 0.01 --puzzles 20 --seed 3
-    python -m slitherlink.bench.lossy --mode deduce         # DEDUCE_RESULT replies
+    python -m slitherlink.bench.lossy --devices fake --losses 0.01 --puzzles 20 --seed 3
+    python -m slitherlink.bench.lossy --baud 115200 --depth 1   # the start rate, one in flight
 
-The board engine runs in paper mode unless ``--mode deduce`` is given (the
-table of docs/host.md was measured with RESULT frames).
-
-Prints one row per loss rate: solved right, wrong, failed (by exit code), the
-median and maximum wall time per puzzle, and the frames sent again.
+Prints one row per device and loss rate: solved right, wrong, failed (by exit code), the
+puzzles whose time (from the answer before) went past their bound
+(:meth:`host.device.link.LinkTiming.puzzle_bound`), the median and maximum wall time per
+puzzle.
 """
 
 import argparse
 import json
 import statistics
 import sys
-import threading
 import time
 from pathlib import Path
 
 from slitherlink.host import device as B
 from slitherlink.host import corpus
-from slitherlink.host.engines import get_engine
+from slitherlink.host.engines import checked_stream
+from slitherlink.host.engines.board import solve_stream
 from slitherlink.host.errors import HostError
-from slitherlink.host import protocol as P
-from slitherlink.host.fakedevice import FakeDevice, solve_reply
+from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.lossy import LossyLink
-
 from slitherlink.host.result import Status
 
 PUZZLES = corpus.root()
 
 
-class SearchingFakeDevice(FakeDevice):
-    """The fake device with its search in a thread, as on the board: while it runs, a
-    SOLVE gets BUSY, an ABORT ends it, a PING is answered (the plain fake device searches
-    inside its serving loop and is silent meanwhile).  Searches are remembered by their
-    request, so the SOLVEs a lossy link makes the host repeat cost nothing more."""
+def SearchingFakeDevice(**options):  # noqa: N802 -- a device kind, as a class is
+    """The fake device with its search in a thread, as on the board: while it runs, a PING
+    or a resend is answered (searches are remembered by their request, so the SOLVEs a
+    lossy link makes the host repeat cost nothing more)."""
+    return FakeDevice(threaded=True, **options)
 
-    _memo = {}
 
-    def _request(self, frame):
-        if frame.type != P.MsgType.SOLVE or self._running is not None:
-            return super()._request(frame)
-        try:
-            request = P.decode_solve(frame, max_rows=self.max_rows, max_cols=self.max_cols)
-        except P.ProtocolError:
-            return super()._request(frame)
-        if request.mode is P.Mode.DEDUCE and not self.deduce:
-            return super()._request(frame)  # ERROR NO_DEDUCE
-        started, token = time.monotonic(), object()
-        self._token = token
-        self._running = (float("inf"), request, None, started, 0)
-
-        def work():
-            if frame.payload not in self._memo:  # the payload includes the mode's flag
-                self._memo[frame.payload] = solve_reply(request)
-            reply, steps = self._memo[frame.payload]
-            with self._lock:
-                if self._token is token and self._running is not None:
-                    self._running = (time.monotonic(), request, reply, started, steps)
-
-        threading.Thread(target=work, name="fake-search", daemon=True).start()
-        return None
-
-    def _abort(self):
-        self._token = None
-        return super()._abort()
 DEFAULT_LOSSES = (0.001, 0.01, 0.05)
 
 
@@ -92,50 +63,89 @@ def pick_puzzles(count, *, max_side=10, root=PUZZLES):
     return [corpus.load(r["name"], root) for r in rows]
 
 
-def run(loss, puzzles, *, seed=1, retries=None, mode="paper"):
-    """Solve every puzzle over a link with ``loss`` in ``mode``; a list of records."""
-    device = SearchingFakeDevice(max_rows=10, max_cols=10)
-    device_path, stop_device = device.serve_pty()
+def _device(kind):
+    """``(pty path, stop)`` of a device of ``kind``: "fake" (the fake device of a 10x10
+    build, searching in a thread) or "vboard" (the virtual board of the default build)."""
+    if kind == "fake":
+        return SearchingFakeDevice(max_rows=10, max_cols=10).serve_pty()
+    from slitherlink.sim.vboard import VirtualBoard
+    board = VirtualBoard("soc", quiet=True)
+    board.start()
+    return board.port, board.stop
+
+
+def _bound(connection, puzzle, retries):
+    """The documented bound of a puzzle after the one before it on ``connection``'s link
+    (:meth:`host.device.link.LinkTiming.puzzle_bound`), with its queue and rate switch."""
+    from slitherlink.host.device.rates import known_rates
+    v = connection.version
+    return connection.timing.puzzle_bound(
+        puzzle.rows, puzzle.cols, v.clock_hz, connection.retries if retries is None
+        else retries, depth=connection.depth, switch=True, max_payload=v.max_payload,
+        others=len(known_rates()))
+
+
+def run(loss, puzzles, *, seed=1, retries=None, mode="paper", kind="fake", baud=None,
+        depth=None):
+    """Solve every puzzle over a link with ``loss`` in ``mode`` on a device of ``kind``,
+    as one stream (``depth`` SOLVEs in flight, the device's queue by default; at ``baud``,
+    the fastest the device offers by default); a list of records."""
+    device_path, stop_device = _device(kind)
     link = LossyLink(device_path, loss=loss, seed=seed)
     port = link.start()
-    solve = get_engine("board")
-    records = []
+    records, bounds = [], []
+    solve = checked_stream(solve_stream)
     try:
-        for puzzle, solution in puzzles:
-            start = time.monotonic()
-            record = {"name": puzzle.name, "size": puzzle.size, "loss": loss}
-            try:
-                result = solve(puzzle, unique=True, port=port, retries=retries, mode=mode)
-            except HostError as error:
-                record.update(outcome="failed", exit_code=int(error.exit_code),
-                              message=str(error))
+        last = time.monotonic()
+        items = [((puzzle, solution), puzzle) for puzzle, solution in puzzles]
+        for (puzzle, solution), outcome in solve(items, unique=True, port=port, retries=retries,
+                                                 mode=mode, counters=False, baud=baud,
+                                                 depth=depth):
+            now = time.monotonic()
+            record = {"name": puzzle.name, "size": puzzle.size, "loss": loss, "device": kind,
+                      "seconds": now - last}
+            last = now
+            if isinstance(outcome, HostError):
+                record.update(outcome="failed", exit_code=int(outcome.exit_code),
+                              message=str(outcome))
+            elif isinstance(outcome, BaseException):
+                raise outcome
             else:
-                right = result.status is Status.SOLVED_UNIQUE and result.solution == solution
+                right = outcome.status is Status.SOLVED_UNIQUE and outcome.solution == solution
                 if right:
                     record.update(outcome="right", exit_code=0)
-                elif result.status is Status.ERROR:  # the rules checker caught it
-                    record.update(outcome="failed", exit_code=7, message=result.message)
+                elif outcome.status is Status.ERROR:  # the rules checker caught it
+                    record.update(outcome="failed", exit_code=7, message=outcome.message)
                 else:
                     record.update(outcome="wrong", exit_code=0,
-                                  message=f"status {result.status.name}")
-            record["seconds"] = time.monotonic() - start
+                                  message=f"status {outcome.status.name}")
+            for connection in B.connections():
+                bounds.append(_bound(connection, puzzle, retries))
+                record["bound"] = bounds[-1]
             records.append(record)
     finally:
-        resends = sum(connection.resends for connection in B.connections())
+        connections = B.connections()
+        resends = sum(connection.resends for connection in connections)
+        rate = connections[0].baud if connections else None
         B.close_all()
         link.stop()
         stop_device()
-    records.append({"summary": True, "loss": loss, "link": dict(link.stats),
-                    "resends_open_session": resends})
+    for record in records:
+        record.setdefault("bound", max(bounds, default=float("inf")))
+    records.append({"summary": True, "loss": loss, "device": kind, "link": dict(link.stats),
+                    "resends_open_session": resends, "baud": rate})
     return records
 
 
 def table(all_records):
-    head = (f"{'loss':>6} | {'puzzles':>7} | {'right':>5} | {'wrong':>5} | {'failed':>6} | "
-            f"{'success':>7} | {'median s':>8} | {'max s':>6} | failures (exit code: n)")
+    head = (f"{'device':>6} | {'baud':>7} | {'loss':>6} | {'puzzles':>7} | {'right':>5} | "
+            f"{'wrong':>5} | {'failed':>6} | {'past bound':>10} | {'success':>7} | "
+            f"{'median s':>8} | {'max s':>6} | failures (exit code: n)")
     lines = [head, "-" * len(head)]
-    for loss, records in all_records.items():
+    for (kind, loss), records in all_records.items():
         rows = [r for r in records if not r.get("summary")]
+        summary = next((r for r in records if r.get("summary")), {})
+        past = sum(r["seconds"] > r["bound"] for r in rows)
         n = len(rows)
         right = sum(r["outcome"] == "right" for r in rows)
         wrong = sum(r["outcome"] == "wrong" for r in rows)
@@ -144,7 +154,8 @@ def table(all_records):
         for r in failed:
             codes[r["exit_code"]] = codes.get(r["exit_code"], 0) + 1
         times = [r["seconds"] for r in rows] or [0.0]
-        lines.append(f"{100 * loss:>5.1f}% | {n:>7} | {right:>5} | {wrong:>5} | {len(failed):>6} "
+        lines.append(f"{kind:>6} | {summary.get('baud') or '-':>7} | {100 * loss:>5.1f}% | "
+                     f"{n:>7} | {right:>5} | {wrong:>5} | {len(failed):>6} | {past:>10} "
                      f"| {100 * right / max(n, 1):>6.1f}% | {statistics.median(times):>8.3f} "
                      f"| {max(times):>6.2f} | "
                      + (", ".join(f"{c}: {k}" for c, k in sorted(codes.items())) or "-"))
@@ -162,6 +173,13 @@ def main(argv=None):
                         help=f"the board engine's --retries (default {B.DEFAULT_RETRIES})")
     parser.add_argument("--mode", choices=["paper", "deduce"], default="paper",
                         help="the board engine's mode (default %(default)s)")
+    parser.add_argument("--devices", default="fake,vboard",
+                        help="comma-separated: fake (the fake device), vboard (the virtual "
+                             "board); default %(default)s")
+    parser.add_argument("--baud", type=int, default=None,
+                        help="the rate to switch to (default: the fastest the device offers)")
+    parser.add_argument("--depth", type=int, default=None,
+                        help="SOLVEs in flight (default: the device's queue)")
     parser.add_argument("--json", metavar="FILE", help="write every record as JSON")
     args = parser.parse_args(argv)
     try:
@@ -170,16 +188,21 @@ def main(argv=None):
         parser.error(f"--losses {args.losses!r} is not a list of numbers")
     puzzles = pick_puzzles(args.puzzles)
     all_records = {}
-    for loss in losses:
-        start = time.monotonic()
-        all_records[loss] = run(loss, puzzles, seed=args.seed, retries=args.retries,
-                                mode=args.mode)
-        print(f"loss {100 * loss:g} %: {time.monotonic() - start:.1f} s", file=sys.stderr,
-              flush=True)
+    kinds = [k for k in args.devices.split(",") if k]
+    if not kinds or set(kinds) - {"fake", "vboard"}:
+        parser.error(f"--devices {args.devices!r}: choose from fake, vboard")
+    for kind in kinds:
+        for loss in losses:
+            start = time.monotonic()
+            all_records[kind, loss] = run(loss, puzzles, seed=args.seed, retries=args.retries,
+                                          mode=args.mode, kind=kind, baud=args.baud,
+                                          depth=args.depth)
+            print(f"{kind}, loss {100 * loss:g} %: {time.monotonic() - start:.1f} s",
+                  file=sys.stderr, flush=True)
     print(table(all_records))
     if args.json:
         Path(args.json).write_text(json.dumps(
-            {str(k): v for k, v in all_records.items()}, indent=1))
+            {f"{k[0]} {k[1]}": v for k, v in all_records.items()}, indent=1))
     wrong = sum(r.get("outcome") == "wrong" for rs in all_records.values() for r in rs)
     return 1 if wrong else 0
 

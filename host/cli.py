@@ -2,9 +2,17 @@
 
 ``host/solve.py [options] PUZZLE...`` where a PUZZLE is a file (plain grid,
 Loopy id or puzz.link URL, detected), a directory (its ``*.txt``, sorted), a
-Loopy game id, a puzz.link URL, or ``-`` for standard input.  Inputs are read
-within the limits of :mod:`host.formats` (file size, grid size); an input that
+Loopy game id, a puzz.link URL, or ``-`` for standard input: a stream, one Loopy id,
+puzz.link URL or file name per line, solved as it comes.  Inputs are read
+within the limits of :mod:`host.formats` (file size, grid size, time); an input that
 cannot be read is reported in one line and the run goes on with the others.
+
+Streaming.  An engine with a ``solve_stream`` (the board: its queue kept full,
+:func:`host.engines.board.solve_stream`) solves the inputs as they are read, several in
+flight; the others one at a time.  Answers are written as they come, in input order
+(``--format jsonl``: one JSON record per line, the fields of ``--format json``); on a
+terminal a progress line on standard error shows a long run's progress.  The board is
+asked for its counters only when they are shown (``--format json`` and ``jsonl``).
 
 Engines.  ``--engine`` names an engine of :data:`host.engines.ENGINES` (the
 FPGA board, ``board``, is one of them, and the default:
@@ -26,6 +34,9 @@ by returning a Result with status ERROR and, optionally, an ``exit_code``
 attribute set on it.  Every answer is checked by the rules checker once, in
 :func:`host.engines.checked`: a solution that fails is never shown, the puzzle
 is reported as an engine error.
+
+An engine module may define ``finish()``, called at the end of the run (the board closes
+its connections there).
 
 ``--verbose`` / ``-v`` (repeatable) turns on Python logging on standard error:
 ``-v`` logs every frame sent to and received from a board (hex and decoded
@@ -54,6 +65,11 @@ __all__ = ["ExitCode", "EXIT_CODES", "engine_names", "default_engine",
            "resolve_engine", "exit_code_for", "main"]
 
 PROG = "host/solve.py"
+
+#: the formats whose records carry the counters: the board is asked for them only then
+COUNTER_FORMATS = ("json", "jsonl")
+#: seconds into a run after which a progress line is shown on a terminal
+PROGRESS_AFTER = 1.0
 
 #: CLI option -> keyword of an engine's solve()
 ENGINE_OPTIONS = {
@@ -212,7 +228,8 @@ def text_report(outcome, fmt):
     if result is not None:
         if getattr(result, "mode", None):
             lines.append(f"mode: {result.mode} ({MODE_TEXT.get(result.mode, result.mode)})")
-        lines.append(f"counters: {_counters_text(result)}")
+        if result.counters:  # none when not asked of the board (--format json asks)
+            lines.append(f"counters: {_counters_text(result)}")
         lines.append(f"time: {result.seconds:.4f} s engine, {outcome.wall:.4f} s wall")
     return "\n".join(lines) + "\n"
 
@@ -297,8 +314,9 @@ def build_parser():
     parser.add_argument("--unique", "-u", action="store_true",
                         help="search on for a second solution and report whether the "
                              "solution is unique")
-    parser.add_argument("--format", "-f", choices=["text", "unicode", "json", "svg"],
-                        default="text", help="output format (default: text)")
+    parser.add_argument("--format", "-f", choices=["text", "unicode", "json", "jsonl", "svg"],
+                        default="text", help="output format (default: text); json and jsonl: "
+                        "one JSON record per line, as answers come, with the counters")
     parser.add_argument("--output", "-o", metavar="PATH",
                         help="write the output to PATH instead of standard output "
                              "(svg with several puzzles: PATH is a directory)")
@@ -317,7 +335,9 @@ def build_parser():
     board = parser.add_argument_group("board engine")
     board.add_argument("--port", metavar="DEVICE",
                        help="serial port of the board, e.g. /dev/ttyUSB1")
-    board.add_argument("--baud", type=_positive_int, metavar="RATE", help="UART baud rate")
+    board.add_argument("--baud", type=_positive_int, metavar="RATE",
+                       help="the UART rate to switch to (default: the fastest the board "
+                            "offers; its start rate, 115200: no switch)")
     board.add_argument("--timeout", type=_positive_float, metavar="SECONDS",
                        help="how long the board may take to answer before a request is "
                             "repeated (default: derived from the baud rate and the "
@@ -331,7 +351,8 @@ def build_parser():
     talk.add_argument("--quiet", "-q", action="store_true",
                       help="print nothing but errors (the exit code tells the outcome)")
     talk.add_argument("--progress", action="store_true",
-                      help="a progress line per puzzle on standard error")
+                      help="a progress line per puzzle on standard error (without it, a "
+                           "long run on a terminal shows one line that it keeps up to date)")
     talk.add_argument("--verbose", "-v", action="count", default=0,
                       help="log on standard error: -v every frame sent and received "
                            "(hex, decoded type), retries and timeouts; -vv also raw bytes "
@@ -416,9 +437,14 @@ def _start_logging(verbose, stderr):
 
 
 def _run(args, stdin, stdout, stderr, complain):
-    # read every input first: an svg run needs to know how many puzzles there are
-    items = list(iter_puzzles(args.puzzles, stdin=stdin))
-    if args.format == "svg" and len(items) > 1 and not args.output and not args.convert:
+    items = iter_puzzles(args.puzzles, stdin=stdin)
+    count = None  # how many inputs, when known before solving: not of a stream
+    if "-" not in args.puzzles or args.format == "svg" or args.convert:
+        # files are read first (an svg run needs to know how many puzzles there are);
+        # standard input is solved as it comes
+        items = list(items)
+        count = len(items)
+    if args.format == "svg" and count > 1 and not args.output and not args.convert:
         complain("--format svg with several puzzles needs --output DIRECTORY")
         return ExitCode.USAGE
 
@@ -446,6 +472,7 @@ def _run(args, stdin, stdout, stderr, complain):
         return ExitCode.USAGE
     try:
         solve = resolve_engine(args.engine)
+        stream = engines.get_stream(args.engine)
     except engines.EngineUnavailable as error:
         complain(str(error))
         return ExitCode.ENGINE
@@ -459,49 +486,60 @@ def _run(args, stdin, stdout, stderr, complain):
     except ValueError as error:
         complain(f"{error} ('{args.engine}')")
         return ExitCode.USAGE
+    if "counters" in inspect.signature(solve).parameters:  # implied by the format
+        kwargs["counters"] = args.format in COUNTER_FORMATS
 
+    several = count is None or count > 1
     out_file = None
-    if args.output and not (args.format == "svg" and len(items) > 1):
+    if args.output and not (args.format == "svg" and several):
         try:
             out_file = open(args.output, "w", encoding="utf-8")
         except OSError as error:
             complain(f"cannot write {args.output}: {error.strerror or error}")
             return ExitCode.USAGE
-    if args.output and args.format == "svg" and len(items) > 1:
+    if args.output and args.format == "svg" and several:
         try:
             os.makedirs(args.output, exist_ok=True)
         except OSError as error:
             complain(f"cannot create the directory {args.output}: {error.strerror or error}")
             return ExitCode.USAGE
     document = out_file if out_file is not None else stdout
-    documents_to_stdout = args.output is None and args.format in ("json", "svg")
+    documents_to_stdout = args.output is None and args.format in ("json", "jsonl", "svg")
 
     outcomes, used_names = [], set()
     start = time.perf_counter()
+    progress = Progress(stderr, count) if not (args.progress or args.quiet or args.verbose) \
+        else None
     try:
-        for index, (label, item) in enumerate(items, start=1):
-            if isinstance(item, PuzzleError):
-                outcome = Outcome(label, None, None, ExitCode.INPUT, str(item))
-                complain(str(item))
-                if args.format == "json":  # a record for every input, readable or not
+        solved = _outcomes(items, solve, stream, kwargs, args)
+        for index, outcome in enumerate(solved, start=1):
+            if outcome.puzzle is None:
+                complain(outcome.error)
+                if args.format in COUNTER_FORMATS:  # a record for every input, readable or not
                     document.write(json.dumps({
-                        "input": label, "status": "input_error", "message": str(item),
-                        "exit_code": int(ExitCode.INPUT)}) + "\n")
+                        "input": outcome.label, "status": "input_error",
+                        "message": outcome.error, "exit_code": int(ExitCode.INPUT)}) + "\n")
+                    document.flush()
             else:
-                outcome = solve_one(item, solve, kwargs, unique=args.unique, label=label,
-                                    engine=args.engine)
-                outcome.mode = kwargs.get("mode")
                 if outcome.error:
                     complain(f"{outcome.name}: {outcome.error}")
-                _emit(args, outcome, document, used_names, len(items))
+                _emit(args, outcome, document, used_names, index, count)
                 if args.output and not args.quiet:
                     print(status_line(outcome), file=stdout, flush=True)
             outcomes.append(outcome)
             if args.progress:
-                print(f"[{index}/{len(items)}] {status_line(outcome)}", file=stderr, flush=True)
+                total = f"/{count}" if count is not None else ""
+                print(f"[{index}{total}] {status_line(outcome)}", file=stderr, flush=True)
+            elif progress is not None:
+                progress.update(outcomes)
     finally:
+        if progress is not None:
+            progress.close()
         if out_file is not None:
             out_file.close()
+        finish = getattr(engines.engine_module(args.engine), "finish", None)
+        if finish is not None:  # e.g. the board's connections: closed at the run's end
+            finish()
     seconds = time.perf_counter() - start
     worst = max((o.code for o in outcomes), default=ExitCode.OK)
     if len(outcomes) > 1 and not args.quiet:
@@ -510,18 +548,93 @@ def _run(args, stdin, stdout, stderr, complain):
     return int(worst)
 
 
-def _emit(args, outcome, document, used_names, count):
-    """Write the rendering of one puzzle."""
+def _outcomes(items, solve, stream, kwargs, args):
+    """The :class:`Outcome` of every input, in order, as they come: through the engine's
+    stream (several in flight), or one at a time."""
+    if stream is None:
+        for label, item in items:
+            yield _outcome_of(label, item, lambda puzzle, label=label: solve_one(
+                puzzle, solve, kwargs, unique=args.unique, label=label, engine=args.engine),
+                kwargs)
+        return
+    last = time.perf_counter()
+    try:
+        for (label, item), result in stream((((label, item), item) for label, item in items),
+                                            unique=args.unique, **kwargs):
+            now = time.perf_counter()
+            yield _outcome_of(label, item, lambda puzzle: _streamed(
+                puzzle, result, label, args.engine, now - last), kwargs)
+            last = now
+    except Exception as error:  # noqa: BLE001 -- what the engine raises for the whole run
+        code = getattr(error, "exit_code", None)
+        if code is None:
+            raise
+        yield Outcome("", None, None, ExitCode(int(code)), str(error), engine=args.engine)
+
+
+def _outcome_of(label, item, solved, kwargs):
+    if isinstance(item, PuzzleError):
+        return Outcome(label, None, None, ExitCode.INPUT, str(item))
+    outcome = solved(item)
+    outcome.mode = kwargs.get("mode")
+    return outcome
+
+
+def _streamed(puzzle, result, label, engine, wall):
+    """The :class:`Outcome` of a streamed answer: a Result, or the exception of its
+    puzzle."""
+    if isinstance(result, Result):
+        code = exit_code_for(result.status, unique=False)
+        outcome = Outcome(label, puzzle, result, code, "", wall)
+        return outcome
+    code = getattr(result, "exit_code", None)
+    if code is None:
+        raise result
+    return Outcome(label, puzzle, None, ExitCode(int(code)), str(result), wall, engine)
+
+
+class Progress:
+    """A progress line on standard error, kept up to date (at most ten times a second)
+    once a run has taken :data:`PROGRESS_AFTER` seconds, when standard error is a
+    terminal: puzzles done (of how many, when known), how they ended, the rate."""
+
+    def __init__(self, stream, total=None):
+        isatty = getattr(stream, "isatty", None)
+        self.stream = stream if isatty is not None and isatty() else None
+        self.total, self.start, self.shown, self.width = total, time.monotonic(), 0.0, 0
+
+    def update(self, outcomes):
+        now = time.monotonic()
+        if self.stream is None or now - self.start < PROGRESS_AFTER or now - self.shown < 0.1:
+            return
+        self.shown = now
+        done = len(outcomes)
+        solved = sum(o.result is not None and o.result.status.solved for o in outcomes)
+        total = f"/{self.total}" if self.total is not None else ""
+        text = (f"[{done}{total}] {solved} solved, {done - solved} not; "
+                f"{done / (now - self.start):.1f} puzzles/s")
+        self.stream.write("\r" + text.ljust(self.width))
+        self.stream.flush()
+        self.width = len(text)
+
+    def close(self):
+        if self.stream is not None and self.width:
+            self.stream.write("\r" + " " * self.width + "\r")
+            self.stream.flush()
+
+
+def _emit(args, outcome, document, used_names, index, count):
+    """Write the rendering of one puzzle (the ``index``-th of ``count``, None: unknown)."""
     puzzle, result = outcome.puzzle, outcome.result
     colouring = result.solution if result is not None and result.status.solved else None
     if args.format in ("text", "unicode"):
         if args.quiet and args.output is None:
             return
         text = text_report(outcome, args.format)
-        if count > 1:
-            text += "\n"
+        if index > 1:  # a blank line between the blocks of several puzzles
+            text = "\n" + text
         document.write(text)
-    elif args.format == "json":
+    elif args.format in COUNTER_FORMATS:
         extra = {"input": outcome.label, "exit_code": int(outcome.code),
                  "wall_seconds": outcome.wall}
         if result is None:

@@ -28,14 +28,22 @@ directory, a literal id or URL, or ``-`` for standard input).  Every malformed
 input raises :class:`host.puzzle.PuzzleError` whose ``str()`` is one line
 naming the place (line and column in a file, character in an id or URL).
 
+Standard input is a *stream*, read line by line as it comes (:func:`iter_puzzles` yields
+each puzzle as soon as its line is complete): one Loopy id, puzz.link URL or file name (or
+directory) per line, blank lines and ``#`` comments skipped; a standard input whose first
+line is a row of a plain grid is read whole as one plain puzzle, as a file is.
+
 Limits (far above any real puzzle -- the corpus's largest is 60x60 -- and far
 below what exhausts memory), checked before anything is expanded:
 
-* an input (a file, standard input, a literal id or URL) has at most
-  :data:`MAX_INPUT_BYTES` bytes; a regular file's size is checked before it is
-  read, anything else (standard input, a FIFO, a device) is read in chunks and
-  refused at the first byte past the limit; a FIFO or device that sends
-  nothing for :data:`INPUT_WAIT` seconds is refused;
+* an input (a file, a line of standard input, standard input read whole, a literal id or
+  URL) has at most :data:`MAX_INPUT_BYTES` bytes; a regular file's size is checked before
+  it is read, anything else (standard input, a FIFO, a device) is read in chunks and
+  refused at the first byte past the limit;
+* a FIFO or a device must deliver its content, up to its end, within :data:`INPUT_WAIT`
+  seconds of being opened, and standard input (unless it is a terminal, where a person
+  types) a puzzle within :data:`INPUT_WAIT` seconds of the first byte after the one
+  before: a source that trickles bytes forever, or sends nothing, ends in one line;
 * a grid has at most :data:`MAX_SIDE` rows and columns and :data:`MAX_CELLS`
   cells, in every format: the size written in a Loopy id or a puzz.link URL is
   checked (with at most :data:`MAX_SIZE_DIGITS` digits, ASCII only) before the
@@ -55,7 +63,8 @@ from .puzzle import (MAX_CELLS, MAX_SIDE, Puzzle, PuzzleError, check_grid_size, 
 
 #: the largest input read, in bytes (a 300x300 plain grid is about 90 kB)
 MAX_INPUT_BYTES = 4 * 1024 * 1024
-#: seconds a FIFO or device may stay silent before it is refused
+#: seconds within which a FIFO or device must deliver its content, and standard input (not
+#: a terminal) each puzzle once its first byte has come
 INPUT_WAIT = 10.0
 #: the most digits a grid side may be written with in a Loopy id or URL
 MAX_SIZE_DIGITS = 6
@@ -434,7 +443,7 @@ def _decode(data, source):
 def _read_file(path):
     """The text of ``path``, read within the limits: a regular file's size is checked
     first; a FIFO or a device is read without blocking, in chunks, for at most
-    :data:`INPUT_WAIT` seconds of silence and :data:`MAX_INPUT_BYTES` bytes."""
+    :data:`INPUT_WAIT` seconds and :data:`MAX_INPUT_BYTES` bytes."""
     try:
         fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except OSError as error:
@@ -461,14 +470,17 @@ def _read_file(path):
 
 def _read_bounded(fd, source, *, wait):
     """At most MAX_INPUT_BYTES bytes of ``fd`` up to its end; with ``wait`` (seconds), a
-    non-blocking ``fd`` that sends nothing for that long is refused."""
+    non-blocking ``fd`` that has not come to its end within that time is refused."""
     chunks, total = [], 0
+    deadline = None if wait is None else time.monotonic() + wait
     while True:
-        if wait is not None:
-            ready, _, _ = select.select([fd], [], [], wait)
+        if deadline is not None:
+            left = deadline - time.monotonic()
+            ready = select.select([fd], [], [], max(0.0, left))[0] if left > 0 else []
             if not ready:
-                raise PuzzleError(f"nothing to read for {wait:g} s (a FIFO with no writer, "
-                                  f"or a device?)", source=source)
+                what = "not at its end" if total else "nothing to read"
+                raise PuzzleError(f"{what} after {wait:g} s (a FIFO with no writer, or one "
+                                  f"that trickles, or a device?)", source=source)
         try:
             chunk = os.read(fd, 65536)
         except BlockingIOError:
@@ -482,40 +494,164 @@ def _read_bounded(fd, source, *, wait):
             raise _too_big(source)
 
 
-def _read_stdin(stdin):
-    """Standard input, at most MAX_INPUT_BYTES (a text or a binary stream)."""
-    stream = stdin if stdin is not None else sys.stdin
-    source = "<stdin>"
-    if stream is None or getattr(stream, "closed", False):
-        raise PuzzleError("standard input is closed", source=source)
-    binary = getattr(stream, "buffer", None) if stdin is None else None
-    reader = binary if binary is not None else stream
-    chunks, total = [], 0
-    try:
+_STDIN = "<stdin>"
+
+
+class _StdinLines:
+    """Standard input's lines as they come: ``(number, text)``, each line at most
+    MAX_INPUT_BYTES bytes; unless it is a terminal, each puzzle within INPUT_WAIT seconds of
+    the first byte after the one before (:meth:`puzzle_done` says when one was found)."""
+
+    def __init__(self, stdin):
+        stream = stdin if stdin is not None else sys.stdin
+        if stream is None or getattr(stream, "closed", False):
+            raise PuzzleError("standard input is closed", source=_STDIN)
+        self.stream = stream
+        self.fd = None
+        if stdin is None:  # the process's own: read its descriptor without blocking
+            try:
+                self.fd = stream.fileno()
+                self.tty = os.isatty(self.fd)
+            except (OSError, ValueError, AttributeError) as error:
+                raise PuzzleError(f"cannot read standard input: "
+                                  f"{getattr(error, 'strerror', None) or error}",
+                                  source=_STDIN) from None
+        else:
+            self.tty = False
+        self._buffer = b""
+        self._first_byte = None  # of what follows the last puzzle
+        self.number = 0
+        self.bytes = 0           # read in all
+
+    def puzzle_done(self):
+        self._first_byte = None
+
+    def _clock(self, got):
+        if got and self._first_byte is None:
+            self._first_byte = time.monotonic()
+
+    def _left(self):
+        if self.tty or self._first_byte is None:
+            return None
+        return self._first_byte + INPUT_WAIT - time.monotonic()
+
+    def _chunk(self):
+        """Bytes of the descriptor, b"" at its end; PuzzleError after INPUT_WAIT."""
         while True:
-            chunk = reader.read(65536)
-            if not chunk:
-                break
-            chunks.append(chunk)
-            total += len(chunk)
-            if total > MAX_INPUT_BYTES:
-                raise _too_big(source)
-    except (OSError, ValueError) as error:  # a closed or unreadable descriptor
-        raise PuzzleError(f"cannot read standard input: "
-                          f"{getattr(error, 'strerror', None) or error}", source=source) from None
-    if not chunks:
-        return ""
-    if isinstance(chunks[0], bytes):
-        return _decode(b"".join(chunks), source)
-    return "".join(chunks)
+            left = self._left()
+            if left is not None and left <= 0:
+                raise PuzzleError(f"no complete puzzle line within {INPUT_WAIT:g} s of the "
+                                  f"bytes that began it (a stream that trickles?)",
+                                  source=_STDIN, line=self.number + 1)
+            ready = select.select([self.fd], [], [], left if left is not None else None)[0]
+            if not ready:
+                continue
+            try:
+                return os.read(self.fd, 65536)
+            except BlockingIOError:
+                time.sleep(0.01)
+            except OSError as error:
+                raise PuzzleError(f"cannot read standard input: {error.strerror or error}",
+                                  source=_STDIN) from None
+
+    def __iter__(self):
+        if self.fd is None:  # a text or binary stream of the caller's (tests, embedding)
+            try:
+                for line in iter(self.stream.readline, type(self.stream.read(0))()):
+                    self.number += 1
+                    self.bytes += len(line)
+                    if len(line) > MAX_INPUT_BYTES:
+                        raise _too_big(_STDIN)
+                    yield self.number, (_decode(line, _STDIN) if isinstance(line, bytes)
+                                        else line)
+            except (OSError, ValueError) as error:
+                raise PuzzleError(f"cannot read standard input: "
+                                  f"{getattr(error, 'strerror', None) or error}",
+                                  source=_STDIN) from None
+            return
+        while True:
+            while b"\n" not in self._buffer:
+                if len(self._buffer) > MAX_INPUT_BYTES:
+                    raise _too_big(_STDIN)
+                chunk = self._chunk()
+                self._clock(chunk)
+                if not chunk:
+                    if self._buffer:
+                        self.number += 1
+                        line, self._buffer = self._buffer, b""
+                        self.bytes += len(line)
+                        yield self.number, _decode(line, _STDIN)
+                    return
+                self._buffer += chunk
+            raw, self._buffer = self._buffer.split(b"\n", 1)
+            self.number += 1
+            self.bytes += len(raw) + 1
+            if len(raw) > MAX_INPUT_BYTES:
+                raise _too_big(_STDIN)
+            yield self.number, _decode(raw + b"\n", _STDIN)
+
+
+#: the characters of a row of a plain grid (digits, blanks, an ASCII drawing's lines)
+_PLAIN_ROW = frozenset("0123.+-| \t")
+
+
+def _plain_row(text):
+    """Whether ``text`` (a line of standard input) is a row of a plain grid."""
+    return _kind(text) == "plain" and set(text) <= _PLAIN_ROW
+
+
+def _stdin_puzzles(stdin):
+    """``(label, puzzle or PuzzleError)`` of standard input as it comes (see the module
+    docstring): a line-by-line stream of ids, URLs and file names, or one plain puzzle read
+    whole.  A line that cannot be read is an error of its own, the stream goes on; an error
+    of the stream itself (closed, too slow, too large) ends it."""
+    try:
+        lines = _StdinLines(stdin)
+        found = 0
+        reading = iter(lines)
+        for number, raw in reading:
+            text = raw.strip()
+            if not text or text.startswith("#"):
+                continue
+            if not found and _plain_row(text) and not os.path.exists(text):
+                # a grid: read it whole
+                rest = [raw]
+                for _, line in reading:
+                    rest.append(line)
+                    if lines.bytes > MAX_INPUT_BYTES:
+                        raise _too_big(_STDIN)
+                for puzzle in parse_puzzles("".join(rest), source=_STDIN, name="stdin"):
+                    yield _STDIN, puzzle
+                return
+            found += 1
+            if looks_like_literal(text):
+                kind = _kind(text)
+                parse = parse_loopy if kind == "loopy" else parse_puzzlink
+                try:
+                    yield _STDIN, parse(raw, source=_STDIN, name=f"stdin#{found}", line=number)
+                except PuzzleError as error:
+                    yield _STDIN, error
+            elif os.path.exists(text):
+                for label, read in _expand(text, None):
+                    try:
+                        puzzles = read()
+                    except PuzzleError as error:
+                        yield label, error
+                        continue
+                    for puzzle in puzzles:
+                        yield label, puzzle
+            else:
+                yield _STDIN, PuzzleError("no such file or directory, and not a Loopy game "
+                                          "id or puzz.link URL", source=_STDIN, line=number)
+            lines.puzzle_done()
+        if not found:
+            raise PuzzleError("no puzzle found (the input is empty)", source=_STDIN)
+    except PuzzleError as error:
+        yield _STDIN, error
 
 
 def _expand(spec, stdin):
     """(label, callable returning the list of puzzles) for one command-line argument."""
-    if spec == "-":
-        def read_stdin():
-            return parse_puzzles(_read_stdin(stdin), source="<stdin>", name="stdin")
-        return [("<stdin>", read_stdin)]
     if len(spec) > MAX_INPUT_BYTES:
         def huge():
             raise _too_big(f"argument '{_short(spec)}'", len(spec.encode("utf-8", "replace")))
@@ -558,8 +694,12 @@ def _expand(spec, stdin):
 def iter_puzzles(specs, *, stdin=None):
     """For each command-line argument (file, directory, Loopy id, URL or ``-``),
     yield ``(label, puzzle)`` for every puzzle it holds, or ``(label, error)``
-    with a :class:`PuzzleError` for an input that cannot be read."""
+    with a :class:`PuzzleError` for an input that cannot be read; standard input's as they
+    come."""
     for spec in specs:
+        if spec == "-":
+            yield from _stdin_puzzles(stdin)
+            continue
         for label, read in _expand(spec, stdin):
             try:
                 puzzles = read()

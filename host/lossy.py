@@ -7,7 +7,9 @@ creates a new pseudo-terminal and forwards every byte between the two; each
 byte is damaged with probability ``loss``: dropped (share ``drop_share``) or
 XORed with a random non-zero byte.  The damage of the n-th byte of a direction
 depends only on the seed and n (one ``random.Random`` per direction), so a run
-with the same bytes is damaged the same way.  ``python -m slitherlink.host.lossy TARGET``
+with the same bytes is damaged the same way.  The line rate the host sets on its pty is
+set on the device's too (:mod:`host.ptyrate`), as a cable carries it: a device that reads
+its host's rate from its pty (the virtual board, the fake device) sees the host switch.  ``python -m slitherlink.host.lossy TARGET``
 serves one from the shell (it prints ``PTY /dev/pts/N``).
 """
 
@@ -19,7 +21,9 @@ import sys
 import threading
 import tty
 
-__all__ = ["LossyLink"]
+from .ptyrate import line_rate, set_line_rate
+
+__all__ = ["LossyLink", "LossyLine"]
 
 
 class LossyLink:
@@ -38,7 +42,8 @@ class LossyLink:
         self._stop = threading.Event()
         self._fds = []
 
-    def _damage(self, data, direction):
+    def damage(self, data, direction):
+        """``data`` going ``direction`` ("to_device" or "to_host"), damaged."""
         rng, out = self._rng[direction], bytearray()
         for byte in data:
             self.stats[f"{direction}_bytes"] += 1
@@ -57,6 +62,9 @@ class LossyLink:
         tty.setraw(device)
         master, slave = os.openpty()
         tty.setraw(slave)
+        rate = line_rate(device)
+        if rate:  # until the host sets its own
+            set_line_rate(slave, rate)
         self._fds = [device, master, slave]
         self.path = os.ttyname(slave)
         self._thread = threading.Thread(target=self._run, args=(device, master),
@@ -65,11 +73,16 @@ class LossyLink:
         return self.path
 
     def _run(self, device, master):
+        rate = None
         while not self._stop.is_set():
             try:
-                ready, _, _ = select.select([device, master], [], [], 0.02)
+                ready, _, _ = select.select([device, master], [], [], 0.005)
             except (OSError, ValueError):
                 return
+            now = line_rate(master)
+            if now and now != rate:
+                rate = now
+                set_line_rate(device, rate)
             for fd in ready:
                 try:
                     data = os.read(fd, 4096)
@@ -78,9 +91,9 @@ class LossyLink:
                 if not data:
                     continue
                 if fd == master:
-                    out, to = self._damage(data, "to_device"), device
+                    out, to = self.damage(data, "to_device"), device
                 else:
-                    out, to = self._damage(data, "to_host"), master
+                    out, to = self.damage(data, "to_host"), master
                 if out:
                     try:
                         os.write(to, out)
@@ -105,6 +118,29 @@ class LossyLink:
     def __exit__(self, *exc):
         self.stop()
         return False
+
+
+class LossyLine:
+    """The same damage in front of a pyserial-like object in this process (the fake device
+    on a clock of a test's own): what is written reaches ``line`` damaged, what is read
+    from it arrives damaged; every other attribute is ``line``'s (``baudrate`` too)."""
+
+    def __init__(self, line, **options):
+        object.__setattr__(self, "line", line)
+        object.__setattr__(self, "link", LossyLink(None, **options))
+
+    def write(self, data):
+        self.line.write(self.link.damage(bytes(data), "to_device"))
+        return len(data)
+
+    def read(self, size=1):
+        return self.link.damage(self.line.read(size), "to_host")
+
+    def __getattr__(self, name):
+        return getattr(self.line, name)
+
+    def __setattr__(self, name, value):
+        setattr(self.line, name, value)
 
 
 def main(argv=None):

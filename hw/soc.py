@@ -30,10 +30,11 @@ from amaranth.lib import wiring
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.uart import divisor_for
+from slitherlink.spec.target import get_board
+from slitherlink.spec.uart import bit_time_for, max_baud
 from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_SHIFT, SYSCTL,
-                                        UART as UART_BLOCK, WINDOW_SIZE, Baud, ClockHz, CyclesHi,
-                                        CyclesLo, RamSize, UartDivisor)
+                                        UART as UART_BLOCK, WINDOW_SIZE, ClockHz, CyclesHi,
+                                        CyclesLo, MaxBaud, RamSize, StartBaud)
 
 from . import bus
 from .uart import UART
@@ -104,10 +105,12 @@ class Ram(wiring.Component):
 
 class SysCtl(_Target):
     """The free-running 64-bit cycle counter and the build's parameters
-    (:data:`spec.registers.SYSCTL_REGISTERS`)."""
+    (:data:`spec.registers.SYSCTL_REGISTERS`): the clock, the UART's start rate and the
+    fastest rate the build offers (:func:`spec.uart.max_baud`), the RAM."""
 
-    def __init__(self, *, clock_hz, baud, divisor, ram_size):
-        self.values = {ClockHz: clock_hz, Baud: baud, UartDivisor: divisor, RamSize: ram_size}
+    def __init__(self, *, clock_hz, start_baud, max_baud, ram_size):
+        self.values = {ClockHz: clock_hz, StartBaud: start_baud, MaxBaud: max_baud,
+                       RamSize: ram_size}
         super().__init__((SYSCTL.size - 1).bit_length())
 
     def elaborate(self, platform):
@@ -158,7 +161,7 @@ class SoC(wiring.Component):
 
     ``target`` (:class:`spec.target.Target`): the engines, the grid, the deduction
     engine's band height, label network and trail, the design clock and the UART's
-    rate.  A window without its engine reads 0, and the firmware then refuses that
+    start rate (the fastest it offers follows from the board's bridge and the clock).  A window without its engine reads 0, and the firmware then refuses that
     mode.  ``firmware``: the RAM image (bytes, built by :mod:`firmware.build`);
     ``ram_size`` the RAM it was built for (default: the image's ``ram_size`` attribute).
     """
@@ -173,7 +176,9 @@ class SoC(wiring.Component):
         self.target = target
         self.max_rows, self.max_cols = target.max_rows, target.max_cols
         self.clock_hz, self.baud = int(target.clock_hz), int(target.baud)
-        self.divisor = divisor_for(self.clock_hz, self.baud)
+        self.bit_time = bit_time_for(self.clock_hz, self.baud)
+        self.max_baud = max_baud(self.clock_hz, get_board(target.board).bridge_max_baud,
+                                 self.baud)
         if not isinstance(firmware, (bytes, bytearray)):
             raise TypeError(f"firmware must be the RAM image (bytes), not "
                             f"{type(firmware).__name__}")
@@ -192,9 +197,9 @@ class SoC(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.ram = ram = Ram(self.ram_size, self.firmware)
-        m.submodules.uart = uart = UART(self.divisor)
-        m.submodules.sysctl = sysctl = SysCtl(clock_hz=self.clock_hz, baud=self.baud,
-                                              divisor=self.divisor, ram_size=self.ram_size)
+        m.submodules.uart = uart = UART(self.bit_time)
+        m.submodules.sysctl = sysctl = SysCtl(clock_hz=self.clock_hz, start_baud=self.baud,
+                                              max_baud=self.max_baud, ram_size=self.ram_size)
         if self.accelerator is not None:
             m.submodules.accelerator = self.accelerator
         if self.deduce is not None:

@@ -1,9 +1,12 @@
 """A UART for the SoC (paper Fig. 7: the host talks to the CPU over a serial line).
 
-8 data bits, no parity, 1 stop bit, LSB first; the baud rate is fixed at build
-time as ``divisor`` clock cycles per bit.  The receiver samples the middle of
-every bit and pushes good bytes into a FIFO, so the CPU can poll rarely (the
-firmware polls every few dozen checks during a search); the transmitter sends
+8 data bits, no parity, 1 stop bit, LSB first.  The bit time is a register, DIVISOR
+(clock cycles a bit with :data:`spec.uart.DIVISOR_FRACTION_BITS` fractional bits, reset to
+the build's start rate, :func:`spec.uart.bit_time_for`): a :class:`BitClock` makes each
+bit last N or N+1 whole cycles, so every rate the clock carries is made to a fraction of
+a percent and the firmware can switch rates (SET_BAUD, docs/protocol.md).  The receiver
+samples the middle of every bit and pushes good bytes into a FIFO, so the CPU can poll
+rarely (the firmware polls every few dozen checks during a search); the transmitter sends
 from a FIFO.
 
 Registers: :data:`spec.registers.UART_REGISTERS` (DATA: a read pops one received
@@ -11,8 +14,7 @@ byte, bit 31 ``empty`` set when there was none, a write queues a byte and waits
 while the transmit FIFO is full; STATUS: the FIFOs' state and the sticky
 RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
 RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
-firmware's STATS reply).  The divisor is
-checked by :func:`spec.uart.divisor_for` (at least :data:`spec.uart.MIN_DIVISOR`).
+firmware's STATS reply; DIVISOR: the bit time).
 """
 
 from amaranth import C, Cat, Module, Mux, Signal
@@ -21,74 +23,95 @@ from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.uart import MIN_DIVISOR, divisor_for
+from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_DIVISOR
 from slitherlink.spec.registers import UART as UART_BLOCK
-from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartRxFrameErrors,
-                            UartRxOverruns, UartStatus)
+from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartDivisor,
+                                        UartRxFrameErrors, UartRxOverruns, UartStatus)
 
 from . import bus
 
-__all__ = ["UART", "UARTRx", "UARTTx", "divisor_for"]
+__all__ = ["UART", "UARTRx", "UARTTx", "BitClock"]
+
+#: One clock cycle in the bit time's units.
+_CYCLE = 1 << DIVISOR_FRACTION_BITS
 
 
-def _check_divisor(divisor):
-    if not isinstance(divisor, int) or divisor < MIN_DIVISOR:
-        raise ValueError(f"divisor must be at least {MIN_DIVISOR} clock cycles per bit, "
-                         f"not {divisor!r}")
+def _check_bit_time(bit_time):
+    if not isinstance(bit_time, int) or not MIN_DIVISOR * _CYCLE <= bit_time < 1 << DIVISOR_BITS:
+        raise ValueError(f"the bit time must be from {MIN_DIVISOR * _CYCLE} to "
+                         f"{(1 << DIVISOR_BITS) - 1} (clock cycles times {_CYCLE}, "
+                         f"spec.uart.bit_time_for), not {bit_time!r}")
+
+
+class BitClock(wiring.Component):
+    """Ticks once a bit, ``bit_time`` / 2^DIVISOR_FRACTION_BITS clock cycles apart.
+
+    ``restart`` starts a byte: the first tick comes one bit time later, or half of one with
+    ``half`` (the receiver's middle of the start bit); then one every bit time, each N or
+    N+1 cycles apart so that tick k is within a cycle of k exact bit times.  ``phase`` is
+    the time to the next tick in the bit time's units; a tick is the cycle in which it is
+    less than one cycle.
+    """
+
+    bit_time: In(DIVISOR_BITS)
+    restart: In(1)
+    half: In(1)
+    tick: Out(1)
+
+    def elaborate(self, platform):
+        m = Module()
+        phase = Signal(DIVISOR_BITS)
+        m.d.comb += self.tick.eq(phase < _CYCLE)
+        with m.If(self.restart):
+            m.d.sync += phase.eq(Mux(self.half, self.bit_time >> 1, self.bit_time) - _CYCLE)
+        with m.Elif(self.tick):
+            m.d.sync += phase.eq(phase + self.bit_time - _CYCLE)
+        with m.Else():
+            m.d.sync += phase.eq(phase - _CYCLE)
+        return m
 
 
 class UARTRx(wiring.Component):
     """Receiver: ``data``/``valid`` for one cycle per good byte; ``frame_error`` likewise."""
 
     rx: In(1, init=1)
+    bit_time: In(DIVISOR_BITS)
     data: Out(8)
     valid: Out(1)
     frame_error: Out(1)
-
-    def __init__(self, divisor):
-        _check_divisor(divisor)
-        self.divisor = divisor
-        super().__init__()
 
     def elaborate(self, platform):
         m = Module()
         rx = Signal(init=1)
         m.submodules.sync = FFSynchronizer(self.rx, rx, init=1)
-        timer = Signal(range(self.divisor * 3 // 2 + 1))
+        m.submodules.clock = clock = BitClock()
+        m.d.comb += [clock.bit_time.eq(self.bit_time), clock.half.eq(1)]
         bits = Signal(4)
         shift = Signal(8)
         with m.FSM():
             with m.State("IDLE"):
-                with m.If(~rx):
-                    # wait half a bit to the middle of the start bit
-                    m.d.sync += timer.eq(self.divisor // 2 - 1)
+                with m.If(~rx):  # a start bit: its middle half a bit from now
+                    m.d.comb += clock.restart.eq(1)
                     m.next = "START"
             with m.State("START"):
-                with m.If(timer == 0):
+                with m.If(clock.tick):
                     with m.If(rx):  # a glitch, not a start bit
                         m.next = "IDLE"
                     with m.Else():
-                        m.d.sync += [timer.eq(self.divisor - 1), bits.eq(0)]
+                        m.d.sync += bits.eq(0)
                         m.next = "DATA"
-                with m.Else():
-                    m.d.sync += timer.eq(timer - 1)
             with m.State("DATA"):
-                with m.If(timer == 0):
-                    m.d.sync += [shift.eq(Cat(shift[1:], rx)), bits.eq(bits + 1),
-                                 timer.eq(self.divisor - 1)]
+                with m.If(clock.tick):
+                    m.d.sync += [shift.eq(Cat(shift[1:], rx)), bits.eq(bits + 1)]
                     with m.If(bits == 7):
                         m.next = "STOP"
-                with m.Else():
-                    m.d.sync += timer.eq(timer - 1)
             with m.State("STOP"):
-                with m.If(timer == 0):
+                with m.If(clock.tick):
                     m.d.comb += [self.valid.eq(rx), self.frame_error.eq(~rx)]
                     with m.If(rx):
                         m.next = "IDLE"
                     with m.Else():  # a 0 stop bit: wait for the line to go idle
                         m.next = "BREAK"
-                with m.Else():
-                    m.d.sync += timer.eq(timer - 1)
             with m.State("BREAK"):
                 with m.If(rx):
                     m.next = "IDLE"
@@ -97,56 +120,63 @@ class UARTRx(wiring.Component):
 
 
 class UARTTx(wiring.Component):
-    """Transmitter: takes ``data`` when ``valid`` and ``ready`` are both high."""
+    """Transmitter: takes ``data`` when ``valid`` and ``ready`` are both high; a byte taken
+    as the stop bit ends follows it at once, on the same bit clock (back to back, every
+    edge where the rate puts it); ``idle`` while nothing is being sent."""
 
     tx: Out(1, init=1)
+    bit_time: In(DIVISOR_BITS)
     data: In(8)
     valid: In(1)
     ready: Out(1)
-
-    def __init__(self, divisor):
-        _check_divisor(divisor)
-        self.divisor = divisor
-        super().__init__()
+    idle: Out(1)
 
     def elaborate(self, platform):
         m = Module()
-        timer = Signal(range(self.divisor))
+        m.submodules.clock = clock = BitClock()
+        m.d.comb += clock.bit_time.eq(self.bit_time)
         shift = Signal(10, init=0x3FF)  # stop, data[7:0], start; sent LSB first
         bits = Signal(range(11))
-        m.d.comb += [self.tx.eq(shift[0]), self.ready.eq(bits == 0)]
+        frame = Cat(C(0, 1), self.data, C(1, 1))
+        last = (bits == 1) & clock.tick   # the stop bit ends
+        m.d.comb += [self.tx.eq(shift[0]), self.idle.eq(bits == 0),
+                     self.ready.eq(self.idle | last)]
         with m.If(bits == 0):
             with m.If(self.valid):
-                m.d.sync += [shift.eq(Cat(C(0, 1), self.data, C(1, 1))), bits.eq(10),
-                             timer.eq(self.divisor - 1)]
-        with m.Elif(timer == 0):
-            m.d.sync += [shift.eq(Cat(shift[1:], C(1, 1))), bits.eq(bits - 1),
-                         timer.eq(self.divisor - 1)]
-        with m.Else():
-            m.d.sync += timer.eq(timer - 1)
+                m.d.comb += clock.restart.eq(1)
+                m.d.sync += [shift.eq(frame), bits.eq(10)]
+        with m.Elif(last & self.valid):
+            m.d.sync += [shift.eq(frame), bits.eq(10)]
+        with m.Elif(clock.tick):
+            m.d.sync += [shift.eq(Cat(shift[1:], C(1, 1))), bits.eq(bits - 1)]
         return m
 
 
 class UART(wiring.Component):
-    """The UART with its register interface (module docstring); ``bus`` is a target port."""
+    """The UART with its register interface (module docstring); ``bus`` is a target port.
+
+    ``bit_time``: DIVISOR's value at reset, the build's start rate
+    (:func:`spec.uart.bit_time_for`)."""
 
     bus: In(bus.Signature(addr_width=(UART_BLOCK.size - 1).bit_length()))
     rx: In(1, init=1)
     tx: Out(1, init=1)
 
-    def __init__(self, divisor, *, rx_depth=UART_RX_DEPTH, tx_depth=UART_TX_DEPTH):
-        _check_divisor(divisor)
-        self.divisor, self.rx_depth, self.tx_depth = divisor, rx_depth, tx_depth
+    def __init__(self, bit_time, *, rx_depth=UART_RX_DEPTH, tx_depth=UART_TX_DEPTH):
+        _check_bit_time(bit_time)
+        self.bit_time, self.rx_depth, self.tx_depth = bit_time, rx_depth, tx_depth
         super().__init__()
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.receiver = receiver = UARTRx(self.divisor)
-        m.submodules.transmitter = transmitter = UARTTx(self.divisor)
+        m.submodules.receiver = receiver = UARTRx()
+        m.submodules.transmitter = transmitter = UARTTx()
         m.submodules.rx_fifo = rx_fifo = SyncFIFOBuffered(width=8, depth=self.rx_depth)
         m.submodules.tx_fifo = tx_fifo = SyncFIFOBuffered(width=8, depth=self.tx_depth)
+        bit_time = Signal(DIVISOR_BITS, init=self.bit_time)
 
         m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
+                     receiver.bit_time.eq(bit_time), transmitter.bit_time.eq(bit_time),
                      rx_fifo.w_data.eq(receiver.data), rx_fifo.w_en.eq(receiver.valid),
                      transmitter.data.eq(tx_fifo.r_data), transmitter.valid.eq(tx_fifo.r_rdy),
                      tx_fifo.r_en.eq(transmitter.ready)]
@@ -165,7 +195,7 @@ class UART(wiring.Component):
         m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
         m.d.sync += ready.eq(0)
         is_write = b.wstrb.any()
-        reg = b.addr[2:4]
+        reg = b.addr[2:len(b.addr)]
         with m.If(b.valid & ~ready):
             with m.If(reg == UartData.address >> 2):
                 with m.If(is_write):
@@ -194,7 +224,7 @@ class UART(wiring.Component):
                         status[UartStatus.field("rx_valid").offset].eq(rx_fifo.r_rdy),
                         status[UartStatus.field("tx_ready").offset].eq(tx_fifo.w_rdy),
                         status[UartStatus.field("tx_idle").offset].eq(
-                            ~tx_fifo.r_rdy & transmitter.ready),
+                            ~tx_fifo.r_rdy & transmitter.idle),
                         status[UartStatus.field("rx_overrun").offset].eq(overrun),
                         status[UartStatus.field("rx_frame_error").offset].eq(frame_error),
                     ]
@@ -203,6 +233,12 @@ class UART(wiring.Component):
                 m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, overruns))]
             with m.Elif(reg == UartRxFrameErrors.address >> 2):
                 m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, frame_errors))]
+            with m.Elif(reg == UartDivisor.address >> 2):
+                m.d.sync += ready.eq(1)
+                with m.If(is_write):
+                    m.d.sync += [rdata.eq(0), bit_time.eq(b.wdata[:DIVISOR_BITS])]
+                with m.Else():
+                    m.d.sync += rdata.eq(bit_time)
             with m.Else():
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
         return m

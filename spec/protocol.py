@@ -10,29 +10,63 @@ the generated ``slk_protocol.h`` (offsets, sizes and typed accessors) and
 
 Frame (every multi-byte integer is little-endian)::
 
-    START  LEN_LO LEN_HI  TYPE  PAYLOAD (LEN bytes)  CRC_LO CRC_HI
+    START  LEN_LO LEN_HI  TYPE  SEQ  CHECK  PAYLOAD (LEN bytes)  CRC_LO CRC_HI
 
 * ``START`` is 0xA5; bytes outside a frame that are not ``START`` are skipped
   silently (garbage between frames is not an error).
-* ``LEN`` counts the payload only (0 .. :data:`MAX_PAYLOAD`).  A larger LEN is
-  a BAD_LENGTH error.
+* ``LEN`` counts the payload only.  A request may be no longer than the build takes
+  (VERSION's ``max_payload``: its largest SOLVE; PING, ABORT and STATS are empty,
+  SET_BAUD is 4 bytes); a longer LEN is a BAD_LENGTH drop.
+* ``SEQ`` names a request (1 to 255, chosen by the host); every reply carries the SEQ of
+  the request it answers, so the host matches answers to requests with several in
+  flight.  ERROR frames about bytes that were not a whole request carry SEQ 0.
+* ``CHECK`` is CRC-8 (poly 0x07, init 0, not reflected) over LEN, TYPE and SEQ: the
+  receiver checks the header before it waits for the payload, so a damaged LEN is
+  dropped at once instead of swallowing the frames behind it.
 * The CRC is CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF, not reflected, no
-  final xor; check value 0x29B1 for ``b"123456789"``) over LEN, TYPE and
+  final xor; check value 0x29B1 for ``b"123456789"``) over LEN, TYPE, SEQ, CHECK and
   PAYLOAD (not over START).
 
 Resynchronisation (the firmware and :class:`host.protocol.FrameDecoder` do
-exactly this): a candidate frame starts at a START byte.  When it fails (LEN
-too large, CRC wrong, or no byte arrived for the inter-byte timeout in the
-middle of it), the receiver reports the error and starts again at the byte
+exactly this): a candidate frame starts at a START byte.  When it fails (CHECK
+wrong, LEN too large, CRC wrong, or no byte arrived for the inter-byte timeout in
+the middle of it), the receiver reports the error and starts again at the byte
 after that START byte, so a valid frame hidden inside garbage or behind a
 truncated frame is still found.  The inter-byte timeout is
-:data:`TIMEOUT_BYTE_TIMES` byte times (10 bits each) at the build's baud rate,
-measured with the SoC's cycle counter.
+:data:`TIMEOUT_BYTE_TIMES` byte times (10 bits each) at the current baud rate,
+measured with the SoC's cycle counter.  A candidate is never longer than the
+build's largest request, so :data:`OVERHEAD` + ``max_payload`` bytes that are not
+START (the host's *flush*, zeros) end any candidate whatever arrived before them:
+the host sends them before it sends a request again after silence, and the device
+answers the next good frame however long the host was away.
+
+Requests and their replies (the device's rules; the fake device follows them):
+
+* SOLVE goes into a queue of :data:`QUEUE_DEPTH` requests; the device solves them in
+  order, one at a time, and answers each with one reply: ANSWER (status and colouring),
+  or RESULT / DEDUCE_RESULT (the counters too) when the SOLVE asks for them
+  (FLAG_COUNTERS).  A SOLVE while the queue is full gets ERROR BUSY.
+* A SOLVE whose SEQ and CRC are those of a request queued or being solved is a
+  resend: it is dropped (its answer is on its way).  One whose SEQ and CRC are those of
+  one of the last :data:`STORE_DEPTH` requests answered gets that answer again, without
+  a new search: the host asks for an answer it lost by sending its request again.
+* ABORT ends the running search (its reply carries the ABORTED flag and the counters so
+  far), empties the queue (those requests get no reply) and forgets the stored answers;
+  with no search running it gets ERROR NOT_BUSY.
+* SET_BAUD (only while no search runs and the queue is empty, else ERROR BUSY) asks for
+  another rate: the device answers BAUD at the old rate, then switches; it keeps the new
+  rate once it receives a good frame at it within :data:`BAUD_CONFIRM_CYCLES_SHIFT`
+  (a quarter of a second of its clock), else it goes back to its start rate.  The host
+  switches when it has the BAUD reply and confirms with PING; without an answer it
+  returns to the start rate too.  VERSION says the rate in use, the start rate and the
+  fastest the build offers.
+* PING (VERSION) and STATS (STATS_REPLY) are answered at any time, also while a search
+  runs.
 
 Error replies under garbage (the firmware's rule): a frame received whole with a
 good CRC is always answered (its reply, or an ERROR when it is refused).  A
-dropped candidate (LEN too large, bad CRC, timeout) and lost bytes (OVERRUN)
-are answered with an ERROR only when the transmitter is idle; otherwise no
+dropped candidate (CHECK wrong, LEN too large, bad CRC, timeout) and lost bytes
+(OVERRUN) are answered with an ERROR only when the transmitter is idle; otherwise no
 ERROR is sent and the drop is only counted (STATS ``errors_suppressed``), so a
 burst of garbage never makes the device send faster than the line carries.
 The device never stops receiving while it transmits: it moves received bytes
@@ -47,36 +81,51 @@ from slitherlink.spec import counters as _counters
 
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_GRID", "MAX_PAYLOAD", "OVERHEAD", "TIMEOUT_BYTE_TIMES",
-    "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "SOLVE_FLAGS", "RESULT_ABORTED", "RESULT_UNIQUE",
-    "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK", "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "MsgType", "ErrorCode",
-    "Status", "status_of", "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc",
-    "Empty", "Solve", "Result", "DeduceResult", "Version", "Error", "Stats", "PAYLOADS",
-    "COUNTERS", "DEDUCE_COUNTERS", "STATS_COUNTERS", "solve_length",
-    "result_length", "c_header", "markdown",
+    "QUEUE_DEPTH", "STORE_DEPTH", "BAUD_CONFIRM_CYCLES_SHIFT", "REQUEST_SEQS",
+    "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "FLAG_COUNTERS", "SOLVE_FLAGS",
+    "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK",
+    "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "CRC8_POLY",
+    "CRC8_TABLE", "crc8", "header_check", "MsgType", "ErrorCode", "Status", "status_of",
+    "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc", "Empty",
+    "Solve", "SetBaud", "Answer", "Result", "DeduceResult", "Version", "Baud", "Error",
+    "Stats", "PAYLOADS", "REQUEST_LENGTHS", "COUNTERS", "DEDUCE_COUNTERS", "STATS_COUNTERS",
+    "solve_length", "answer_length", "result_length", "reply_length", "c_header", "markdown",
 ]
 
 #: First byte of every frame.
 START = 0xA5
 #: Version of this protocol, reported by VERSION.
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2
 #: Largest grid side the protocol can carry (the register map's 64x64 window).
 MAX_GRID = 64
 #: Inter-byte timeout inside a frame, in byte times (10 bits) at the build's baud.
 TIMEOUT_BYTE_TIMES = 256  # 22 ms at 115200 baud: room for USB-serial gaps
+#: SOLVE requests the device holds: the one being solved and those waiting behind it.
+QUEUE_DEPTH = 4
+#: Answers the device keeps to send again when their request comes again.
+STORE_DEPTH = 4
+#: SET_BAUD's confirmation window: clock_hz >> this many cycles (a quarter of a second).
+BAUD_CONFIRM_CYCLES_SHIFT = 2
+#: The SEQ values of requests (0 marks a device frame that answers no request).
+REQUEST_SEQS = range(1, 256)
 
 #: 4-bit clue code of a blank cell in SOLVE (0..3 are the digits; 4..14 are errors).
 CLUE_BLANK = 0xF
 
 #: SOLVE flags.
 FLAG_UNIQUE = 0x01  # search on for a second solution (status SOLVED_UNIQUE / MULTIPLE)
-FLAG_DEDUCE = 0x02  # mode: the deduction engine (reply DEDUCE_RESULT) instead of the paper's search
-SOLVE_FLAGS = FLAG_UNIQUE | FLAG_DEDUCE
+FLAG_DEDUCE = 0x02  # mode: the deduction engine instead of the paper's search
+FLAG_COUNTERS = 0x04  # reply RESULT (paper) or DEDUCE_RESULT (deduce) with the counters,
+                      # instead of ANSWER
+SOLVE_FLAGS = FLAG_UNIQUE | FLAG_DEDUCE | FLAG_COUNTERS
 
 #: RESULT flags.
+#: ANSWER, RESULT and DEDUCE_RESULT flags.
 RESULT_ABORTED = 0x01  # the search was ended by an ABORT request
 RESULT_UNIQUE = 0x02   # the request asked for uniqueness (echo of FLAG_UNIQUE)
-RESULT_TRAIL_FULL = 0x04  # DEDUCE_RESULT: the search stopped (LIMIT) because the hardware
+RESULT_TRAIL_FULL = 0x04  # deduce mode: the search stopped (LIMIT) because the hardware
                           # trail was full
+RESULT_DEDUCE = 0x08   # the answer is deduce mode's (echo of FLAG_DEDUCE)
 
 #: VERSION flags.
 VERSION_ACCEL_OK = 0x01  # the accelerator answered with the right ID and size
@@ -99,15 +148,18 @@ CRC_INIT = 0xFFFF
 
 
 class MsgType(enum.IntEnum):
-    """Frame types; a reply's type is its request's type with bit 7 set."""
+    """Frame types: requests below 0x80, replies from 0x80 on."""
     PING = 0x01     # request: empty payload; reply VERSION
-    SOLVE = 0x02    # request: a puzzle; reply RESULT (or ERROR)
-    ABORT = 0x03    # request: empty payload; reply RESULT (ABORTED flag) or ERROR NOT_BUSY
+    SOLVE = 0x02    # request: a puzzle; reply ANSWER, RESULT or DEDUCE_RESULT (or ERROR)
+    ABORT = 0x03    # request: empty payload; the running search's reply, or ERROR NOT_BUSY
     STATS = 0x04    # request: empty payload; reply STATS_REPLY (also while a search runs)
+    SET_BAUD = 0x05  # request: a baud rate; reply BAUD (or ERROR)
     VERSION = 0x81  # reply to PING
-    RESULT = 0x82   # reply to SOLVE in paper mode (and to ABORT of a running search)
+    ANSWER = 0x82   # reply to SOLVE: the status and the colouring
     STATS_REPLY = 0x84  # reply to STATS: the receiver's counters
-    DEDUCE_RESULT = 0x85  # reply to SOLVE in deduce mode (and to ABORT of such a search)
+    BAUD = 0x85     # reply to SET_BAUD: the rate the device switches to
+    RESULT = 0x88   # reply to SOLVE in paper mode with FLAG_COUNTERS
+    DEDUCE_RESULT = 0x89  # reply to SOLVE in deduce mode with FLAG_COUNTERS
     ERROR = 0xFF    # reply to a malformed or refused request
 
 
@@ -128,6 +180,9 @@ class ErrorCode(enum.IntEnum):
     NO_ACCELERATOR = 12  # the accelerator's ID or size is wrong; detail: what was read
     NO_DEDUCE = 13     # deduce mode asked of a build without the deduction engine; detail:
                        # the low 16 bits of its ID register as read
+    BAD_HEADER = 14    # the header's CHECK did not match; detail: the CHECK received
+    BAD_BAUD = 15      # SET_BAUD asked for a rate the build does not offer; detail: the
+                       # divisor it would need (0 when it is beyond 16 bits)
 
 
 class Status(enum.IntEnum):
@@ -184,6 +239,35 @@ def crc16(data, crc=CRC_INIT):
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
     return crc
+
+
+#: CRC-8 (the header's CHECK): poly 0x07, init 0, not reflected, no final xor.
+CRC8_POLY = 0x07
+
+
+def _crc8_table():
+    table = []
+    for byte in range(256):
+        crc = byte
+        for _ in range(8):
+            crc = ((crc << 1) ^ CRC8_POLY) if crc & 0x80 else (crc << 1)
+        table.append(crc & 0xFF)
+    return tuple(table)
+
+
+CRC8_TABLE = _crc8_table()
+
+
+def crc8(data, crc=0):
+    """CRC-8 of ``data`` (``crc8(b"123456789") == 0xF4``)."""
+    for byte in data:
+        crc = CRC8_TABLE[crc ^ byte]
+    return crc
+
+
+def header_check(length, type, seq):
+    """The CHECK byte of a frame header: :func:`crc8` over LEN (2 bytes), TYPE and SEQ."""
+    return crc8(bytes([length & 0xFF, length >> 8, type, seq]))
 
 
 # -- message layouts ------------------------------------------------------------------------
@@ -319,14 +403,17 @@ class FrameHeader(Layout, c_name="FRAME"):
     start: u8("START (0xA5)")
     length: u16("LEN: bytes of the payload")
     type: u8("the message type")
+    seq: u8("the request's number (1 to 255); a reply carries its request's; 0: an ERROR "
+            "about bytes that were no whole request")
+    check: u8("CRC-8 over LEN, TYPE and SEQ")
 
 
 class FrameCrc(Layout, c_name="FRAME_CRC"):
     """What follows the payload of every frame."""
-    crc: u16("CRC-16/CCITT-FALSE over LEN, TYPE and the payload")
+    crc: u16("CRC-16/CCITT-FALSE over LEN, TYPE, SEQ, CHECK and the payload")
 
 
-#: Bytes around the payload: START, LEN (2), TYPE before; CRC (2) after.
+#: Bytes around the payload: START, LEN (2), TYPE, SEQ, CHECK before; CRC (2) after.
 OVERHEAD = FrameHeader.SIZE + FrameCrc.SIZE
 
 
@@ -339,14 +426,36 @@ class Solve(Layout, c_name="SOLVE"):
     rows: u8(f"1 .. the build's maximum (VERSION max_rows; at most {MAX_GRID})")
     cols: u8("1 .. the build's maximum")
     flags: u8(f"bit 0 (0x{FLAG_UNIQUE:02X}) UNIQUE: search on for a second solution; bit 1 "
-              f"(0x{FLAG_DEDUCE:02X}) DEDUCE: run the deduction engine (reply DEDUCE_RESULT), "
-              "else the paper's search (reply RESULT); other bits must be 0")
+              f"(0x{FLAG_DEDUCE:02X}) DEDUCE: run the deduction engine, else the paper's "
+              f"search; bit 2 (0x{FLAG_COUNTERS:02X}) COUNTERS: reply with the counters "
+              "(RESULT or DEDUCE_RESULT), else ANSWER; other bits must be 0")
     max_checks: u32("paper mode: stop with status LIMIT before check number max_checks + 1; "
                     "deduce mode: before decision number max_checks + 1; 0 = no bound other "
                     "than 2^32 - 1")
     clues: Tail(4, "4 bits per cell, row-major, cell 2i in the low nibble of byte i: 0..3 a "
                 f"digit, 0x{CLUE_BLANK:X} blank, 4..14 refused (BAD_CLUE); an odd cell count "
                 "leaves the last high nibble unused")
+
+
+class SetBaud(Layout, c_name="SET_BAUD"):
+    """SET_BAUD: the rate the host asks for."""
+    baud: u32("bits per second; the device makes it as a whole number of clock cycles a bit, "
+              "within 2 % and at least 8 cycles (spec.uart.divisor_for), up to VERSION's "
+              "max_baud")
+
+
+class Answer(Layout, c_name="ANSWER"):
+    """ANSWER: the outcome of a SOLVE and the colouring (no counters)."""
+    status: u8(", ".join(f"{s.value} {s.name}" for s in Status if s is not Status.ERROR))
+    flags: u8(f"bit 0 (0x{RESULT_ABORTED:02X}) ABORTED, bit 1 (0x{RESULT_UNIQUE:02X}) UNIQUE "
+              f"requested, bit 2 (0x{RESULT_TRAIL_FULL:02X}) TRAIL_FULL (deduce mode: the "
+              f"hardware trail was full, status LIMIT), bit 3 (0x{RESULT_DEDUCE:02X}) DEDUCE "
+              "mode")
+    rows: u8("of the puzzle")
+    cols: u8("of the puzzle")
+    colouring: Tail(1, "only when the status is SOLVED_UNIQUE, SOLVED or MULTIPLE (the first "
+                    "solution found): one bit per cell, row-major, cell i at bit i%8 of byte "
+                    "i/8, 1 = inside")
 
 
 def _layout(name, c_name, doc, fields):
@@ -361,31 +470,27 @@ _ENGINE_CLOCKS_FIELD = "engine_clocks"
 
 Result = _layout("Result", "RESULT", "RESULT: the outcome of a SOLVE, its counters and the "
                  "colouring.", {
-    "status": u8(", ".join(f"{s.value} {s.name}" for s in Status if s is not Status.ERROR)),
-    "flags": u8(f"bit 0 (0x{RESULT_ABORTED:02X}) ABORTED, bit 1 (0x{RESULT_UNIQUE:02X}) UNIQUE "
-                "requested"),
+    "status": u8("as ANSWER"),
+    "flags": u8("as ANSWER"),
     "rows": u8("of the puzzle"),
     "cols": u8("of the puzzle"),
     **{c.name: u64(c.doc) for c in _counters.PAPER_COUNTERS},
     "cycles": u64("solve cycles of the SoC's cycle counter, from 'puzzle loaded' (clues written "
                   "to the accelerator) to 'answer ready' (search ended)"),
-    "colouring": Tail(1, "only when the status is SOLVED_UNIQUE, SOLVED or MULTIPLE (the first "
-                      "solution found): one bit per cell, row-major, cell i at bit i%8 of byte "
-                      "i/8, 1 = inside"),
+    "colouring": Tail(1, "as ANSWER"),
 })
 
 DeduceResult = _layout("DeduceResult", "DEDUCE_RESULT", "DEDUCE_RESULT: the outcome of a SOLVE "
                        "in deduce mode, the engine's counters (model.deduce.Counters, "
                        "docs/deduce.md section 6) and the colouring.", {
-    "status": u8("as RESULT"),
-    "flags": u8(f"as RESULT; bit 2 (0x{RESULT_TRAIL_FULL:02X}) TRAIL_FULL: the hardware trail "
-                "was full (status LIMIT)"),
+    "status": u8("as ANSWER"),
+    "flags": u8("as ANSWER"),
     "rows": u8("of the puzzle"),
     "cols": u8("of the puzzle"),
     **{c.name: u32(c.doc) for c in _counters.DEDUCE_COUNTERS},
     _ENGINE_CLOCKS_FIELD: u32(_counters.ENGINE_CLOCKS.doc),
     "cycles": u64("solve cycles of the SoC's cycle counter, as RESULT"),
-    "colouring": Tail(1, "as RESULT"),
+    "colouring": Tail(1, "as ANSWER"),
 })
 
 
@@ -396,18 +501,29 @@ class Version(Layout, c_name="VERSION"):
     max_rows: u8("the build's largest grid")
     max_cols: u8("")
     clock_hz: u32("the SoC's clock")
-    baud: u32("the UART's baud rate")
-    max_payload: u16("MAX_PAYLOAD")
+    baud: u32("the UART's rate now")
+    start_baud: u32("the rate the device starts at, and goes back to when a new rate is not "
+                    "confirmed")
+    max_baud: u32("the fastest rate the build offers (its board's USB-UART bridge's, as the "
+                  "clock can make it)")
+    max_payload: u16("the largest request payload the build takes (its largest SOLVE)")
+    queue: u8(f"SOLVE requests it holds (QUEUE_DEPTH, {QUEUE_DEPTH})")
     flags: u8(f"bit 0 (0x{VERSION_ACCEL_OK:02X}) the accelerator's ID and size are right; "
               f"bit 1 (0x{VERSION_DEDUCE_OK:02X}) the build has the deduction engine (deduce "
               "mode)")
+
+
+class Baud(Layout, c_name="BAUD"):
+    """BAUD: the rate the device switches to once this frame is sent."""
+    baud: u32("the rate the clock makes (the one asked for, within 2 %)")
+    divisor: u16("clock cycles a bit")
 
 
 class Error(Layout, c_name="ERROR"):
     """ERROR: why a frame was dropped or a request refused."""
     code: u8("the reason, below")
     type: u8("type of the offending frame; 0 when the frame was not received whole "
-             "(BAD_LENGTH of LEN, BAD_CRC, TIMEOUT, OVERRUN)")
+             "(BAD_HEADER, BAD_LENGTH of LEN, BAD_CRC, TIMEOUT, OVERRUN)")
     detail: u16("per code")
 
 
@@ -416,7 +532,7 @@ class Stats(Layout, c_name="STATS"):
     rx_bytes: u32("bytes received (moved from the UART into the frame buffer)")
     frames_good: u32("frames received whole with a good CRC (every request, answered or "
                      "refused; this STATS included)")
-    frames_bad: u32("candidate frames dropped: LEN too large, bad CRC or timeout")
+    frames_bad: u32("candidate frames dropped: CHECK wrong, LEN too large, bad CRC or timeout")
     garbage_bytes: u32("bytes skipped outside frames (not a START byte)")
     errors_sent: u32("ERROR frames sent")
     errors_suppressed: u32("ERROR frames not sent because the transmitter was busy (see the "
@@ -429,8 +545,13 @@ class Stats(Layout, c_name="STATS"):
 
 #: The payload layout of every message type.
 PAYLOADS = {MsgType.PING: Empty, MsgType.SOLVE: Solve, MsgType.ABORT: Empty,
-            MsgType.STATS: Empty, MsgType.VERSION: Version, MsgType.RESULT: Result,
-            MsgType.STATS_REPLY: Stats, MsgType.ERROR: Error, MsgType.DEDUCE_RESULT: DeduceResult}
+            MsgType.STATS: Empty, MsgType.SET_BAUD: SetBaud, MsgType.VERSION: Version,
+            MsgType.ANSWER: Answer, MsgType.RESULT: Result, MsgType.STATS_REPLY: Stats,
+            MsgType.BAUD: Baud, MsgType.ERROR: Error, MsgType.DEDUCE_RESULT: DeduceResult}
+
+#: The payload length of every request but SOLVE (whose length follows its grid).
+REQUEST_LENGTHS = {MsgType.PING: Empty.SIZE, MsgType.ABORT: Empty.SIZE,
+                   MsgType.STATS: Empty.SIZE, MsgType.SET_BAUD: SetBaud.SIZE}
 
 #: The counters of STATS_REPLY, in payload order.
 STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
@@ -452,11 +573,24 @@ def solve_length(rows, cols):
     return Solve.SIZE + Solve.TAIL.nbytes(rows * cols)
 
 
+def answer_length(rows, cols, solved):
+    """Payload bytes of an ANSWER (with a colouring when ``solved``)."""
+    return Answer.SIZE + (Answer.TAIL.nbytes(rows * cols) if solved else 0)
+
+
 def result_length(rows, cols, solved, mode=Mode.PAPER):
     """Payload bytes of a RESULT, or a DEDUCE_RESULT in deduce ``mode`` (with a colouring when
     ``solved``)."""
     layout = DeduceResult if mode == Mode.DEDUCE else Result
     return layout.SIZE + (layout.TAIL.nbytes(rows * cols) if solved else 0)
+
+
+def reply_length(rows, cols, solved, *, mode=Mode.DEDUCE, counters=False):
+    """Payload bytes of the reply to a SOLVE: ANSWER, or with ``counters`` RESULT or
+    DEDUCE_RESULT."""
+    if counters:
+        return result_length(rows, cols, solved, mode)
+    return answer_length(rows, cols, solved)
 
 
 # -- generated artefacts --------------------------------------------------------------------
@@ -549,13 +683,18 @@ def c_header():
              f"#define PROTO_MAX_PAYLOAD {MAX_PAYLOAD}u",
              f"#define PROTO_OVERHEAD {OVERHEAD}u",
              f"#define PROTO_TIMEOUT_BYTE_TIMES {TIMEOUT_BYTE_TIMES}u",
+             f"#define PROTO_QUEUE_DEPTH {QUEUE_DEPTH}u",
+             f"#define PROTO_STORE_DEPTH {STORE_DEPTH}u",
+             f"#define PROTO_BAUD_CONFIRM_CYCLES_SHIFT {BAUD_CONFIRM_CYCLES_SHIFT}u",
              f"#define PROTO_CLUE_BLANK 0x{CLUE_BLANK:X}u",
              f"#define PROTO_FLAG_UNIQUE 0x{FLAG_UNIQUE:02X}u",
+             f"#define PROTO_FLAG_DEDUCE 0x{FLAG_DEDUCE:02X}u",
+             f"#define PROTO_FLAG_COUNTERS 0x{FLAG_COUNTERS:02X}u",
              f"#define PROTO_SOLVE_FLAGS 0x{SOLVE_FLAGS:02X}u",
              f"#define PROTO_RESULT_ABORTED 0x{RESULT_ABORTED:02X}u",
              f"#define PROTO_RESULT_UNIQUE 0x{RESULT_UNIQUE:02X}u",
              f"#define PROTO_RESULT_TRAIL_FULL 0x{RESULT_TRAIL_FULL:02X}u",
-             f"#define PROTO_FLAG_DEDUCE 0x{FLAG_DEDUCE:02X}u",
+             f"#define PROTO_RESULT_DEDUCE 0x{RESULT_DEDUCE:02X}u",
              f"#define PROTO_VERSION_ACCEL_OK 0x{VERSION_ACCEL_OK:02X}u",
              f"#define PROTO_VERSION_DEDUCE_OK 0x{VERSION_DEDUCE_OK:02X}u",
              f"#define PROTO_CRC_INIT 0x{CRC_INIT:04X}u", ""]
@@ -586,6 +725,11 @@ def c_header():
               "static const uint16_t proto_crc_table[256] = {"]
     for i in range(0, 256, 8):
         lines.append("    " + ", ".join(f"0x{v:04X}" for v in CRC_TABLE[i:i + 8]) + ",")
+    lines += ["};", "", "/* CRC-8 of the header's CHECK, one byte at a time: "
+              "crc = proto_crc8_table[crc ^ byte] */",
+              "static const uint8_t proto_crc8_table[256] = {"]
+    for i in range(0, 256, 16):
+        lines.append("    " + ", ".join(f"0x{v:02X}" for v in CRC8_TABLE[i:i + 16]) + ",")
     lines += ["};", "", "#endif /* SLK_PROTOCOL_H */", ""]
     return "\n".join(lines)
 
@@ -609,29 +753,37 @@ def layout_table(layout):
 
 _DETAILS = {
     ErrorCode.BAD_CRC: "the CRC received",
-    ErrorCode.BAD_LENGTH: "the payload length expected (0 when LEN exceeded MAX_PAYLOAD)",
+    ErrorCode.BAD_LENGTH: "the payload length expected (0 when LEN exceeded the build's "
+                          "largest request)",
     ErrorCode.UNKNOWN_TYPE: "the type", ErrorCode.BAD_SIZE: "rows << 8 | cols",
     ErrorCode.TOO_LARGE: "rows << 8 | cols", ErrorCode.BAD_CLUE: "the cell index r*cols + c",
     ErrorCode.BAD_FLAGS: "the flags", ErrorCode.BUSY: "0", ErrorCode.NOT_BUSY: "0",
     ErrorCode.TIMEOUT: "0", ErrorCode.OVERRUN: "0",
     ErrorCode.NO_ACCELERATOR: "the low 16 bits of the ID register read",
     ErrorCode.NO_DEDUCE: "the low 16 bits of the deduction engine's ID register read",
+    ErrorCode.BAD_HEADER: "the CHECK received",
+    ErrorCode.BAD_BAUD: "the divisor the rate would need (0 when beyond 16 bits)",
 }
 
 _TYPES = {
     MsgType.PING: ("host -> device", "empty; answered by VERSION, also while a search runs"),
-    MsgType.SOLVE: ("host -> device", "see below; answered by RESULT or ERROR (BUSY while a "
-                    "search runs)"),
-    MsgType.ABORT: ("host -> device", "empty; ends a running search, which replies RESULT (or "
-                    "DEDUCE_RESULT) with the ABORTED flag and the counters so far (status LIMIT, "
-                    "or SOLVED when a solution was already found); when idle: ERROR NOT_BUSY"),
+    MsgType.SOLVE: ("host -> device", "see below; queued, then answered by ANSWER (RESULT or "
+                    "DEDUCE_RESULT with FLAG_COUNTERS) or ERROR (BUSY when the queue is full)"),
+    MsgType.ABORT: ("host -> device", "empty; ends a running search, which replies with the "
+                    "ABORTED flag and what it has so far (status LIMIT, or SOLVED when a "
+                    "solution was already found), empties the queue and forgets the stored "
+                    "answers; when idle: ERROR NOT_BUSY"),
     MsgType.STATS: ("host -> device", "empty; answered by STATS_REPLY, also while a search "
                     "runs"),
+    MsgType.SET_BAUD: ("host -> device", "see below; answered by BAUD at the old rate (or "
+                       "ERROR BAD_BAUD, or BUSY while a search runs or waits)"),
     MsgType.VERSION: ("device -> host", "see below"),
-    MsgType.RESULT: ("device -> host", "see below"),
+    MsgType.ANSWER: ("device -> host", "see below"),
     MsgType.STATS_REPLY: ("device -> host", "see below"),
-    MsgType.ERROR: ("device -> host", "see below"),
+    MsgType.BAUD: ("device -> host", "see below"),
+    MsgType.RESULT: ("device -> host", "see below"),
     MsgType.DEDUCE_RESULT: ("device -> host", "see below"),
+    MsgType.ERROR: ("device -> host", "see below"),
 }
 
 
@@ -647,10 +799,15 @@ def markdown():
         ("MAX_PAYLOAD", MAX_PAYLOAD, f"largest LEN (a SOLVE of {MAX_GRID}x{MAX_GRID})"),
         ("OVERHEAD", OVERHEAD, "bytes of a frame around its payload"),
         ("TIMEOUT_BYTE_TIMES", TIMEOUT_BYTE_TIMES,
-         "inter-byte timeout inside a frame, in byte times at the build's baud"),
+         "inter-byte timeout inside a frame, in byte times at the current baud"),
+        ("QUEUE_DEPTH", QUEUE_DEPTH, "SOLVE requests the device holds"),
+        ("STORE_DEPTH", STORE_DEPTH, "answers the device keeps to send again"),
+        ("BAUD_CONFIRM_CYCLES_SHIFT", BAUD_CONFIRM_CYCLES_SHIFT,
+         "a new rate must be confirmed within clock_hz >> this many cycles"),
         ("CLUE_BLANK", f"0x{CLUE_BLANK:X}", "4-bit code of a blank cell"),
         ("CRC", "CRC-16/CCITT-FALSE", f"poly 0x{CRC_POLY:04X}, init 0x{CRC_INIT:04X}, "
          f"check 0x{crc16(b'123456789'):04X}"),
+        ("CHECK", "CRC-8", f"poly 0x{CRC8_POLY:02X}, init 0, check 0x{crc8(b'123456789'):02X}"),
     ])
     out += ["", "## Message types", ""]
     out += _table(["type", "name", "direction", "payload"],
@@ -662,15 +819,18 @@ def markdown():
             "rows or cols zero (BAD_SIZE), rows or cols above the build maximum (TOO_LARGE), "
             "payload length (BAD_LENGTH), flags (BAD_FLAGS), clues (BAD_CLUE), then the "
             "accelerator of the mode (NO_ACCELERATOR, or NO_DEDUCE in deduce mode).", "",
-            "### RESULT payload", ""] + layout_table(Result)
+            "### ANSWER payload", ""] + layout_table(Answer)
+    out += ["", "### RESULT payload", ""] + layout_table(Result)
     out += ["", "### DEDUCE_RESULT payload", ""] + layout_table(DeduceResult)
+    out += ["", "### SET_BAUD payload", ""] + layout_table(SetBaud)
+    out += ["", "### BAUD payload", ""] + layout_table(Baud)
     out += ["", "### VERSION payload", ""] + layout_table(Version)
     out += ["", "### STATS_REPLY payload", ""] + layout_table(Stats)
     out += ["", "### ERROR payload", ""] + layout_table(Error)
     out += ["", "### Error codes", ""]
     out += _table(["code", "name", "detail"], [(e.value, e.name, _DETAILS[e]) for e in ErrorCode])
     out += ["", "Every refused request gets exactly one ERROR frame; every malformed frame "
-            "(bad LEN, bad CRC, timeout) and every loss of bytes (OVERRUN) gets at most one, "
+            "(bad CHECK, bad LEN, bad CRC, timeout) and every loss of bytes (OVERRUN) gets at most one, "
             "sent only when the transmitter is idle (the rule above); garbage outside frames "
             "is skipped without one.", ""]
     return "\n".join(out)

@@ -32,6 +32,7 @@ from enum import IntEnum
 
 from slitherlink.spec.combinations import Attribute, MAX_PATTERNS
 from slitherlink.spec.counters import DEDUCE_COUNTERS, ENGINE_CLOCKS
+from slitherlink.spec.uart import DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN_DIVISOR
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
            "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
@@ -362,7 +363,20 @@ class UartRxFrameErrors(Register, address=0xC, access="r"):
     count: Field(32, "wraps at 2^32")
 
 
-UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors)
+class UartDivisor(Register, address=0x10, access="rw"):
+    """The bit time of both directions, in clock cycles (spec.uart.bit_time_for); reset: the
+    build's start rate.
+
+    Each bit lasts ``cycles`` or ``cycles + 1`` clock cycles, so that bit k starts within a
+    cycle of k times the exact bit time.  The firmware writes it for SET_BAUD, with the
+    transmitter idle; it never writes fewer than spec.uart.MIN_DIVISOR cycles.
+    """
+    fraction: Field(DIVISOR_FRACTION_BITS, "the bit time's fraction of a cycle, in "
+                    f"1/{1 << DIVISOR_FRACTION_BITS}")
+    cycles: Field(DIVISOR_CYCLE_BITS, "the bit time's whole clock cycles")
+
+
+UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------
@@ -382,14 +396,15 @@ class ClockHz(Register, address=0x08, access="r"):
     value: Field(32, "Hz")
 
 
-class Baud(Register, address=0x0C, access="r"):
-    """The build's UART baud rate."""
+class StartBaud(Register, address=0x0C, access="r"):
+    """The UART's rate at reset: the build's start rate (the UART's DIVISOR makes it)."""
     value: Field(32, "bits per second")
 
 
-class UartDivisor(Register, address=0x10, access="r"):
-    """Clock cycles per UART bit."""
-    value: Field(32, "cycles")
+class MaxBaud(Register, address=0x10, access="r"):
+    """The fastest rate the build offers: its board's USB-UART bridge's as its clock makes
+    it (spec.uart.max_baud)."""
+    value: Field(32, "bits per second")
 
 
 class RamSize(Register, address=0x14, access="r"):
@@ -397,7 +412,7 @@ class RamSize(Register, address=0x14, access="r"):
     value: Field(32, "bytes")
 
 
-SYSCTL_REGISTERS = (CyclesLo, CyclesHi, ClockHz, Baud, UartDivisor, RamSize)
+SYSCTL_REGISTERS = (CyclesLo, CyclesHi, ClockHz, StartBaud, MaxBaud, RamSize)
 
 
 # -- the memory map ---------------------------------------------------------------------------
@@ -431,7 +446,7 @@ class Block:
 
 RAM = Block("RAM", 0x0000_0000, None, (), "SOC_RAM",
             "block RAM: code, data, stack (top of RAM); the size is a build parameter")
-UART = Block("UART", 0x1000_0000, 16, UART_REGISTERS, "SOC_UART",
+UART = Block("UART", 0x1000_0000, 32, UART_REGISTERS, "SOC_UART",
              f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes",
              pins=(("uart_rx", "in"), ("uart_tx", "out")))
 SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",
@@ -558,7 +573,9 @@ def soc_header():
     for block in MEMORY_MAP:
         lines.append(f"#define {block.prefix}_BASE 0x{block.base:08X}u")
     lines += [f"#define SOC_UART_RX_DEPTH {UART_RX_DEPTH}u",
-              f"#define SOC_UART_TX_DEPTH {UART_TX_DEPTH}u", ""]
+              f"#define SOC_UART_TX_DEPTH {UART_TX_DEPTH}u",
+              "/* spec.uart.MIN_DIVISOR: fewest clock cycles a bit */",
+              f"#define SOC_UART_MIN_DIVISOR {MIN_DIVISOR}u", ""]
     for block in (UART, SYSCTL):
         for register in block.registers:
             lines += _register_defines(block.prefix, register, block.base)

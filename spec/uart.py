@@ -1,39 +1,120 @@
-"""The UART's rates, shared by the gateware, the boards, the simulators and the host.
+"""The UART's rates, shared by the gateware, the firmware, the boards, the simulators and
+the host.
 
-docs/design.md section 4.  The UART's bit time is a whole number of clock cycles
-(:func:`divisor_for`); the receiver finds the start bit to within one clock cycle
-and then samples the middle of every bit, so with at least :data:`MIN_DIVISOR`
-cycles a bit and a rate error of at most :data:`MAX_BAUD_ERROR` the sampling
-point stays within 1/8 + 9.5 * 2 % < 1/3 bit of the middle over a 10-bit frame.
+docs/design.md section 4.  The UART's bit time is a register (the UART's DIVISOR,
+:func:`bit_time_for`): clock cycles a bit with :data:`DIVISOR_FRACTION_BITS` fractional
+bits, so each bit lasts N or N+1 whole cycles and bit k starts within one cycle of
+k times the exact bit time: every rate is made to within 1/2^(DIVISOR_FRACTION_BITS+1) of
+a cycle a bit, a fraction of a percent.  The receiver finds the start bit to within one
+clock cycle and then samples the middle of every bit, so with at least
+:data:`MIN_DIVISOR` cycles a bit and the two ends' rates apart by at most
+:data:`MAX_BAUD_ERROR` the sampling point stays within 1/8 + 9.5 * 2 % < 1/3 bit of the
+middle over a 10-bit frame.
+
+The device starts at its build's rate (:data:`DEFAULT_BAUD` unless the build says
+otherwise) and switches when the host asks (SET_BAUD, docs/protocol.md).  The rates a
+build offers (:func:`offered_bauds`) are those its board's USB-UART bridge makes exactly
+and its clock carries; the fastest of them is the build's ``max_baud`` (VERSION, the
+SysCtl's MAX_BAUD register), the bound of the device's SET_BAUD rule
+(:func:`set_baud_bit_time`).
 """
 
-__all__ = ["DEFAULT_BAUD", "FAST_BAUD", "MIN_DIVISOR", "MAX_BAUD_ERROR", "divisor_for"]
+__all__ = ["DEFAULT_BAUD", "FAST_BAUD", "MIN_DIVISOR", "MAX_BAUD_ERROR",
+           "DIVISOR_FRACTION_BITS", "DIVISOR_CYCLE_BITS", "DIVISOR_BITS", "bit_time_for",
+           "divisor_for", "baud_of", "bridge_bauds", "offered_bauds", "max_baud",
+           "set_baud_bit_time"]
 
-#: The UART rate of every build and of the host unless asked otherwise (any USB-UART
-#: bridge does it).
+#: The UART rate every build starts at unless it says otherwise, and the host's first
+#: rate (any USB-UART bridge makes it).
 DEFAULT_BAUD = 115_200
-#: The fast option: 1 Mbaud is an exact divisor of 50 MHz and of 100 MHz, and both
-#: boards' bridges (FT2232H on the Arty, FT231X on the ULX3S) carry it.
+#: A build option (``--fast-uart``): a start rate of 1 Mbaud, which both boards' bridges
+#: (FT2232H on the Arty, FT231X on the ULX3S) make exactly.
 FAST_BAUD = 1_000_000
-#: Fewest clock cycles per UART bit.
+#: Fewest clock cycles per UART bit (on average over a byte).
 MIN_DIVISOR = 8
-#: Largest relative error of the baud rate made from the clock.
+#: Largest relative difference between the rate asked for and the rate the clock makes.
 MAX_BAUD_ERROR = 0.02
+#: Fractional bits of the bit time (the UART's DIVISOR register, ``fraction`` field).
+DIVISOR_FRACTION_BITS = 8
+#: Whole-cycle bits of the bit time (the DIVISOR register's ``cycles`` field).
+DIVISOR_CYCLE_BITS = 16
+#: Bits of the DIVISOR register's value.
+DIVISOR_BITS = DIVISOR_FRACTION_BITS + DIVISOR_CYCLE_BITS
+
+# the rounding of the bit time moves the rate by at most half a fractional step a bit: far
+# inside MAX_BAUD_ERROR at MIN_DIVISOR cycles or more, so the rate made is never refused for
+# its error (the firmware's SET_BAUD check leaves that test out)
+assert 0.5 / (MIN_DIVISOR << DIVISOR_FRACTION_BITS) < MAX_BAUD_ERROR / 10
 
 
-def divisor_for(clock_hz, baud):
-    """Clock cycles per bit for ``baud`` at ``clock_hz``; ValueError (one line) when unusable."""
+def _check(clock_hz, baud):
     if isinstance(baud, bool) or not isinstance(baud, int) or baud <= 0:
         raise ValueError(f"baud rate must be a positive integer, not {baud!r}")
     if clock_hz <= 0:
         raise ValueError(f"the clock ({clock_hz} Hz) must be positive")
-    divisor = round(clock_hz / baud)
-    if divisor < MIN_DIVISOR:
+
+
+def bit_time_for(clock_hz, baud):
+    """The UART's DIVISOR register for ``baud`` at ``clock_hz``: clock cycles a bit times
+    2^DIVISOR_FRACTION_BITS, rounded; ValueError (one line) when the clock cannot make the
+    rate (fewer than :data:`MIN_DIVISOR` cycles a bit, or more than the register holds)."""
+    _check(clock_hz, baud)
+    bit_time = (int(clock_hz) * 2 * (1 << DIVISOR_FRACTION_BITS) + baud) // (2 * baud)
+    if bit_time < MIN_DIVISOR << DIVISOR_FRACTION_BITS:
         raise ValueError(f"baud rate {baud} is too fast for a {clock_hz / 1e6:g} MHz clock "
                          f"(at least {MIN_DIVISOR} clock cycles per bit are needed)")
-    error = abs(clock_hz / divisor - baud) / baud
-    if error > MAX_BAUD_ERROR:
-        raise ValueError(f"baud rate {baud} cannot be made from a {clock_hz / 1e6:g} MHz "
-                         f"clock: the nearest is {clock_hz / divisor:.0f} ({error:.1%} off, "
-                         f"at most {MAX_BAUD_ERROR:.0%} works)")
-    return divisor
+    if bit_time >= 1 << DIVISOR_BITS:
+        raise ValueError(f"baud rate {baud} is too slow for a {clock_hz / 1e6:g} MHz clock "
+                         f"(at most {(1 << DIVISOR_CYCLE_BITS) - 1} clock cycles per bit)")
+    return bit_time
+
+
+def divisor_for(clock_hz, baud):
+    """Whole clock cycles a bit for ``baud`` at ``clock_hz`` (rounded; BAUD's ``divisor``),
+    by the rule of :func:`bit_time_for`; ValueError (one line) when unusable."""
+    bit_time_for(clock_hz, baud)
+    return (2 * int(clock_hz) + baud) // (2 * baud)
+
+
+def baud_of(clock_hz, bit_time):
+    """The rate a DIVISOR register of ``bit_time`` makes at ``clock_hz`` (rounded)."""
+    return (int(clock_hz) * 2 * (1 << DIVISOR_FRACTION_BITS) + bit_time) // (2 * bit_time)
+
+
+def bridge_bauds(bridge_max_baud, slowest=DEFAULT_BAUD):
+    """The whole rates a USB-UART bridge makes exactly, fastest first, down to ``slowest``:
+    its fastest rate divided by a whole number (the FTDI bridges' baud generators: the
+    FT2232H makes 12 MHz / n, the FT231X 3 MHz / n; fractional n, which they also make, are
+    left out)."""
+    return tuple(bridge_max_baud // n for n in range(1, bridge_max_baud // slowest + 1)
+                 if bridge_max_baud % n == 0)
+
+
+def offered_bauds(clock_hz, bridge_max_baud, start_baud=DEFAULT_BAUD):
+    """The rates a build offers, fastest first: its start rate and every rate its board's
+    bridge makes exactly (:func:`bridge_bauds`, down to :data:`DEFAULT_BAUD`) that its clock
+    carries (at least :data:`MIN_DIVISOR` cycles a bit).  The first is the build's
+    ``max_baud``: the host asks for it unless told otherwise."""
+    rates = set()
+    for baud in (start_baud, *bridge_bauds(bridge_max_baud)):
+        try:
+            bit_time_for(clock_hz, baud)
+        except ValueError:
+            continue
+        rates.add(baud)
+    return tuple(sorted(rates, reverse=True))
+
+
+def max_baud(clock_hz, bridge_max_baud, start_baud=DEFAULT_BAUD):
+    """The fastest rate a build offers (:func:`offered_bauds`): VERSION's ``max_baud``."""
+    return offered_bauds(clock_hz, bridge_max_baud, start_baud)[0]
+
+
+def set_baud_bit_time(clock_hz, max_baud, baud):
+    """The device's SET_BAUD rule: the DIVISOR register for ``baud`` (:func:`bit_time_for`),
+    or ValueError (one line) when the clock cannot make it or it is faster than the build's
+    ``max_baud`` (ERROR BAD_BAUD)."""
+    bit_time = bit_time_for(clock_hz, baud)
+    if baud > max_baud:
+        raise ValueError(f"baud rate {baud} is faster than the build offers ({max_baud})")
+    return bit_time

@@ -5,18 +5,23 @@
 #include <stdint.h>
 
 #define PROTO_START 0xA5u
-#define PROTO_VERSION 1u
+#define PROTO_VERSION 2u
 #define PROTO_MAX_GRID 64u
 #define PROTO_MAX_PAYLOAD 2055u
-#define PROTO_OVERHEAD 6u
+#define PROTO_OVERHEAD 8u
 #define PROTO_TIMEOUT_BYTE_TIMES 256u
+#define PROTO_QUEUE_DEPTH 4u
+#define PROTO_STORE_DEPTH 4u
+#define PROTO_BAUD_CONFIRM_CYCLES_SHIFT 2u
 #define PROTO_CLUE_BLANK 0xFu
 #define PROTO_FLAG_UNIQUE 0x01u
-#define PROTO_SOLVE_FLAGS 0x03u
+#define PROTO_FLAG_DEDUCE 0x02u
+#define PROTO_FLAG_COUNTERS 0x04u
+#define PROTO_SOLVE_FLAGS 0x07u
 #define PROTO_RESULT_ABORTED 0x01u
 #define PROTO_RESULT_UNIQUE 0x02u
 #define PROTO_RESULT_TRAIL_FULL 0x04u
-#define PROTO_FLAG_DEDUCE 0x02u
+#define PROTO_RESULT_DEDUCE 0x08u
 #define PROTO_VERSION_ACCEL_OK 0x01u
 #define PROTO_VERSION_DEDUCE_OK 0x02u
 #define PROTO_CRC_INIT 0xFFFFu
@@ -25,10 +30,13 @@
 #define MSG_SOLVE 0x02u
 #define MSG_ABORT 0x03u
 #define MSG_STATS 0x04u
+#define MSG_SET_BAUD 0x05u
 #define MSG_VERSION 0x81u
-#define MSG_RESULT 0x82u
+#define MSG_ANSWER 0x82u
 #define MSG_STATS_REPLY 0x84u
-#define MSG_DEDUCE_RESULT 0x85u
+#define MSG_BAUD 0x85u
+#define MSG_RESULT 0x88u
+#define MSG_DEDUCE_RESULT 0x89u
 #define MSG_ERROR 0xFFu
 
 #define ERR_BAD_CRC 1u
@@ -44,6 +52,8 @@
 #define ERR_OVERRUN 11u
 #define ERR_NO_ACCELERATOR 12u
 #define ERR_NO_DEDUCE 13u
+#define ERR_BAD_HEADER 14u
+#define ERR_BAD_BAUD 15u
 
 #define STATUS_SOLVED_UNIQUE 0u
 #define STATUS_SOLVED 1u
@@ -90,7 +100,7 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 }
 
 /* FrameHeader: What precedes the payload of every frame. */
-#define PROTO_FRAME_SIZE 4u
+#define PROTO_FRAME_SIZE 6u
 #define PROTO_FRAME_START_OFFSET 0u
 #define PROTO_GET_FRAME_START(p) proto_get_u8((p) + PROTO_FRAME_START_OFFSET)
 #define PROTO_PUT_FRAME_START(p, v) proto_put_u8((p) + PROTO_FRAME_START_OFFSET, (v))
@@ -100,6 +110,12 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_FRAME_TYPE_OFFSET 3u
 #define PROTO_GET_FRAME_TYPE(p) proto_get_u8((p) + PROTO_FRAME_TYPE_OFFSET)
 #define PROTO_PUT_FRAME_TYPE(p, v) proto_put_u8((p) + PROTO_FRAME_TYPE_OFFSET, (v))
+#define PROTO_FRAME_SEQ_OFFSET 4u
+#define PROTO_GET_FRAME_SEQ(p) proto_get_u8((p) + PROTO_FRAME_SEQ_OFFSET)
+#define PROTO_PUT_FRAME_SEQ(p, v) proto_put_u8((p) + PROTO_FRAME_SEQ_OFFSET, (v))
+#define PROTO_FRAME_CHECK_OFFSET 5u
+#define PROTO_GET_FRAME_CHECK(p) proto_get_u8((p) + PROTO_FRAME_CHECK_OFFSET)
+#define PROTO_PUT_FRAME_CHECK(p, v) proto_put_u8((p) + PROTO_FRAME_CHECK_OFFSET, (v))
 
 /* FrameCrc: What follows the payload of every frame. */
 #define PROTO_FRAME_CRC_SIZE 2u
@@ -133,8 +149,14 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_GET_SOLVE_CLUES(t, i) (((t)[(i) >> 1] >> (((i) & 1u) * 4u)) & 0xFu)
 #define PROTO_SET_SOLVE_CLUES(t, i) ((t)[(i) >> 1] |= (uint8_t)(0xFu << (((i) & 1u) * 4u)))
 
+/* SetBaud: SET_BAUD: the rate the host asks for. */
+#define PROTO_SET_BAUD_SIZE 4u
+#define PROTO_SET_BAUD_BAUD_OFFSET 0u
+#define PROTO_GET_SET_BAUD_BAUD(p) proto_get_u32((p) + PROTO_SET_BAUD_BAUD_OFFSET)
+#define PROTO_PUT_SET_BAUD_BAUD(p, v) proto_put_u32((p) + PROTO_SET_BAUD_BAUD_OFFSET, (v))
+
 /* Version: VERSION: what the build is. */
-#define PROTO_VERSION_SIZE 15u
+#define PROTO_VERSION_SIZE 24u
 #define PROTO_VERSION_PROTOCOL_OFFSET 0u
 #define PROTO_GET_VERSION_PROTOCOL(p) proto_get_u8((p) + PROTO_VERSION_PROTOCOL_OFFSET)
 #define PROTO_PUT_VERSION_PROTOCOL(p, v) proto_put_u8((p) + PROTO_VERSION_PROTOCOL_OFFSET, (v))
@@ -153,12 +175,44 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_VERSION_BAUD_OFFSET 8u
 #define PROTO_GET_VERSION_BAUD(p) proto_get_u32((p) + PROTO_VERSION_BAUD_OFFSET)
 #define PROTO_PUT_VERSION_BAUD(p, v) proto_put_u32((p) + PROTO_VERSION_BAUD_OFFSET, (v))
-#define PROTO_VERSION_MAX_PAYLOAD_OFFSET 12u
+#define PROTO_VERSION_START_BAUD_OFFSET 12u
+#define PROTO_GET_VERSION_START_BAUD(p) proto_get_u32((p) + PROTO_VERSION_START_BAUD_OFFSET)
+#define PROTO_PUT_VERSION_START_BAUD(p, v) proto_put_u32((p) + PROTO_VERSION_START_BAUD_OFFSET, (v))
+#define PROTO_VERSION_MAX_BAUD_OFFSET 16u
+#define PROTO_GET_VERSION_MAX_BAUD(p) proto_get_u32((p) + PROTO_VERSION_MAX_BAUD_OFFSET)
+#define PROTO_PUT_VERSION_MAX_BAUD(p, v) proto_put_u32((p) + PROTO_VERSION_MAX_BAUD_OFFSET, (v))
+#define PROTO_VERSION_MAX_PAYLOAD_OFFSET 20u
 #define PROTO_GET_VERSION_MAX_PAYLOAD(p) proto_get_u16((p) + PROTO_VERSION_MAX_PAYLOAD_OFFSET)
 #define PROTO_PUT_VERSION_MAX_PAYLOAD(p, v) proto_put_u16((p) + PROTO_VERSION_MAX_PAYLOAD_OFFSET, (v))
-#define PROTO_VERSION_FLAGS_OFFSET 14u
+#define PROTO_VERSION_QUEUE_OFFSET 22u
+#define PROTO_GET_VERSION_QUEUE(p) proto_get_u8((p) + PROTO_VERSION_QUEUE_OFFSET)
+#define PROTO_PUT_VERSION_QUEUE(p, v) proto_put_u8((p) + PROTO_VERSION_QUEUE_OFFSET, (v))
+#define PROTO_VERSION_FLAGS_OFFSET 23u
 #define PROTO_GET_VERSION_FLAGS(p) proto_get_u8((p) + PROTO_VERSION_FLAGS_OFFSET)
 #define PROTO_PUT_VERSION_FLAGS(p, v) proto_put_u8((p) + PROTO_VERSION_FLAGS_OFFSET, (v))
+
+/* Answer: ANSWER: the outcome of a SOLVE and the colouring (no counters). */
+#define PROTO_ANSWER_SIZE 4u
+#define PROTO_ANSWER_STATUS_OFFSET 0u
+#define PROTO_GET_ANSWER_STATUS(p) proto_get_u8((p) + PROTO_ANSWER_STATUS_OFFSET)
+#define PROTO_PUT_ANSWER_STATUS(p, v) proto_put_u8((p) + PROTO_ANSWER_STATUS_OFFSET, (v))
+#define PROTO_ANSWER_FLAGS_OFFSET 1u
+#define PROTO_GET_ANSWER_FLAGS(p) proto_get_u8((p) + PROTO_ANSWER_FLAGS_OFFSET)
+#define PROTO_PUT_ANSWER_FLAGS(p, v) proto_put_u8((p) + PROTO_ANSWER_FLAGS_OFFSET, (v))
+#define PROTO_ANSWER_ROWS_OFFSET 2u
+#define PROTO_GET_ANSWER_ROWS(p) proto_get_u8((p) + PROTO_ANSWER_ROWS_OFFSET)
+#define PROTO_PUT_ANSWER_ROWS(p, v) proto_put_u8((p) + PROTO_ANSWER_ROWS_OFFSET, (v))
+#define PROTO_ANSWER_COLS_OFFSET 3u
+#define PROTO_GET_ANSWER_COLS(p) proto_get_u8((p) + PROTO_ANSWER_COLS_OFFSET)
+#define PROTO_PUT_ANSWER_COLS(p, v) proto_put_u8((p) + PROTO_ANSWER_COLS_OFFSET, (v))
+#define PROTO_ANSWER_COLOURING_OFFSET 4u
+#define PROTO_ANSWER_COLOURING_BITS 1u
+/* bytes of the colouring of n cells; the payload length */
+#define PROTO_ANSWER_COLOURING_BYTES(n) (((n) + 7u) >> 3)
+#define PROTO_ANSWER_LENGTH(n) (PROTO_ANSWER_SIZE + PROTO_ANSWER_COLOURING_BYTES(n))
+/* cell i of the colouring at t (the tail's first byte) */
+#define PROTO_GET_ANSWER_COLOURING(t, i) (((t)[(i) >> 3] >> (((i) & 7u) * 1u)) & 0x1u)
+#define PROTO_SET_ANSWER_COLOURING(t, i) ((t)[(i) >> 3] |= (uint8_t)(0x1u << (((i) & 7u) * 1u)))
 
 /* Result: RESULT: the outcome of a SOLVE, its counters and the colouring. */
 #define PROTO_RESULT_SIZE 52u
@@ -227,6 +281,15 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_STATS_RX_FRAME_ERRORS_OFFSET 28u
 #define PROTO_GET_STATS_RX_FRAME_ERRORS(p) proto_get_u32((p) + PROTO_STATS_RX_FRAME_ERRORS_OFFSET)
 #define PROTO_PUT_STATS_RX_FRAME_ERRORS(p, v) proto_put_u32((p) + PROTO_STATS_RX_FRAME_ERRORS_OFFSET, (v))
+
+/* Baud: BAUD: the rate the device switches to once this frame is sent. */
+#define PROTO_BAUD_SIZE 6u
+#define PROTO_BAUD_BAUD_OFFSET 0u
+#define PROTO_GET_BAUD_BAUD(p) proto_get_u32((p) + PROTO_BAUD_BAUD_OFFSET)
+#define PROTO_PUT_BAUD_BAUD(p, v) proto_put_u32((p) + PROTO_BAUD_BAUD_OFFSET, (v))
+#define PROTO_BAUD_DIVISOR_OFFSET 4u
+#define PROTO_GET_BAUD_DIVISOR(p) proto_get_u16((p) + PROTO_BAUD_DIVISOR_OFFSET)
+#define PROTO_PUT_BAUD_DIVISOR(p, v) proto_put_u16((p) + PROTO_BAUD_DIVISOR_OFFSET, (v))
 
 /* Error: ERROR: why a frame was dropped or a request refused. */
 #define PROTO_ERROR_SIZE 4u
@@ -373,6 +436,26 @@ static const uint16_t proto_crc_table[256] = {
     0x7C26, 0x6C07, 0x5C64, 0x4C45, 0x3CA2, 0x2C83, 0x1CE0, 0x0CC1,
     0xEF1F, 0xFF3E, 0xCF5D, 0xDF7C, 0xAF9B, 0xBFBA, 0x8FD9, 0x9FF8,
     0x6E17, 0x7E36, 0x4E55, 0x5E74, 0x2E93, 0x3EB2, 0x0ED1, 0x1EF0,
+};
+
+/* CRC-8 of the header's CHECK, one byte at a time: crc = proto_crc8_table[crc ^ byte] */
+static const uint8_t proto_crc8_table[256] = {
+    0x00, 0x07, 0x0E, 0x09, 0x1C, 0x1B, 0x12, 0x15, 0x38, 0x3F, 0x36, 0x31, 0x24, 0x23, 0x2A, 0x2D,
+    0x70, 0x77, 0x7E, 0x79, 0x6C, 0x6B, 0x62, 0x65, 0x48, 0x4F, 0x46, 0x41, 0x54, 0x53, 0x5A, 0x5D,
+    0xE0, 0xE7, 0xEE, 0xE9, 0xFC, 0xFB, 0xF2, 0xF5, 0xD8, 0xDF, 0xD6, 0xD1, 0xC4, 0xC3, 0xCA, 0xCD,
+    0x90, 0x97, 0x9E, 0x99, 0x8C, 0x8B, 0x82, 0x85, 0xA8, 0xAF, 0xA6, 0xA1, 0xB4, 0xB3, 0xBA, 0xBD,
+    0xC7, 0xC0, 0xC9, 0xCE, 0xDB, 0xDC, 0xD5, 0xD2, 0xFF, 0xF8, 0xF1, 0xF6, 0xE3, 0xE4, 0xED, 0xEA,
+    0xB7, 0xB0, 0xB9, 0xBE, 0xAB, 0xAC, 0xA5, 0xA2, 0x8F, 0x88, 0x81, 0x86, 0x93, 0x94, 0x9D, 0x9A,
+    0x27, 0x20, 0x29, 0x2E, 0x3B, 0x3C, 0x35, 0x32, 0x1F, 0x18, 0x11, 0x16, 0x03, 0x04, 0x0D, 0x0A,
+    0x57, 0x50, 0x59, 0x5E, 0x4B, 0x4C, 0x45, 0x42, 0x6F, 0x68, 0x61, 0x66, 0x73, 0x74, 0x7D, 0x7A,
+    0x89, 0x8E, 0x87, 0x80, 0x95, 0x92, 0x9B, 0x9C, 0xB1, 0xB6, 0xBF, 0xB8, 0xAD, 0xAA, 0xA3, 0xA4,
+    0xF9, 0xFE, 0xF7, 0xF0, 0xE5, 0xE2, 0xEB, 0xEC, 0xC1, 0xC6, 0xCF, 0xC8, 0xDD, 0xDA, 0xD3, 0xD4,
+    0x69, 0x6E, 0x67, 0x60, 0x75, 0x72, 0x7B, 0x7C, 0x51, 0x56, 0x5F, 0x58, 0x4D, 0x4A, 0x43, 0x44,
+    0x19, 0x1E, 0x17, 0x10, 0x05, 0x02, 0x0B, 0x0C, 0x21, 0x26, 0x2F, 0x28, 0x3D, 0x3A, 0x33, 0x34,
+    0x4E, 0x49, 0x40, 0x47, 0x52, 0x55, 0x5C, 0x5B, 0x76, 0x71, 0x78, 0x7F, 0x6A, 0x6D, 0x64, 0x63,
+    0x3E, 0x39, 0x30, 0x37, 0x22, 0x25, 0x2C, 0x2B, 0x06, 0x01, 0x08, 0x0F, 0x1A, 0x1D, 0x14, 0x13,
+    0xAE, 0xA9, 0xA0, 0xA7, 0xB2, 0xB5, 0xBC, 0xBB, 0x96, 0x91, 0x98, 0x9F, 0x8A, 0x8D, 0x84, 0x83,
+    0xDE, 0xD9, 0xD0, 0xD7, 0xC2, 0xC5, 0xCC, 0xCB, 0xE6, 0xE1, 0xE8, 0xEF, 0xFA, 0xFD, 0xF4, 0xF3,
 };
 
 #endif /* SLK_PROTOCOL_H */

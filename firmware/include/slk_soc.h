@@ -9,6 +9,8 @@
 #define SOC_DEDUCE_BASE 0x30000000u
 #define SOC_UART_RX_DEPTH 64u
 #define SOC_UART_TX_DEPTH 16u
+/* spec.uart.MIN_DIVISOR: fewest clock cycles a bit */
+#define SOC_UART_MIN_DIVISOR 8u
 
 /* UartData (rw): Read: pop one received byte (one read both polls and receives); write: queue a byte. */
 #define SOC_UART_DATA 0x10000000u
@@ -40,6 +42,13 @@
 #define SOC_UART_RX_FRAME_ERRORS_COUNT_SHIFT 0u
 #define SOC_UART_RX_FRAME_ERRORS_COUNT_MASK 0xFFFFFFFFu
 
+/* UartDivisor (rw): The bit time of both directions, in clock cycles (spec.uart.bit_time_for); reset: the */
+#define SOC_UART_DIVISOR 0x10000010u
+#define SOC_UART_DIVISOR_FRACTION_SHIFT 0u
+#define SOC_UART_DIVISOR_FRACTION_MASK 0x000000FFu
+#define SOC_UART_DIVISOR_CYCLES_SHIFT 8u
+#define SOC_UART_DIVISOR_CYCLES_MASK 0x00FFFF00u
+
 /* CyclesLo (r): The cycle counter's low word; reading it latches the high word into CYCLES_HI. */
 #define SOC_SYSCTL_CYCLES_LO 0x10001000u
 #define SOC_SYSCTL_CYCLES_LO_VALUE_SHIFT 0u
@@ -55,15 +64,15 @@
 #define SOC_SYSCTL_CLOCK_HZ_VALUE_SHIFT 0u
 #define SOC_SYSCTL_CLOCK_HZ_VALUE_MASK 0xFFFFFFFFu
 
-/* Baud (r): The build's UART baud rate. */
-#define SOC_SYSCTL_BAUD 0x1000100Cu
-#define SOC_SYSCTL_BAUD_VALUE_SHIFT 0u
-#define SOC_SYSCTL_BAUD_VALUE_MASK 0xFFFFFFFFu
+/* StartBaud (r): The UART's rate at reset: the build's start rate (the UART's DIVISOR makes it). */
+#define SOC_SYSCTL_START_BAUD 0x1000100Cu
+#define SOC_SYSCTL_START_BAUD_VALUE_SHIFT 0u
+#define SOC_SYSCTL_START_BAUD_VALUE_MASK 0xFFFFFFFFu
 
-/* UartDivisor (r): Clock cycles per UART bit. */
-#define SOC_SYSCTL_UART_DIVISOR 0x10001010u
-#define SOC_SYSCTL_UART_DIVISOR_VALUE_SHIFT 0u
-#define SOC_SYSCTL_UART_DIVISOR_VALUE_MASK 0xFFFFFFFFu
+/* MaxBaud (r): The fastest rate the build offers: its board's USB-UART bridge's as its clock makes */
+#define SOC_SYSCTL_MAX_BAUD 0x10001010u
+#define SOC_SYSCTL_MAX_BAUD_VALUE_SHIFT 0u
+#define SOC_SYSCTL_MAX_BAUD_VALUE_MASK 0xFFFFFFFFu
 
 /* RamSize (r): Bytes of RAM. */
 #define SOC_SYSCTL_RAM_SIZE 0x10001014u

@@ -17,4 +17,20 @@ static inline uint32_t mul_small(uint32_t a, uint32_t b)
     return product;
 }
 
+/* n / d (d > 0) by shift and subtract: 64 steps, for the rare division (SET_BAUD) */
+static inline uint64_t div_u64(uint64_t n, uint32_t d)
+{
+    uint64_t quotient = 0, rest = 0;
+    for (uint32_t i = 0; i < 64u; i++) {
+        rest = (rest << 1) | (n >> 63);
+        n <<= 1;
+        quotient <<= 1;
+        if (rest >= d) {
+            rest -= d;
+            quotient |= 1u;
+        }
+    }
+    return quotient;
+}
+
 #endif

@@ -10,8 +10,9 @@
  */
 #include "deduce.h"
 #include "io.h"
-#include "proto.h"
 #include "rules.h"
+#include "proto.h"
+#include "serve.h"
 
 #define DED(offset) REG(SLK_DEDUCE_BASE + (offset))
 
@@ -37,10 +38,13 @@ void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
             uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
             DED(SLK_DEDUCE_CLUE_ADDR(r, c)) = code == PROTO_CLUE_BLANK ? SLK_CLUE_BLANK : code;
         }
+        rx_service();   /* the requests behind this one keep arriving */
     }
+    uint32_t island = (uint32_t)island_free(rows, cols, codes);
+    rx_service();
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
-                         | ((uint32_t)island_free(rows, cols, codes) << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
+                         | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
     puzzle_rows = rows;
     puzzle_cols = cols;
@@ -70,7 +74,7 @@ static uint32_t run(uint32_t command, int *abort)
    change them: then (and only then) it is copied into RAM, as the engine's row words
    (packing them into the reply's order is left to the reply).  A search that ends with
    it still in the engine (every search without a branch) leaves the copy to
-   deduce_counters, with the statistics: the answer is ready, in hardware. */
+   deduce_colouring, with the reply: the answer is ready, in hardware. */
 static int solution_in_engine;
 
 _Static_assert(SLK_DEDUCE_ROW_WORDS == 2u, "a row is two DEDUCE_ROW words");
@@ -84,9 +88,13 @@ static void save_solution(deduce_result_t *result)
     }
 }
 
-uint32_t deduce_colouring(const deduce_result_t *result, uint8_t *out)
+uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
 {
     uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
+    if (solution_in_engine) {
+        save_solution(result);
+        solution_in_engine = 0;
+    }
     for (uint32_t r = 0; r < puzzle_rows; r++) {
         for (uint32_t c = 0; c < puzzle_cols; c += 8) {
             uint32_t take = puzzle_cols - c < 8u ? puzzle_cols - c : 8u;
@@ -108,10 +116,6 @@ uint32_t deduce_colouring(const deduce_result_t *result, uint8_t *out)
 
 void deduce_counters(deduce_result_t *result)
 {
-    if (solution_in_engine) {
-        save_solution(result);
-        solution_in_engine = 0;
-    }
     for (uint32_t k = 0; k < SLK_DEDUCE_COUNTERS; k++)
         result->counters[k] = DED(SLK_DEDUCE_COUNTER_BASE + 4u * k);
 }

@@ -35,8 +35,8 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
    reply, outside the timed solve). */
 void deduce_counters(deduce_result_t *result);
 
-/* The first solution in DEDUCE_RESULT's colouring order (one bit per cell, row-major)
-   into out; returns the bytes written. */
-uint32_t deduce_colouring(const deduce_result_t *result, uint8_t *out);
+/* The first solution (after deduce_run, which found one) in the replies' colouring order
+   (one bit per cell, row-major) into out; returns the bytes written. */
+uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out);
 
 #endif

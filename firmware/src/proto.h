@@ -1,5 +1,5 @@
-/* The UART protocol of spec/protocol.py: the receiver with resynchronisation, the
-   transmitter, and the requests served the same whether a search runs or not. */
+/* The frames of the UART protocol (spec/protocol.py): the receiver with its header check
+   and resynchronisation, and the transmitter.  What a request means is serve.c's. */
 #ifndef PROTO_H
 #define PROTO_H
 
@@ -7,35 +7,56 @@
 #include "slk_protocol.h"
 #include "slk_build.h"
 
+/* The largest request payload this build takes (VERSION's max_payload): its largest SOLVE;
+   SOLVE and unknown types may announce up to this many bytes. */
+#define PROTO_RX_PAYLOAD_MAX PROTO_SOLVE_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS)
+
+/* The largest reply payload: an ANSWER, a RESULT or a DEDUCE_RESULT of the largest grid
+   (every other reply is shorter). */
+#define PROTO_MAX_(a, b) ((a) > (b) ? (a) : (b))
+#define PROTO_TX_PAYLOAD_MAX PROTO_MAX_(PROTO_RESULT_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS), \
+                                        PROTO_DEDUCE_RESULT_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS))
+#define PROTO_TX_FRAME_MAX (PROTO_TX_PAYLOAD_MAX + PROTO_OVERHEAD)
+
 typedef struct {
-    uint8_t type;
+    uint8_t type, seq;
+    uint16_t crc;            /* the frame's CRC: with seq, what tells a resend */
     uint32_t len;
-    const uint8_t *payload;  /* a copy (the largest SOLVE of the build at most), valid until the next rx_next() */
+    const uint8_t *payload;  /* a copy, valid until the next rx_next() */
 } frame_t;
 
-/* Start the receiver; version_flags are VERSION's flags (PROTO_VERSION_*_OK), the build's. */
-void proto_init(uint32_t version_flags);
-/* Move received bytes into the frame buffer; fire the inter-byte timeout. */
-void rx_poll(void);
-/* The next good frame in the buffer (1), or none yet (0).  Dropped candidate
-   frames (LEN too large, bad CRC) are answered with ERROR frames on the way. */
+/* The receiver's bit time: `cycles` whole clock cycles (its inter-byte timeout). */
+void rx_timeout(uint32_t cycles);
+/* Drop every byte received: those buffered and those the UART's receive FIFO holds (after
+   a change of rate, when they mean nothing). */
+void rx_clear(void);
+/* Move received bytes into the frame buffer.  Returns 1 while bytes are buffered (a
+   candidate frame, or bytes not looked at yet). */
+int rx_poll(void);
+/* Move received bytes into the frame buffer, nothing else: for long loops outside the
+   searches' polls (a load, a validation, a copy), so the UART's receive FIFO never
+   overruns at the fastest rate. */
+void rx_service(void);
+/* The next good frame in the buffer (1), or none yet (0).  Dropped candidate frames
+   (CHECK wrong, LEN beyond the type's, bad CRC, or not whole and no byte for the inter-byte
+   timeout) are answered with ERROR frames on the way, when the transmitter is idle.  A
+   whole frame is never timed out, however long it waited in the buffer. */
 int rx_next(frame_t *frame);
 
 /* The payload of the next reply: fill it at the PROTO_* offsets, then send_frame(). */
 extern uint8_t *const reply_payload;
-/* Frame the `len` bytes at reply_payload as a message of `type` and send it; while the
-   TX FIFO is full, keep receiving. */
-void send_frame(uint32_t type, uint32_t len);
+/* The last frame send_frame() sent, whole. */
+extern const uint8_t *const tx_frame;
+/* Frame the `len` bytes at reply_payload as a message of `type` answering request `seq`
+   and send it; while the TX FIFO is full, keep receiving.  Returns the frame's length. */
+uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len);
+/* Send `n` bytes of a frame made before (a stored answer); keeps receiving likewise. */
+void send_bytes(const uint8_t *p, uint32_t n);
 /* An ERROR reply to a whole frame that is refused: always sent. */
-void send_error(uint32_t code, uint32_t type, uint32_t detail);
-
-/* Answer a request whose answer is the same whether a search runs or not: PING (VERSION),
-   STATS, ABORT while idle (NOT_BUSY), an unknown type; SOLVE is the caller's. */
-void answer_common(const frame_t *frame);
-
-/* Serve the UART while a search runs: receive, answer PING and STATS, refuse SOLVE (BUSY).
-   Returns nonzero when an ABORT arrived: the search then ends.  The search calls it every
-   few thousand cycles (search.c, deduce.c). */
-int serve_while_searching(void);
+void send_error(uint32_t code, uint32_t type, uint32_t seq, uint32_t detail);
+/* STATS_REPLY: the receiver's counters, answering request `seq`. */
+void send_stats(uint32_t seq);
+/* 1 when everything has been sent. */
+int tx_idle(void);
 
 #endif

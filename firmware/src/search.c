@@ -17,6 +17,7 @@
 #include "search.h"
 #include "io.h"
 #include "proto.h"
+#include "serve.h"
 #include "slk_options.h"
 
 #define MAX_CELLS (SLK_MAX_ROWS * SLK_MAX_COLS)
@@ -86,6 +87,7 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
             level->end = option_words[code] + option_counts[code];
             *level->cell = level->unassigned;
         }
+        rx_service();   /* the requests behind this one keep arriving */
     }
     clue_levels = n;
 }

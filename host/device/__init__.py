@@ -7,10 +7,12 @@ protocol (:mod:`host.protocol`):
 * :mod:`host.device.port` -- opening a serial port, exclusively, with one-line
   errors (:mod:`host.ports` finds the Arty's);
 * :mod:`host.device.link` -- the link's timing, derived from the baud rate and
-  the frame lengths, the retry policy and its bound, the requests in flight,
-  and the frame log of ``--verbose``;
+  the frame lengths, the retry policy and its bound, the ledger of the link's
+  sequence numbers, and the frame log of ``--verbose``;
+* :mod:`host.device.rates` -- the rates a build offers, the one the host asks for;
 * :mod:`host.device.connection` -- one conversation: requests with retries,
-  ABORT, PING and the SOLVE exchange (:class:`Connection`);
+  ABORT, PING, the switch to the fast rate (:class:`Connection`);
+* :mod:`host.device.pipeline` -- the SOLVEs, several in flight, answered in order;
 * :mod:`host.device.virtual` -- starting the virtual board when no port is
   given, and telling when it has died;
 * :mod:`host.device.sessions` -- the connections of this program, kept from

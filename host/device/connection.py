@@ -1,36 +1,32 @@
 """One conversation with a device (the board, or the virtual board) on a serial port.
 
-docs/design.md section 4.  A :class:`Connection` sends requests and waits for
-their replies (:mod:`host.protocol` frames), every wait derived from the link
-(:mod:`host.device.link`) and bounded (:meth:`LinkTiming.request_bound`):
+docs/design.md section 4.  A :class:`Connection` sends requests and waits for their replies
+(:mod:`host.protocol` frames, each request numbered by a SEQ of the link's
+:class:`host.device.link.Ledger`, each reply matched to its request by that SEQ), every
+wait derived from the link (:mod:`host.device.link`) and bounded:
 
-1. open the port (pyserial, exclusive), drop stale input;
-2. ABORT, in case a previous host left a search running (NOT_BUSY is fine);
-3. PING: the VERSION reply gives the build's largest grid, clock and baud rate
-   and whether it has the deduction engine (checked by the board engine,
+1. open the port (pyserial, exclusive) at the start rate, drop stale input (and set a Linux
+   FTDI bridge's latency timer to 1 ms where it may, :func:`host.device.port.set_latency_timer`);
+2. ABORT, in case a previous host left a search running (NOT_BUSY is fine): it also empties
+   the device's queue and forgets its stored answers, and every reply sent before its answer
+   has come in (or been lost) when it returns -- a handshake that flushes stale answers;
+3. PING: the VERSION reply gives the build's largest grid and request, clock, rates and
+   queue, and whether it has the deduction engine (checked by the board engine,
    :mod:`host.engines.board`, before it asks for a SOLVE);
-4. SOLVE (:meth:`Connection.request_solve`); while the search runs the device
-   is silent.  After a silence of about twice the expected answer time plus
-   2^25 device cycles (the search allowance) the host sends the SOLVE again as
-   a probe: a device that is still searching answers BUSY (alive: keep
-   waiting, probing less and less often), one that lost the request starts it
-   now.  A damaged frame back (bad CRC, cut short, garbage, or the device's
-   own ERROR saying our frame arrived damaged) makes the host send again at
-   once.  Up to ``retries`` resends in a row (``--retries``); a BUSY answering
-   a probe resets the count.  Only a reply of the request's mode (RESULT or
-   DEDUCE_RESULT), size and uniqueness is taken for the answer; any other is
-   a late answer to someone else's request;
-5. with ``time_limit``, an ABORT after that many seconds ends the search
-   (status LIMIT with the counters so far);
-6. when the SOLVE was sent more than once, an ABORT handshake afterwards ends
-   a second search and flushes its late RESULT, so that no stale answer is
-   ever taken for the next puzzle's.
+4. the fast line (:meth:`Connection.switch_rate`): SET_BAUD for ``--baud`` or the fastest
+   rate the device offers (:mod:`host.device.rates`), the port switched on the BAUD reply,
+   a PING at the new rate to confirm it; when that fails, back to the start rate (the
+   device goes back by itself after its window) and on there;
+5. the SOLVEs, several in flight (:mod:`host.device.pipeline`).
 
-Whatever arrives, every wait is a deadline (:mod:`host.device.link`, "The
-bound"): noise, an echo of our own frames, damaged frames and frames that
-answer no request end a request within its bound with :class:`GarbledAnswer`,
-silence with :class:`NoAnswer`.  The clock is a parameter, so that tests can
-run the host on a clock of their own.
+A request is sent again, with the same SEQ, after silence (the flush first:
+:func:`host.device.link.flush_length` zeros end any frame a damaged header left pending on
+the device) or at once after damage; a late reply to an earlier attempt is as good as the
+reply to the last.  Whatever arrives, every wait is a deadline (:mod:`host.device.link`,
+"The bound"): noise, an echo of our own frames, damaged frames and frames that answer no
+request end a request within its bound with :class:`GarbledAnswer`, silence with
+:class:`NoAnswer`.  The clock is a parameter, so that tests can run the host on a clock of
+their own.
 """
 
 import collections
@@ -39,43 +35,45 @@ import logging
 import time
 from dataclasses import dataclass, field
 
-from slitherlink.spec.protocol import FrameHeader, Mode
 from slitherlink.spec.uart import DEFAULT_BAUD
 
 from .. import protocol as P
-from .errors import (BoardError, DeviceError, GarbledAnswer, NoAnswer, NoDeduceEngine, PortError,
-                     TooLarge)
-from .link import (DEFAULT_RETRIES, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, InFlight, LinkTiming,
-                   frame_lengths, log_event, log_received, log_sent)
-from .port import is_pty, link_key, open_port, port_errors
+from .errors import BoardError, DeviceError, GarbledAnswer, NoAnswer, NoDeduceEngine, PortError
+from .link import (DEFAULT_RETRIES, SET_BAUD_ATTEMPTS, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, Ledger,
+                   LinkTiming, flush_length, frame_lengths, log_event, log_received, log_sent)
+from .port import is_pty, link_key, open_port, port_errors, set_latency_timer
+from .rates import known_rates, wanted_rate
 
-__all__ = ["Connection", "forget_links"]
+__all__ = ["Connection", "forget_links", "is_damage_report"]
 
 log = logging.getLogger(__name__)
 
-_BUSY, _DAMAGED, _NOT_BUSY = "busy", "damaged", "not busy"
+_DAMAGED = "damaged"
+_TYPE = P.FrameHeader.offset("type")
+_SEQ = P.FrameHeader.offset("seq")
 #: ERROR codes that mean "your frame arrived damaged": send it again
 _DAMAGE_CODES = (P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT, P.ErrorCode.OVERRUN,
-                 P.ErrorCode.BAD_LENGTH)
+                 P.ErrorCode.BAD_LENGTH, P.ErrorCode.BAD_HEADER)
 #: frame types the host sends: one of them coming back is an echo of ours
-_REQUEST_TYPES = frozenset({P.MsgType.PING, P.MsgType.SOLVE, P.MsgType.ABORT, P.MsgType.STATS})
+_REQUEST_TYPES = frozenset({P.MsgType.PING, P.MsgType.SOLVE, P.MsgType.ABORT, P.MsgType.STATS,
+                            P.MsgType.SET_BAUD})
 
 #: link key -> (the slowdown last measured there, whether it was calibrated): a
 #: connection opened again after a failure starts from it, not from the prior
 _measured_slowdown = {}
-#: link key -> the :class:`host.device.link.InFlight` of that link: a connection opened
-#: again after a failure knows which requests of the last one may still be answered
-_in_flight = {}
+#: link key -> the :class:`host.device.link.Ledger` of that link: a connection opened
+#: again after a failure goes on with its SEQs and knows the replies still owed
+_ledgers = {}
 _LENGTHS = {}
 
 
 def forget_links():
-    """Forget what was learned of every link (its speed, its requests in flight)."""
+    """Forget what was learned of every link (its speed, its SEQs, its replies owed)."""
     _measured_slowdown.clear()
-    _in_flight.clear()
+    _ledgers.clear()
 
 
-def _lengths(rows=1, cols=1):
+def lengths(rows=1, cols=1):
     """Frame lengths of an exchange for a rows x cols puzzle (cached)."""
     key = (rows, cols)
     if key not in _LENGTHS:
@@ -83,15 +81,16 @@ def _lengths(rows=1, cols=1):
     return _LENGTHS[key]
 
 
-def _damage_report(reply):
-    """The device says a frame of ours arrived damaged (its type unknown or ours)."""
-    return (isinstance(reply, P.ErrorReply) and reply.code in _DAMAGE_CODES
-            and reply.request_type in (0, P.MsgType.PING, P.MsgType.ABORT, P.MsgType.SOLVE))
+def is_damage_report(reply):
+    """The device says that bytes of ours arrived damaged: an ERROR about a frame it did
+    not receive whole (SEQ 0)."""
+    return isinstance(reply, P.ErrorReply) and reply.seq == 0 and reply.code in _DAMAGE_CODES
 
 
 def _describe_bad(event):
     if isinstance(event, P.BadFrame):
         return {P.ErrorCode.BAD_CRC: "CRC mismatch", P.ErrorCode.BAD_LENGTH: "impossible length",
+                P.ErrorCode.BAD_HEADER: "damaged header",
                 P.ErrorCode.TIMEOUT: "frame cut short"}.get(event.code, event.code.name)
     return str(event)
 
@@ -152,30 +151,32 @@ class _Heard:
 
 class _Attempts:
     """The retry policy of one request (:mod:`host.device.link`): resends in a row after
-    a lost or damaged answer, at most ``connection.retries``; SILENT_ATTEMPTS attempts
-    in a row with no byte back mean a silent device, as many with nothing but noise or
-    nothing but an echo back mean garbled answers."""
+    a lost or damaged answer, at most ``retries`` (the connection's by default);
+    SILENT_ATTEMPTS attempts in a row with no byte back mean a silent device, as many with
+    nothing but noise or nothing but an echo back mean garbled answers."""
 
-    def __init__(self, connection, name, request_len, reply_len):
+    def __init__(self, connection, name, request_len, reply_len, retries=None):
         self.connection, self.name = connection, name
         self.request_len, self.reply_len = request_len, reply_len
+        self.retries = connection.retries if retries is None else retries
         self.failures = self.attempt = 0
         self.silent = self.noisy = self.echoed = 0
         self.silent_seconds = 0.0
         self.bytes_seen = 0
         self.garbled = None  # what came back that was no answer, the last time
 
-    def wait(self):
+    def wait(self, flush=0):
+        """The wait of the next attempt (``flush`` bytes sent before it)."""
         return self.connection.timing.attempt_wait(self.request_len, self.reply_len,
-                                                   self.attempt)
+                                                   self.attempt, flush)
 
     def alive(self):
-        """The device answered in step (BUSY to a probe): start counting afresh."""
+        """The device answered in step (a probe): start counting afresh."""
         self.failures = self.attempt = 0
         self.silent = self.noisy = self.echoed = 0
         self.silent_seconds = 0.0
 
-    def failed(self, waited, heard, damaged=False):
+    def failed(self, waited, heard, damaged=False, why=None):
         """An attempt ended without an accepted answer; raises when it was the last."""
         self.failures += 1
         self.attempt += 1
@@ -183,7 +184,9 @@ class _Attempts:
         if heard.anything or damaged:
             self.silent, self.silent_seconds = 0, 0.0
             self.bytes_seen += heard.garbage
-            if heard.bad:
+            if why is not None:
+                reason = why
+            elif heard.bad:
                 reason = _describe_bad(heard.bad[-1])
             elif damaged:
                 reason = "the device got our frame damaged"
@@ -198,17 +201,20 @@ class _Attempts:
             self.silent += 1
             self.silent_seconds += waited
             reason = f"silence for {waited:.3g} s"
-        self.noisy = self.noisy + 1 if heard.noisy and not valid else 0
+        # noise: bytes to the end of the wait, or nothing but bytes outside any frame (a
+        # device at another rate, whose frames never show a START where one is)
+        garbage_only = heard.garbage and not (heard.bad or heard.echoes or valid)
+        self.noisy = self.noisy + 1 if (heard.noisy or garbage_only) and not valid else 0
         self.echoed = self.echoed + 1 if heard.echoes and not valid else 0
         self._give_up()
         connection = self.connection
         connection.resends += 1
         log.info("%s: %s again (%s; attempt %d of at most %d in a row)", connection.port,
-                 self.name, reason, self.failures + 1, connection.retries + 1)
+                 self.name, reason, self.failures + 1, self.retries + 1)
 
     def _give_up(self):
         connection = self.connection
-        limit = min(SILENT_ATTEMPTS, connection.retries + 1)
+        limit = min(SILENT_ATTEMPTS, self.retries + 1)
         where = f"{connection.what} to {self.name}"
         if self.silent >= limit:
             raise NoAnswer(f"no answer from {where}: not a byte back in {self.silent} "
@@ -225,7 +231,7 @@ class _Attempts:
             raise GarbledAnswer(f"garbled answers from {where}: the port sends back our own "
                                 f"frames ({self.echoed} attempts in a row; an echo, not the "
                                 f"board: check --port)")
-        if self.failures > connection.retries:
+        if self.failures > self.retries:
             if self.garbled is not None:
                 raise GarbledAnswer(f"garbled answers from {where} ({self.garbled}), "
                                     f"{self.failures} attempts in a row (--retries "
@@ -238,27 +244,30 @@ class _Attempts:
 class Connection:
     """A conversation with a board (real or virtual) on a serial port or pty path.
 
-    ``timeout``, if given, is how long the device may stay silent before a
-    request is sent again (otherwise derived, :class:`host.device.link.LinkTiming`);
-    ``retries`` how many resends in a row are allowed; ``virtual`` only changes
-    the wording of messages; ``health``, if given, is called as ``health(wait)``
-    now and then while waiting and when the port fails, and raises a
-    :class:`BoardError` when the device has died (the virtual board's process
-    ended, or its CPU trapped), so that nobody waits for the timeout and a dead
-    board is not reported as a port error.  ``line``, if given, is an open
-    pyserial-like object to talk through instead of opening ``port``, and
-    ``clock`` the clock every wait is measured on (both for tests).
+    ``baud`` is the device's start rate (the port is opened at it; every build's is
+    :data:`spec.uart.DEFAULT_BAUD` unless built otherwise), ``rate`` the rate to switch to
+    when connecting (``--baud``; None: the fastest the device offers).  ``timeout``, if
+    given, is how long the device may stay silent before a request is sent again
+    (otherwise derived, :class:`host.device.link.LinkTiming`); ``retries`` how many resends
+    in a row are allowed; ``virtual`` only changes the wording of messages; ``health``, if
+    given, is called as ``health(wait)`` now and then while waiting and when the port fails,
+    and raises a :class:`BoardError` when the device has died (the virtual board's process
+    ended, or its CPU trapped, or its clock stopped), so that nobody waits for the timeout
+    and a dead board is not reported as a port error.  ``line``, if given, is an open
+    pyserial-like object to talk through instead of opening ``port``, and ``clock`` the
+    clock every wait is measured on (both for tests).
     """
 
-    def __init__(self, port, *, baud=None, timeout=None, retries=None, virtual=False,
-                 health=None, line=None, clock=time.monotonic):
+    def __init__(self, port, *, baud=None, rate=None, timeout=None, retries=None,
+                 virtual=False, health=None, line=None, clock=time.monotonic):
         self.port = port
         self.clock = clock
         if health is not None and not inspect.signature(health).parameters:
             health = (lambda check: lambda wait=0.0: check())(health)  # health() form
         self.health = health
         self._health_checked = clock()
-        self.baud = int(baud or DEFAULT_BAUD)
+        self.start_baud = self.baud = int(baud or DEFAULT_BAUD)
+        self.rate = None if rate is None else int(rate)
         if timeout is not None and not float(timeout) > 0:
             raise ValueError(f"timeout must be positive, not {timeout!r}")
         self.retries = DEFAULT_RETRIES if retries is None else int(retries)
@@ -271,20 +280,21 @@ class Connection:
         self._link_key = link_key(port, self.baud) if line is None else None
         if self._link_key in _measured_slowdown:  # measured by an earlier connection
             self.timing.slowdown, self.timing.calibrated = _measured_slowdown[self._link_key]
-        # the requests of this link still unanswered, also those of an earlier connection
-        # (whose late replies this one may see: host.device.link.InFlight)
-        self._in_flight = InFlight() if self._link_key is None else \
-            _in_flight.setdefault(self._link_key, InFlight())
-        self._answered = None  # the token of the request the last reply answered
+        # the SEQs of this link, also those of an earlier connection (whose late replies
+        # this one may see)
+        self.ledger = Ledger() if self._link_key is None else \
+            _ledgers.setdefault(self._link_key, Ledger())
         self.resends = 0      # requests sent again, over the whole connection
+        self.rate_note = ""   # what became of the switch to the fast rate
         self.serial = None
         self.serial = open_port(port, self.baud) if line is None else line
+        if line is None:
+            set_latency_timer(port)
         self._write_timeout = None
         self.decoder = P.FrameDecoder()
         self._queue = collections.deque()
         self.version = None
         self.stale = collections.deque(maxlen=256)  # replies that answered nothing we asked
-        self._unsynced = False  # a second search may be running / its RESULT in flight
         try:
             self.serial.reset_input_buffer()
         except Exception as error:  # noqa: BLE001 -- pyserial raises several kinds
@@ -304,7 +314,21 @@ class Connection:
     def what(self):
         return f"the virtual board ({self.port})" if self.virtual else f"the board on {self.port}"
 
+    @property
+    def depth(self):
+        """SOLVE requests the device holds (VERSION's queue), 1 before VERSION."""
+        return max(1, self.version.queue) if self.version is not None else 1
+
+    @property
+    def max_payload(self):
+        """The device's largest request payload, None before VERSION."""
+        return self.version.max_payload if self.version is not None else None
+
     def close(self):
+        try:
+            self.restore_rate()
+        except Exception:  # noqa: BLE001 -- closing: nothing more to do
+            pass
         serial, self.serial = getattr(self, "serial", None), None
         if serial is not None:
             try:
@@ -318,6 +342,12 @@ class Connection:
     def __exit__(self, *exc):
         self.close()
         return False
+
+    def simulated(self, slowdown):
+        """The device's own measure of its speed (a virtual board's simulated time)."""
+        self.timing.simulated(slowdown)
+        if self._link_key is not None:
+            _measured_slowdown[self._link_key] = (self.timing.slowdown, True)
 
     # -- bytes and frames --
 
@@ -336,13 +366,11 @@ class Connection:
             self._health_checked = self.clock()
             self.health(wait)
 
-    def _write(self, data, what="", timeout=None):
-        """Send a frame, within ``timeout`` seconds if given (a device that takes no more
-        bytes is a port error); returns its token in the link's :class:`InFlight` (None:
-        not tracked)."""
+    def _write(self, data, what="", timeout=None, frames=1):
+        """Send ``data`` (``frames`` frames, or a flush: each gets at most one reply), within
+        ``timeout`` seconds if given (a device that takes no more bytes is a port error)."""
         log_sent(self.port, data, what)
-        type_at = FrameHeader.offset("type")
-        token = self._in_flight.sent(data[type_at] if len(data) > type_at else None)
+        self.ledger.sent(frames)
         try:
             if timeout is not None and timeout != self._write_timeout:
                 self.serial.write_timeout = self._write_timeout = timeout
@@ -351,7 +379,12 @@ class Connection:
         except port_errors() as error:
             self._check_health(wait=1.0)
             raise PortError(f"cannot write to {self.port}: {error}") from None
-        return token
+
+    def flush(self, timeout=None):
+        """Send the flush (zeros that end any frame pending on the device); its length."""
+        zeros = bytes(flush_length(self.max_payload))
+        self._write(zeros, "flush", timeout=timeout)
+        return len(zeros)
 
     def _read(self, timeout):
         """Bytes that arrive within ``timeout`` seconds (what has arrived, at once)."""
@@ -372,11 +405,12 @@ class Connection:
             log_event(self.port, event)
         self._queue.extend(events)
 
-    def _next_event(self, wait):
-        """The next frame or bad frame, or None when ``wait`` is over; also returns the
-        number of bytes read meanwhile.  Events decoded together are queued, so none is
-        lost when a caller stops early.  At the end of the wait what has arrived by then
-        is read once more (a busy machine may have kept the host from reading it)."""
+    def next_event(self, wait, once=False):
+        """The next frame or bad frame, or None when ``wait`` is over (with ``once``: also
+        when one read brought none); also returns the number of bytes read meanwhile.
+        Events decoded together are queued, so none is lost when a caller stops early.  At
+        the end of the wait what has arrived by then is read once more (a busy machine may
+        have kept the host from reading it)."""
         seen = 0
         while not self._queue:
             remaining = wait.remaining()
@@ -394,150 +428,226 @@ class Connection:
             if data:
                 seen += len(data)
                 self._feed(data, wait)
+            elif once:
+                return None, seen
         return self._queue.popleft(), seen
+
+    def cut_short(self, wait, heard):
+        """At the end of a wait: a frame left in progress after the link's gap of silence
+        was cut short: drop it, keep what follows."""
+        if self.decoder.pending and wait.quiet():
+            for event in self.decoder.timeout():
+                log_event(self.port, event)
+                (heard.bad.append if isinstance(event, P.BadFrame) else self._queue.append)(event)
+
+    def reply_of(self, event, wait, heard):
+        """The decoded reply of a received ``event`` and whether the device still owed a
+        reply when it came; ``(None, False)`` for a bad frame, an echo of ours or an
+        undecodable frame (noted on ``heard``)."""
+        if isinstance(event, P.BadFrame):
+            heard.bad.append(event)
+            wait.activity(short=True)
+            return None, False
+        try:
+            reply = P.decode_reply(event)
+        except P.ProtocolError as error:
+            if event.type in _REQUEST_TYPES:
+                heard.echoes += 1
+            else:
+                heard.bad.append(error)
+            wait.activity(short=True)
+            return None, False
+        heard.garbage = max(0, heard.garbage - len(event.payload) - P.OVERHEAD)
+        owed = self.ledger.owed > 0
+        self.ledger.received()
+        return reply, owed
+
+    def not_ours(self, reply, owed, wait, heard):
+        """A valid reply that answers nothing we wait for: kept in :attr:`stale`; one the
+        device still owed to a frame sent before starts the wait anew; more of them than
+        the link can owe are :class:`GarbledAnswer` at once."""
+        if self.ledger.unasked:
+            raise GarbledAnswer(f"garbled answers from {self.what}: it sends frames that "
+                                f"answer no request ({-self.ledger.owed} replies more "
+                                f"than the frames it was sent; is it the board? check "
+                                f"--port)")
+        heard.replies += 1
+        self.stale.append(reply)
+        wait.activity(short=bool(heard.bad))
+        if owed:
+            wait.again()
+
+    def new_wait(self, until, latest=None):
+        return _Wait(self.clock, until, self.timing.gap, latest)
 
     def _wait(self, accept, until, latest=None):
         """Wait until the deadline ``until`` (on :attr:`clock`) for a reply that
         ``accept(reply)`` takes (returns not None); after garbage or a damaged frame a
         silence of the link's gap ends the wait sooner.  Returns what was heard
-        (:class:`_Heard`, ``value`` None when nothing was taken).  Replies not taken are
-        kept in :attr:`stale`; one that the device still owed to a frame sent before
-        starts the wait anew, up to ``latest`` (it works through what it was sent, in
-        order); more of them than the link can owe are :class:`GarbledAnswer` at once."""
-        wait = _Wait(self.clock, until, self.timing.gap, latest)
+        (:class:`_Heard`, ``value`` None when nothing was taken)."""
+        wait = self.new_wait(until, latest)
         heard = _Heard()
         while True:
-            event, nbytes = self._next_event(wait)
+            event, nbytes = self.next_event(wait)
             heard.garbage += nbytes
             if event is None:
                 break
-            if isinstance(event, P.BadFrame):
-                heard.bad.append(event)
-                wait.activity(short=True)
+            reply, owed = self.reply_of(event, wait, heard)
+            if reply is None:
                 continue
-            try:
-                reply = P.decode_reply(event)
-            except P.ProtocolError as error:
-                if event.type in _REQUEST_TYPES:
-                    heard.echoes += 1
-                else:
-                    heard.bad.append(error)
-                wait.activity(short=True)
-                continue
-            heard.garbage = max(0, heard.garbage - len(event.payload) - P.OVERHEAD)
-            owed = self._in_flight.owed > 0
-            self._answered = self._in_flight.received(reply)
             value = accept(reply)
             if value is not None:
                 heard.value = value
                 return heard
-            if self._in_flight.unasked:
-                raise GarbledAnswer(f"garbled answers from {self.what}: it sends frames that "
-                                    f"answer no request ({-self._in_flight.owed} replies more "
-                                    f"than the frames it was sent; is it the board? check "
-                                    f"--port)")
-            heard.replies += 1
-            self.stale.append(reply)
-            wait.activity(short=bool(heard.bad))
-            if owed:
-                wait.again()
+            self.not_ours(reply, owed, wait, heard)
         heard.noisy = wait.noisy()
-        if self.decoder.pending and wait.quiet():  # a frame cut short: drop it, keep the rest
-            for event in self.decoder.timeout():
-                log_event(self.port, event)
-                (heard.bad.append if isinstance(event, P.BadFrame) else self._queue.append)(event)
+        self.cut_short(wait, heard)
         return heard
 
-    def request(self, frame, accept, name, *, reply_len):
-        """Send ``frame`` and wait for a reply ``accept`` takes; send again after silence
-        or damage (:class:`_Attempts`)."""
+    def request(self, frame, accept, name, *, reply_len, retries=None, wait_for=None):
+        """Send ``frame`` and wait for a reply ``accept`` takes; send it again after silence,
+        the flush first, or at once after damage (:class:`_Attempts`).  ``frame`` is the
+        request's bytes (sent again as they are: the same SEQ, so a late reply to an earlier
+        attempt is as good), or ``frame(attempt)`` that numbers each attempt anew (a reply
+        then says which attempt it answers: the link is timed on it).  ``wait_for(attempt,
+        flush)`` gives the wait of an attempt (default: the link's attempt wait)."""
         def take(reply):
             value = accept(reply)
-            if value is None and _damage_report(reply):
+            if value is None and is_damage_report(reply):
                 return _DAMAGED
             return value
 
-        attempts = _Attempts(self, name, len(frame), reply_len)
+        make = frame if callable(frame) else (lambda attempt: frame)
+        sent = {}  # SEQ -> when it was first sent, and whether it was sent once only
+        attempts = None
+        flushed = 0
         while True:
-            wait = attempts.wait()
+            data = make(0 if attempts is None else attempts.attempt)
+            if attempts is None:
+                attempts = _Attempts(self, name, len(data), reply_len, retries)
+            wait = attempts.wait(flushed) if wait_for is None else \
+                wait_for(attempts.attempt, flushed)
             sent_at = self.clock()
-            token = self._write(frame, name, timeout=wait)
+            seq = data[_SEQ] if len(data) > _SEQ else None
+            sent[seq] = (sent[seq][0], False) if seq in sent else (sent_at, True)
+            self._write(data, name, timeout=wait)
             heard = self._wait(take, sent_at + wait)
             if heard.value is _DAMAGED:
                 attempts.failed(wait, heard, damaged=True)
+                flushed = 0
                 continue
             if heard.value is not None:
-                if attempts.failures == 0:
-                    self._learn(frame, token, len(frame) + reply_len, self.clock() - sent_at)
+                first, once = sent.get(getattr(heard.value, "seq", None), (None, False))
+                if once:
+                    self._learn(data, heard.value, len(data) + reply_len, self.clock() - first)
                 return heard.value
             attempts.failed(wait, heard)
+            flushed = self.flush(timeout=wait)  # after silence: end what may be pending
 
-    def _learn(self, frame, token, nbytes, seconds):
-        """Time the link on a request answered at its first attempt.
-
-        Only a reply that is certainly this request's own may make the link faster: a
-        late reply to an earlier request (one this connection or an earlier one on the
-        same port sent again, or gave up on) comes back sooner than any answer to this
-        one could, and a link learned from it is far too fast (the reply to an ABORT of
-        a connection that gave up on a slowly booting device, arriving just after the
-        next connection's ABORT went out, taught it a slowdown of 1 where the device
-        needed hundreds: its PING then ran out of time, "no answer").  So an exchange
-        is matched only if its reply went to this very request in
-        :class:`host.device.link.InFlight` (no earlier request of its type was
-        outstanding; other requests still outstanding only delay the answer: the link
-        looks slower, never faster) and the request is a PING, whose VERSION answers
-        nothing else.  An ABORT is never matched: NOT_BUSY answers any ABORT, also one
-        that another program sent before this one, which no ledger here saw.  An
-        unmatched exchange may only make the link slower
-        (:meth:`host.device.link.LinkTiming.measured`); :meth:`connect` always times a
-        PING after its ABORT, so nothing is lost."""
-        matched = (token is not None and self._answered == token
-                   and frame[FrameHeader.offset("type")] == P.MsgType.PING)
+    def _learn(self, frame, reply, nbytes, seconds):
+        """Time the link on a request answered to a frame sent once: a PING whose VERSION
+        carries its SEQ (certainly its own: a late reply to an earlier request carries
+        another).  Any other exchange may only make the link slower
+        (:meth:`host.device.link.LinkTiming.measured`)."""
+        matched = frame[_TYPE] == P.MsgType.PING and isinstance(reply, P.VersionReply)
         self.timing.measured(nbytes, seconds, matched=matched)
         if self._link_key is not None:
             _measured_slowdown[self._link_key] = (self.timing.slowdown, self.timing.calibrated)
 
     # -- requests --
 
-    def ping(self):
-        """PING; returns (and remembers) the :class:`host.protocol.VersionReply`."""
+    def _numbered(self, make, accept, name, **options):
+        """:meth:`request` of the frame ``make(seq)`` under a SEQ of the link's;
+        ``accept(reply, seq)``."""
+        seq = self.ledger.take()
+        try:
+            return self.request(make(seq), lambda reply: accept(reply, seq), name, **options)
+        finally:
+            self.ledger.release(seq)
+
+    def ping(self, retries=None, wait_for=None):
+        """PING, each attempt under a SEQ of its own (so its VERSION times the link); returns
+        (and remembers) the :class:`host.protocol.VersionReply`."""
+        seqs = []
+
+        def frame(attempt):
+            seqs.append(self.ledger.take())
+            return P.encode_ping(seqs[-1])
+
         def accept(reply):
+            if reply.seq not in seqs:
+                return None
             if isinstance(reply, P.VersionReply):
                 return reply
-            if isinstance(reply, P.ErrorReply) and reply.request_type == P.MsgType.PING \
-                    and reply.code not in _DAMAGE_CODES:
+            if isinstance(reply, P.ErrorReply):
                 raise DeviceError(f"{self.what} refused PING: {reply}")
             return None
-        self.version = self.request(P.encode_ping(), accept, "PING",
-                                    reply_len=_lengths()["version"])
-        if self.version.protocol != P.PROTOCOL_VERSION:
-            raise DeviceError(f"{self.what} speaks protocol version {self.version.protocol}, "
+        try:
+            version = self.request(frame, accept, "PING", reply_len=lengths()["version"],
+                                   retries=retries, wait_for=wait_for)
+        finally:
+            for seq in seqs:
+                self.ledger.release(seq)
+        if version.protocol != P.PROTOCOL_VERSION:
+            raise DeviceError(f"{self.what} speaks protocol version {version.protocol}, "
                               f"this host speaks {P.PROTOCOL_VERSION}: rebuild the "
                               f"firmware or update the host")
-        if not self.version.accelerator_ok:
+        if not version.accelerator_ok:
             raise DeviceError(f"{self.what} reports that its accelerator does not answer "
                               f"with the right ID and size (rebuild the bitstream)")
-        return self.version
+        self.version = version
+        return version
 
-    def abort(self):
-        """End a search a previous host (or a repeated SOLVE) may have left running; True
-        if one was.  Every reply sent before the answer to this ABORT has been received
-        (or lost) by the time it returns: a handshake that flushes stale answers."""
-        def accept(reply):
-            if isinstance(reply, (P.ResultReply, P.DeduceResultReply)) and reply.aborted:
-                return True  # a search of either mode
-            if isinstance(reply, P.ErrorReply) and reply.code == P.ErrorCode.NOT_BUSY:
+    def abort(self, retries=None):
+        """End a search a previous host may have left running, empty the device's queue,
+        forget its stored answers; True if a search was running.  Every reply sent before
+        the answer to this ABORT has been received (or lost) by the time it returns."""
+        def accept(reply, seq):
+            if isinstance(reply, P.OUTCOMES) and reply.aborted:
+                return True  # the running search's reply (it carries that SOLVE's SEQ)
+            if isinstance(reply, P.ErrorReply) and reply.seq == seq \
+                    and reply.code == P.ErrorCode.NOT_BUSY:
                 return False
             return None
-        was_running = self.request(P.encode_abort(), accept, "ABORT",
-                                   reply_len=_lengths()["error"])
-        self._unsynced = False
-        return was_running
+        return self._numbered(P.encode_abort, accept, "ABORT", reply_len=lengths()["error"],
+                              retries=retries)
 
     def connect(self):
-        """ABORT a stale search, then PING; returns the VERSION reply."""
-        self.abort()
-        return self.ping()
+        """ABORT a stale search, PING, then switch to the fast rate; returns the VERSION
+        reply.  A device that does not answer the ABORT at the start rate may be at a fast
+        rate an earlier host left it at: the ABORT is tried there too
+        (:meth:`candidate_rates`)."""
+        self._reach(self.candidate_rates(), self.abort, retries_elsewhere=0)
+        self.ping()
+        self.switch_rate()
+        return self.version
+
+    def candidate_rates(self):
+        """The rates a device may be at when a connection opens, in the order they are
+        tried: the start rate, the rate this link was last set to, ``--baud``, the fastest
+        of every known board's default build (:func:`host.device.rates.known_rates`)."""
+        rates = [self.start_baud, self.ledger.rate, self.rate, *known_rates()]
+        return list(dict.fromkeys(r for r in rates if r))
+
+    def _reach(self, rates, request, retries_elsewhere=None):
+        """Do ``request(retries)`` at the first of ``rates`` where the device answers it (at
+        a rate it is not at, it is silent or sends bytes that never form a frame: three
+        attempts; at the rates after the first, ``retries_elsewhere`` resends, by default
+        the connection's); the error at the first rate when none does."""
+        first = None
+        for rate in rates:
+            if rate != self.baud:
+                log.info("%s: trying %d baud", self.port, rate)
+                self._line_rate(rate)
+            try:
+                value = request(retries=None if first is None else retries_elsewhere)
+            except (NoAnswer, GarbledAnswer) as error:
+                first = first or error
+                continue
+            self.ledger.rate = rate
+            return value
+        self._line_rate(rates[0])
+        raise first
 
     def no_deduce(self, why):
         """The one-line error of deduce mode on a build without the deduction engine."""
@@ -546,107 +656,136 @@ class Connection:
         return NoDeduceEngine(f"this build has no deduction engine: use --mode paper, or "
                               f"rebuild {rebuild} with it; {self.what} {why}")
 
-    def request_solve(self, puzzle, *, mode, unique=False, bound=0, time_limit=None,
-                      label=None):
-        """SOLVE ``puzzle`` in ``mode`` (``bound``: SOLVE's ``max_checks`` field, checks or
-        decisions; 0 = none) and wait for its answer: ``(reply, seconds)``, the
-        :class:`host.protocol.ResultReply` or :class:`host.protocol.DeduceResultReply`
-        and the seconds from the SOLVE to it.  ``label`` names the puzzle in messages."""
-        mode = P.as_mode(mode)
+    # -- the fast line --
+
+    def _line_rate(self, rate):
+        """Set the port (and the link's timing) to ``rate``; bytes half received at the old
+        rate are dropped."""
+        try:
+            self.serial.baudrate = rate
+        except (ValueError, *port_errors()) as error:
+            raise PortError(f"cannot set {self.port} to {rate} baud: {error}") from None
+        self.baud = self.timing.baud = int(rate)
+        self.decoder = P.FrameDecoder()
+        self._queue.clear()
+
+    def _idle_until(self, until):
+        """Read (and keep aside) whatever arrives until ``until``."""
+        self._wait(lambda reply: None, until)
+
+    def switch_rate(self):
+        """Switch to ``rate`` (``--baud``), or to the fastest rate the device offers.  On
+        success the port and the device are at the new rate; when the device refuses an
+        asked rate, :class:`DeviceError`; when the confirmation fails, both go back to the
+        start rate and the conversation goes on there (:attr:`rate_note` says so)."""
+        version = self.version
+        wanted = wanted_rate(version, self.rate)
+        if wanted == version.baud:
+            return version.baud
+        clock_hz = version.clock_hz
+        window = self.timing.confirm_window(clock_hz)
+        start, begun = version.baud, self.clock()
+
+        def accept(reply, seq):
+            if reply.seq != seq:
+                return None
+            if isinstance(reply, P.BaudReply):
+                return reply
+            if isinstance(reply, P.ErrorReply):
+                raise DeviceError(f"{self.what} refused {wanted} baud: {reply} (the rates it "
+                                  f"offers go up to {version.max_baud} baud)")
+            return None
+        try:
+            self._numbered(
+                lambda seq: P.encode_set_baud(wanted, seq), accept, "SET_BAUD",
+                reply_len=lengths()["baud"], retries=SET_BAUD_ATTEMPTS - 1,
+                wait_for=lambda attempt, flush: self.timing.set_baud_wait(
+                    lengths()["set_baud"], lengths()["baud"], clock_hz, attempt, flush))
+        except DeviceError:
+            if self.rate is not None:
+                raise
+            self.rate_note = f"at {start} baud: the device refused {wanted}"
+            log.info("%s: %s", self.port, self.rate_note)
+            return start
+        except (NoAnswer, GarbledAnswer) as error:
+            log.info("%s: no BAUD reply (%s); back to %d baud", self.port, error, start)
+            return self._back(start, wanted, begun + window)
+        switched = self.clock()
+        self.ledger.rate = wanted
+        self._line_rate(wanted)
+        try:
+            self.ping(retries=SILENT_ATTEMPTS - 1,
+                      wait_for=lambda attempt, flush: min(
+                          self.timing.attempt_wait(lengths()["ping"], lengths()["version"],
+                                                   attempt, flush),
+                          max(window / 2, self.timing.latency)))
+        except (NoAnswer, GarbledAnswer) as error:
+            self._line_rate(start)
+            log.info("%s: %d baud not confirmed (%s); back to %d baud", self.port, wanted,
+                     error, start)
+            return self._back(start, wanted, switched + window)
+        self.rate_note = f"at {self.baud} baud"
+        log.info("%s: now at %d baud (the device makes %d)", self.port, wanted,
+                 self.version.baud)
+        return wanted
+
+    def _back(self, start, wanted, device_back):
+        """After a failed switch: at the start rate once the device's window is surely over
+        (``device_back``: when it ends at the latest), PING; should the device have kept
+        the new rate after all (our confirmation arrived, its answer did not), PING there."""
+        self._line_rate(start)
+        self._idle_until(device_back + 0.25 * (device_back - self.clock()) + self.timing.gap)
+        rate = self._reach([start, wanted], self.ping)
+        self.rate_note = f"at {wanted} baud" if rate == wanted else \
+            f"at {start} baud: the switch to {wanted} baud failed"
+        log.info("%s: %s", self.port, self.rate_note)
+        return rate
+
+    def restore_rate(self):
+        """Before closing: ask a device at a fast rate to go back to its start rate, so
+        that the next program finds it there (one attempt; it finds it either way,
+        :meth:`connect`)."""
+        version = self.version
+        if self.serial is None or version is None or self.virtual \
+                or self.baud == self.start_baud:
+            return
+        seq = self.ledger.take()
+        try:
+            frame = P.encode_set_baud(self.start_baud, seq)
+            wait = self.timing.attempt_wait(len(frame), lengths()["baud"], 0)
+            self._write(frame, "SET_BAUD back", timeout=wait)
+            self._wait(lambda reply: reply if isinstance(reply, P.BaudReply)
+                       and reply.seq == seq else None, self.clock() + wait)
+            self._line_rate(self.start_baud)
+            self.ledger.rate = self.start_baud
+        except BoardError:
+            pass
+        finally:
+            self.ledger.release(seq)
+
+    # -- solving --
+
+    def solve_jobs(self, jobs, *, depth=None, time_limit=None):
+        """Solve the :class:`host.device.pipeline.Job`\\ s of the iterable ``jobs``, several
+        in flight (``depth``, at most the device's queue); yields each job done, in their
+        order (see :class:`host.device.pipeline.Pipeline`)."""
+        from .pipeline import Pipeline
         if self.version is None:
             self.ping()
-        if self._unsynced:  # the last solve may have left a second search or a late RESULT
-            self.abort()
-        label = label or f"{puzzle.size} puzzle"
-        frame = P.encode_solve(puzzle, unique=unique, max_checks=bound, mode=mode)
-        abort_frame = P.encode_abort()
-        rows, cols = puzzle.rows, puzzle.cols
-        reply_len = _lengths(rows, cols)["deduce_result" if mode is Mode.DEDUCE else "result"]
-        answer = P.DeduceResultReply if mode is Mode.DEDUCE else P.ResultReply
-        asked = 0  # SOLVEs sent and not answered BUSY: a BUSY answers one of them
+        return Pipeline(self, depth=depth, time_limit=time_limit).run(jobs)
 
-        def accept(reply):
-            nonlocal asked
-            if isinstance(reply, (P.ResultReply, P.DeduceResultReply)):
-                # a reply of another mode, size or uniqueness answers someone else's request
-                return reply if type(reply) is answer and (reply.rows, reply.cols,
-                                                           reply.unique) == \
-                    (rows, cols, bool(unique)) else None
-            if not isinstance(reply, P.ErrorReply):
-                return None
-            if _damage_report(reply):
-                return _DAMAGED  # a frame of ours arrived broken
-            if reply.request_type == P.MsgType.SOLVE:
-                if reply.code == P.ErrorCode.BUSY:
-                    if not asked:
-                        return None  # no SOLVE of ours waits for it: not an answer
-                    asked -= 1
-                    return _BUSY
-                if reply.code == P.ErrorCode.TOO_LARGE:
-                    raise TooLarge(f"{self.what} refused the {label} as larger "
-                                   f"than it was built for ({reply})")
-                if reply.code == P.ErrorCode.NO_DEDUCE:
-                    if mode is not Mode.DEDUCE:
-                        return None  # the answer to a deduce-mode SOLVE of before: stale
-                    raise self.no_deduce(f"answered the SOLVE with {reply.name} (detail "
-                                         f"{reply.detail})")
-                raise DeviceError(f"{self.what} refused the puzzle: {reply}")
-            if reply.request_type == P.MsgType.ABORT and reply.code == P.ErrorCode.NOT_BUSY \
-                    and aborted:
-                return _NOT_BUSY  # our ABORT's answer: the search had ended
-            return None  # e.g. the answer to an ABORT of before: stale
-
-        start = self.clock()
-        deadline = None if time_limit is None else start + time_limit
-        attempts = _Attempts(self, "SOLVE", len(frame), reply_len)
-        current, sent, aborted, probes = frame, 1, False, 0
-        clock_hz = self.version.clock_hz
-        wait = self.timing.search_wait(len(frame), reply_len, clock_hz)
-        until = start + wait
-        self._write(frame, "SOLVE", timeout=wait)
-        asked += 1
-        while True:
-            latest = deadline if not aborted else None
-            if latest is not None:
-                until = min(until, latest)
-            heard = self._wait(accept, until, latest)
-            value = heard.value
-            if isinstance(value, answer):
-                reply = value
-                break
-            if value is _BUSY:  # the device is alive and searching: wait on, probe less often
-                attempts.alive()
-                probes += 1
-                wait = attempts.wait() if aborted else \
-                    self.timing.search_wait(len(frame), reply_len, clock_hz, probes)
-                until = self.clock() + wait
-                continue
-            if value is _NOT_BUSY:  # after our ABORT: the search ended, its RESULT was lost
-                self._unsynced = True
-                raise NoAnswer(f"the result of the aborted search on {self.what} was lost")
-            if deadline is not None and not aborted and self.clock() >= deadline:
-                log.info("%s: time limit of %g s: ABORT", self.port, time_limit)
-                current, aborted = abort_frame, True
-                attempts = _Attempts(self, "ABORT", len(abort_frame), reply_len)
-                wait = attempts.wait()
-                until = self.clock() + wait
-                self._write(current, "time limit", timeout=wait)
-                continue
-            # silence, garbage, a damaged frame, or the device saying ours was damaged
-            attempts.failed(wait, heard, damaged=value is _DAMAGED)
-            wait = attempts.wait()
-            until = self.clock() + wait
-            self._write(current, "probe or retry", timeout=wait)
-            if current is frame:
-                sent += 1
-                asked += 1
-        seconds = self.clock() - start
-        if sent > 1:
-            # a repeated SOLVE may have started a second search: end it, flush its RESULT
-            self._unsynced = True
-            try:
-                self.abort()
-            except BoardError as error:
-                log.info("%s: the ABORT after a repeated SOLVE failed (%s); it is repeated "
-                         "before the next puzzle", self.port, error)
-        return reply, seconds
+    def request_solve(self, puzzle, *, mode, unique=False, bound=0, time_limit=None,
+                      label=None, counters=True):
+        """SOLVE ``puzzle`` in ``mode`` (``bound``: SOLVE's ``max_checks`` field, checks or
+        decisions; 0 = none; ``counters``: ask for the counters) and wait for its answer:
+        ``(reply, seconds)``, an :class:`host.protocol.AnswerReply`,
+        :class:`host.protocol.ResultReply` or :class:`host.protocol.DeduceResultReply` and
+        the seconds from the SOLVE to it.  ``label`` names the puzzle in messages."""
+        from .pipeline import Job
+        job = Job(puzzle, mode=mode, unique=unique, bound=bound, counters=counters,
+                  label=label)
+        for done in self.solve_jobs([job], time_limit=time_limit):
+            if done.error is not None:
+                raise done.error
+            return done.reply, done.seconds
+        raise BoardError("internal: the SOLVE ended without an answer")

@@ -1,75 +1,85 @@
 """The UART link to a board: timing derived from the baud rate and the frame lengths,
-the retry policy and its bound, the ledger of requests in flight, and the frame log of
-``--verbose``.
+the retry policy and its bound, the ledger of a link's sequence numbers, and the frame log
+of ``--verbose``.
 
 docs/design.md section 4 (UART protocol).  Nothing here is a fixed number of
 seconds: every wait is computed from
 
-* the **byte time** ``10 / baud`` (8N1), multiplied by the link's *slowdown*:
-  1 for a real board; the virtual board simulates about 100 times slower than
-  the 50 MHz board (docs/host.md), so a pseudo-terminal starts with the prior
-  :data:`VIRTUAL_SLOWDOWN` and answered requests then measure the real
-  slowdown (:meth:`LinkTiming.measured`) -- but only a reply that is certainly
-  the timed request's own may make the link faster (:class:`InFlight`);
-* the **frame lengths** of the request and of its expected reply (computed
-  with :mod:`host.protocol`'s encoders, so they follow the protocol);
-* the device's **inter-byte timeout** (``TIMEOUT_BYTE_TIMES`` byte times): a
-  request whose length field was damaged makes the device wait that long
-  before it drops the frame and resynchronises;
+* the **byte time** ``10 / baud`` (8N1) at the line's current rate, multiplied by the
+  link's *slowdown*: 1 for a real board; a virtual board simulates some 15 to 300 times
+  slower than the board, so a pseudo-terminal starts with the prior
+  :data:`VIRTUAL_SLOWDOWN` and a reply to a PING then measures the real slowdown
+  (:meth:`LinkTiming.measured`; a virtual board this program started reports its
+  simulated time, which gives it exactly: :mod:`host.device.virtual`) -- but only a
+  reply that is certainly the timed request's own, by its SEQ, may make the link faster;
+* the **frame lengths** of the request and of its expected reply (computed with
+  :mod:`host.protocol`'s encoders, so they follow the protocol), and of the *flush*
+  (:func:`flush_length`: zeros that end any frame a damaged header left pending on the
+  device, sent before a request is sent again after silence);
+* the device's **inter-byte timeout** (``TIMEOUT_BYTE_TIMES`` byte times);
+* the device's **confirmation window** of a new rate (``clock_hz >>
+  BAUD_CONFIRM_CYCLES_SHIFT`` cycles, :meth:`LinkTiming.confirm_window`);
 * a fixed allowance :data:`LATENCY` for the USB-serial latency timer and the
   operating system.
 
 A request is sent again when no accepted answer came within
-:meth:`LinkTiming.attempt_wait` (doubling with every attempt, up to the
-device's inter-byte timeout and more), or at once when a damaged frame came
-back.  While a search may be running, the SOLVE is sent again as a probe
-(answered BUSY) only after :meth:`LinkTiming.search_wait`, which adds
-:data:`SEARCH_ALLOWANCE_CYCLES` of the device's clock.  :data:`DEFAULT_RETRIES`
-resends in a row are allowed (``--retries``); a BUSY answering a probe resets the
-count.  After :data:`SILENT_ATTEMPTS` attempts in a row with not a single byte
-back the device is declared silent; after as many that ran to their end with
-bytes still arriving and not one valid frame among them (noise), or with
-nothing back but our own frames (an echo), its answers are garbled.
+:meth:`LinkTiming.attempt_wait` (doubling with every attempt, up to the device's
+inter-byte timeout and more), or at once when the device reports a damaged frame, a
+damaged frame comes back, or the answer to a later request comes first (the device answers
+its queue in order).  While a search may be running, the host waits
+:meth:`LinkTiming.search_wait`, which adds :data:`SEARCH_ALLOWANCE_CYCLES` of the device's
+clock, before it sends the SOLVE again with a PING as a probe (a device that is alive
+answers the PING also while it searches; one that lost the request starts it now).
+:data:`DEFAULT_RETRIES` resends in a row are allowed (``--retries``); a VERSION answering a
+probe resets the count.  After :data:`SILENT_ATTEMPTS` attempts in a row with not a single
+byte back the device is declared silent; after as many that ran to their end with bytes
+still arriving and not one valid frame among them (noise), or with nothing back but our own
+frames (an echo), its answers are garbled.
 
-**The bound.**  Every wait is a deadline: bytes arriving never extend it,
-with one exception: a late reply to a frame sent before (the device answers
-each frame once, in order, :class:`InFlight`) starts the wait anew, at most once
-for each such frame.  So a request ends within :meth:`LinkTiming.request_bound`,
-``retries + 1`` attempt waits (with ``--timeout T``: ``(retries + 1) * T``),
-plus one for each reply the device still owed, whatever arrives -- noise, an
-echo, damaged frames, or valid frames that answer no request (more replies than
-the frames sent, :data:`UNASKED_REPLIES` aside, are garbled answers at once).
-A SOLVE waits the search allowance once more (:meth:`LinkTiming.solve_bound`),
-and its search lasts as long as the device answers every probe with BUSY (the
-one thing that resets the count: ``--time-limit`` bounds it).
+**The bound.**  Every wait is a deadline: bytes arriving never extend it, with one
+exception: a reply the device still owed to a frame sent before (it answers each frame at
+most once) starts the wait anew, at most once for each such frame.  So a request ends
+within :meth:`LinkTiming.request_bound`, ``retries + 1`` attempt waits (with ``--timeout
+T``: ``(retries + 1) * T``), plus one for each reply the device still owed, whatever
+arrives -- noise, an echo, damaged frames, or valid frames that answer no request (more
+replies than the frames sent, :data:`UNASKED_REPLIES` aside, are garbled answers at once).
+Connecting (ABORT, PING, and the switch to the fast rate: SET_BAUD, its confirmation and,
+when that fails, the way back to the start rate) ends within
+:meth:`LinkTiming.connect_bound`.  A SOLVE ends within :meth:`LinkTiming.solve_bound` from
+the moment it is the oldest unanswered one (several are in flight; the device solves them
+in order), but for the search itself, which lasts as long as the device answers every probe
+(``--time-limit`` bounds it).  A puzzle therefore ends within
+:meth:`LinkTiming.puzzle_bound` (a connection, then its SOLVE) of the end of the one before
+it, and a run of n puzzles within n times that.
 """
 
-import collections
-import itertools
 import logging
+import random
 import struct
+
+from slitherlink.spec.protocol import BAUD_CONFIRM_CYCLES_SHIFT
 
 from .. import protocol as P
 
-__all__ = ["LinkTiming", "InFlight", "answers", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY",
+__all__ = ["LinkTiming", "Ledger", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY",
            "VIRTUAL_SLOWDOWN", "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE",
-           "UNASKED_REPLIES", "REQUESTS_PER_PUZZLE", "frame_lengths", "describe_frame",
-           "log_sent", "log_event", "log_received", "log"]
+           "UNASKED_REPLIES", "SET_BAUD_ATTEMPTS", "frame_lengths", "flush_length",
+           "describe_frame", "log_sent", "log_event", "log_received", "log"]
 
 log = logging.getLogger(__name__)
 
 #: resends in a row after a lost or damaged answer (--retries); at 1 % byte loss a
-#: 10x10 SOLVE and its RESULT get through together about one time in four
-DEFAULT_RETRIES = 24
+#: 10x10 SOLVE and its ANSWER get through together about one time in three
+DEFAULT_RETRIES = 99
 #: attempts in a row without a single byte back: the device is silent (and as many
 #: with nothing but noise, or nothing but our own frames, back: its answers are garbled)
 SILENT_ATTEMPTS = 3
+#: attempts at SET_BAUD: the line works at the start rate, so after these the host
+#: carries on there
+SET_BAUD_ATTEMPTS = 3
 #: replies beyond one per frame sent that a link may carry: answers to requests this
 #: program never saw (another program's, before it); more are garbled answers
 UNASKED_REPLIES = 8
-#: the requests of one puzzle at most: ABORT and PING when connecting (or an ABORT that
-#: ends a search left running), the SOLVE, and the ABORT after a repeated SOLVE
-REQUESTS_PER_PUZZLE = 4
 #: seconds allowed for the USB-serial latency timer (16 ms), the OS (a loaded machine
 #: delays a thread by 100 ms and more) and the firmware
 LATENCY = 0.25
@@ -79,11 +89,11 @@ LATENCY = 0.25
 VIRTUAL_SLOWDOWN = 300.0
 #: waits are this many times the expected answer time
 MARGIN = 2.0
-#: device cycles a search may run before the host first probes it (2^25: 0.67 s at
-#: 50 MHz, about 4 times the paper's average 10x10 search of 7.9 M cycles).  A probe
-#: that arrives during a search costs the firmware about 50 k cycles (receiving the
-#: SOLVE, sending BUSY), so probing early would distort the cycle counts measured on
-#: the virtual board, where wall time buys 100-300 times fewer cycles
+#: device cycles a search may run before the host first probes it (2^25: 0.9 s at
+#: 37 MHz, about 4 times the paper's average 10x10 search of 7.9 M cycles).  A probe
+#: that arrives during a search costs the firmware cycles (receiving the frames, answering
+#: the PING), so probing early would distort the cycle counts measured on the virtual
+#: board
 SEARCH_ALLOWANCE_CYCLES = 1 << 25
 #: UART 8N1: start bit, 8 data bits, stop bit
 BITS_PER_BYTE = 10
@@ -91,22 +101,32 @@ BITS_PER_BYTE = 10
 
 def frame_lengths(rows=1, cols=1):
     """Lengths in bytes of the frames of one exchange, from the protocol's encoders:
-    ``ping``, ``abort``, ``solve``, ``version``, ``error``, ``result`` (a solved
-    ``rows`` x ``cols`` RESULT, the longest of paper mode) and ``deduce_result`` (the
-    same as a DEDUCE_RESULT, deduce mode's)."""
+    ``ping``, ``abort``, ``set_baud``, ``solve`` (a ``rows`` x ``cols`` SOLVE), ``version``,
+    ``baud``, ``error``, and the replies to the SOLVE when solved: ``answer`` (no
+    counters), ``result`` (paper mode's counters) and ``deduce_result`` (deduce mode's)."""
     from ..puzzle import Puzzle
     from ..result import Status
     puzzle = Puzzle([[None] * cols for _ in range(rows)])
     blank = tuple(tuple(False for _ in range(cols)) for _ in range(rows))
     return {
         "ping": len(P.encode_ping()), "abort": len(P.encode_abort()),
+        "set_baud": len(P.encode_set_baud(0)),
         "solve": len(P.encode_solve(puzzle, mode=P.Mode.PAPER))  # as long in either mode
         if max(rows, cols) <= P.MAX_GRID else 0,
         "version": len(P.encode_version(max_rows=1, max_cols=1, clock_hz=1, baud=1, regmap=0)),
+        "baud": len(P.encode_baud(1, 1)),
         "error": len(P.encode_error(P.ErrorCode.BUSY)),
+        "answer": len(P.encode_answer(Status.SOLVED, rows, cols, solution=blank)),
         "result": len(P.encode_result(Status.SOLVED, rows, cols, solution=blank)),
         "deduce_result": len(P.encode_deduce_result(Status.SOLVED, rows, cols, solution=blank)),
     }
+
+
+def flush_length(max_payload=None):
+    """Bytes of the flush: :data:`spec.protocol.OVERHEAD` plus the device's largest request
+    payload (VERSION's ``max_payload``; before VERSION is known, the protocol's
+    ``MAX_PAYLOAD``), which end any candidate frame whatever arrived before."""
+    return P.OVERHEAD + (P.MAX_PAYLOAD if max_payload is None else max_payload)
 
 
 class LinkTiming:
@@ -121,6 +141,7 @@ class LinkTiming:
         self.timeout = None if timeout is None else float(timeout)
         self.latency = float(latency)
         self.calibrated = False
+        self.exact = False  # the slowdown is the device's own (a virtual board's clock)
 
     @property
     def byte_time(self):
@@ -136,16 +157,20 @@ class LinkTiming:
         """Expected seconds from sending a request to the end of its immediate reply."""
         return self.latency + (request_len + reply_len) * self.byte_time
 
-    def attempt_wait(self, request_len, reply_len, attempt):
+    def attempt_wait(self, request_len, reply_len, attempt, flush=0):
         """Seconds of silence before attempt ``attempt`` (0 = the first send) is repeated:
         the latency plus MARGIN times the transfer time, the latter doubled with every
-        attempt, up to 1.5 device inter-byte timeouts more than the first (so a damaged
-        length field on the device side has timed out before the request is repeated)."""
+        attempt, up to 1.5 device inter-byte timeouts more than the first; plus the time of
+        ``flush`` bytes sent before the request (on a link not yet measured, at its nominal
+        rate: the prior slowdown of a pseudo-terminal would make a flush of a few thousand
+        bytes wait minutes)."""
         if self.timeout is not None:
             return self.timeout
         transfer = MARGIN * (request_len + reply_len) * self.byte_time
-        return self.latency + min(transfer * 2 ** min(attempt, 30),
-                                  transfer + 1.5 * self.device_byte_timeout)
+        flushing = MARGIN * flush * (self.byte_time if self.calibrated
+                                     else BITS_PER_BYTE / self.baud)
+        return self.latency + flushing + min(transfer * 2 ** min(attempt, 30),
+                                             transfer + 1.5 * self.device_byte_timeout)
 
     def search_allowance(self, clock_hz):
         """Seconds of :data:`SEARCH_ALLOWANCE_CYCLES` of a device at ``clock_hz``, on
@@ -153,36 +178,87 @@ class LinkTiming:
         return SEARCH_ALLOWANCE_CYCLES / max(1, clock_hz) * self.slowdown
 
     def search_wait(self, request_len, reply_len, clock_hz, probes=0):
-        """Seconds of silence while a search may be running before it is probed (the
-        SOLVE sent again): the first attempt's wait plus the search allowance, doubled
-        with every BUSY in a row (``probes``), up to 16 times."""
+        """Seconds of silence while a search may be running before it is probed: the first
+        attempt's wait plus the search allowance, doubled with every probe answered in a
+        row (``probes``), up to 16 times."""
         if self.timeout is not None:
             return self.timeout
         return (self.attempt_wait(request_len, reply_len, 0)
                 + self.search_allowance(clock_hz)) * 2 ** min(probes, 4)
 
-    def request_bound(self, request_len, reply_len, retries):
+    def confirm_window(self, clock_hz):
+        """Seconds of the device's window for confirming a new rate (``clock_hz >>
+        BAUD_CONFIRM_CYCLES_SHIFT`` cycles), on this link."""
+        return (max(1, clock_hz) >> BAUD_CONFIRM_CYCLES_SHIFT) / max(1, clock_hz) \
+            * self.slowdown
+
+    def set_baud_wait(self, request_len, reply_len, clock_hz, attempt, flush=0):
+        """The wait of a SET_BAUD attempt: at least the confirmation window and a quarter
+        (a device whose BAUD was lost has gone back to its start rate by then)."""
+        return max(self.attempt_wait(request_len, reply_len, attempt, flush),
+                   1.25 * self.confirm_window(clock_hz))
+
+    def request_bound(self, request_len, reply_len, retries, flush=0):
         """Seconds within which a request (ABORT, PING) ends, whatever arrives: the waits
-        of its ``retries + 1`` attempts (the writes included)."""
-        return sum(self.attempt_wait(request_len, reply_len, k) for k in range(retries + 1))
+        of its ``retries + 1`` attempts (the writes included; ``flush`` bytes more before
+        every resend)."""
+        return sum(self.attempt_wait(request_len, reply_len, k, flush if k else 0)
+                   for k in range(retries + 1))
+
+    def switch_bound(self, clock_hz, retries, flush=0):
+        """Seconds within which the switch to another rate ends, whatever arrives:
+        :data:`SET_BAUD_ATTEMPTS` SET_BAUDs, the confirmation window, and the PINGs of the
+        way back to the start rate (and of the new rate, should the device have kept it)."""
+        lengths = frame_lengths()
+        set_baud = sum(self.set_baud_wait(lengths["set_baud"], lengths["baud"], clock_hz, k,
+                                          flush if k else 0)
+                       for k in range(SET_BAUD_ATTEMPTS))
+        ping = self.request_bound(lengths["ping"], lengths["version"], retries, flush)
+        return set_baud + 1.25 * self.confirm_window(clock_hz) + 2 * ping
+
+    def elsewhere_bound(self, others):
+        """Seconds of the ABORTs at ``others`` rates the device may have been left at, one
+        attempt at each (the longest, at this link's rate), when it does not answer at its
+        start rate."""
+        lengths = frame_lengths()
+        return others * self.attempt_wait(lengths["abort"], lengths["error"], 0)
+
+    def connect_bound(self, clock_hz, retries, *, switch=True, flush=0, others=0):
+        """Seconds within which connecting ends, whatever arrives: ABORT (at the start rate
+        and one attempt at each of ``others`` rates), PING and, with ``switch``, the switch
+        to the fast rate (:meth:`switch_bound`)."""
+        lengths = frame_lengths()
+        return (self.request_bound(lengths["abort"], lengths["error"], retries, flush)
+                + self.elsewhere_bound(others)
+                + self.request_bound(lengths["ping"], lengths["version"], retries, flush)
+                + (self.switch_bound(clock_hz, retries, flush) if switch else 0.0))
 
     def solve_bound(self, request_len, reply_len, clock_hz, retries):
-        """Seconds within which a SOLVE ends, whatever arrives, but for the search (while
-        the device answers every probe with BUSY): its first wait, which allows for a
-        search, and the waits of ``retries`` attempts more."""
+        """Seconds within which the oldest SOLVE in flight ends, whatever arrives, but for
+        the search (while the device answers every probe): its first wait, which allows for
+        a search, and the waits of ``retries`` attempts more.  ``request_len`` is what a
+        resend sends (:meth:`resend_length`)."""
         return (self.search_wait(request_len, reply_len, clock_hz)
                 + sum(self.attempt_wait(request_len, reply_len, k)
                       for k in range(1, retries + 1)))
 
-    def puzzle_bound(self, rows, cols, clock_hz, retries):
-        """Seconds within which the board engine ends on a ``rows`` x ``cols`` puzzle,
-        whatever arrives, but for the search and ``--time-limit``: its
-        :data:`REQUESTS_PER_PUZZLE` requests, each within its bound."""
+    @staticmethod
+    def resend_length(solve_len, depth=1, max_payload=None):
+        """Bytes of a resend after silence: the flush, the SOLVEs in flight (at most
+        ``depth``) and the PING that probes the device."""
+        return flush_length(max_payload) + depth * solve_len + frame_lengths()["ping"]
+
+    def puzzle_bound(self, rows, cols, clock_hz, retries, *, depth=1, switch=False,
+                     max_payload=None, others=0):
+        """Seconds within which the board engine ends on a ``rows`` x ``cols`` puzzle after
+        the one before it, whatever arrives, but for the search and ``--time-limit``: a
+        connection (after a failure the next puzzle connects afresh) and its SOLVE."""
         lengths = frame_lengths(rows, cols)
-        reply = max(lengths["result"], lengths["deduce_result"])
-        return (2 * self.request_bound(lengths["abort"], lengths["error"], retries)
-                + self.request_bound(lengths["ping"], lengths["version"], retries)
-                + self.solve_bound(lengths["solve"], reply, clock_hz, retries))
+        reply = max(lengths["answer"], lengths["result"], lengths["deduce_result"])
+        return (self.connect_bound(clock_hz, retries, switch=switch,
+                                   flush=flush_length(max_payload), others=others)
+                + self.solve_bound(self.resend_length(lengths["solve"], depth, max_payload),
+                                   reply, clock_hz, retries))
 
     @property
     def gap(self):
@@ -193,11 +269,12 @@ class LinkTiming:
     def measured(self, nbytes, seconds, *, matched=True):
         """Learn the slowdown from an exchange of ``nbytes`` that took ``seconds``.
 
-        ``matched=False``: the reply may not be the timed request's own (it may be a
-        late reply to an earlier request, which comes back sooner than any answer to
-        this one could: see :class:`InFlight`).  Such an exchange only says that the
-        link is *at least* this slow: it may raise the slowdown, never lower it, and it
-        is no calibration (the first matched exchange still replaces the prior)."""
+        ``matched=False``: the reply may not be the timed request's own.  Such an exchange
+        only says that the link is *at least* this slow: it may raise the slowdown, never
+        lower it, and it is no calibration (the first matched exchange still replaces the
+        prior)."""
+        if self.exact:
+            return
         nominal = nbytes * BITS_PER_BYTE / self.baud
         observed = max(1.0, (seconds - 0.002) / nominal) if nominal > 0 else 1.0
         before = self.slowdown
@@ -216,56 +293,34 @@ class LinkTiming:
             log.debug("link: %d bytes in %.4f s: slowdown %.1f (byte time %.3f ms)",
                       nbytes, seconds, self.slowdown, 1000 * self.byte_time)
 
-
-def answers(reply):
-    """The request type (ABORT or PING) whose answer ``reply`` (a decoded reply) can be,
-    or None: VERSION answers only PING, NOT_BUSY and an ABORTED result only ABORT, an
-    ERROR names the type of the frame it refuses."""
-    if isinstance(reply, P.VersionReply):
-        return P.MsgType.PING
-    if isinstance(reply, (P.ResultReply, P.DeduceResultReply)):
-        return P.MsgType.ABORT if reply.aborted else None
-    if isinstance(reply, P.ErrorReply) and reply.request_type in (P.MsgType.PING,
-                                                                  P.MsgType.ABORT):
-        return P.MsgType(reply.request_type)
-    return None
+    def simulated(self, slowdown):
+        """The slowdown told by the device itself (a virtual board's simulated time)."""
+        self.slowdown = max(1.0, float(slowdown))
+        self.calibrated = self.exact = True
 
 
-class InFlight:
-    """The ABORTs and PINGs sent on one link whose replies have not come back, in the
-    order they were sent: which request a reply answers, so that a link is timed only
-    on a reply that is certainly the timed request's own.
+class Ledger:
+    """The sequence numbers of one link and the replies its device may still owe.
 
-    The protocol has no sequence number, and a request that went unanswered for a
-    while may still be answered later: a very slow device (a 20x36 virtual board
-    simulates some 20,000 times slower than a 50 MHz board) answers the ABORTs a
-    connection sent before it gave up, one after the other, long after they were sent.
-    When the next connection's first ABORT is "answered" at once by the reply to one
-    of those, timing that exchange would teach the host a link hundreds of times too
-    fast, and every later wait would be far too short.
-
-    The device answers in order, one reply per request.  So a reply is given to the
-    *oldest* outstanding request it can answer (:func:`answers`), and every request
-    sent before that one is over (answered or lost).  Given to the oldest, a reply is
-    never credited to a request later than its own: an exchange whose reply is
-    credited to the timed request itself is that request's (unless the reply answers
-    a request this host never saw, e.g. one of another program before it).  A lost
-    reply leaves its request outstanding until a reply to a later request clears it:
-    meanwhile the link is simply not timed.  SOLVE is left out: its replies (RESULT,
-    BUSY) answer neither ABORT nor PING.
+    A request's SEQ (:data:`spec.protocol.REQUEST_SEQS`) is taken in turn, skipping those
+    still in use, from a random start (so that a new program is unlikely to meet the SEQs
+    of the one before it); it stays in use until :meth:`release`, and the link's next SEQs
+    go round all 255 before one comes again, so a late reply to an earlier request (of this
+    connection or of one before it on the same port) names a request that is over.
 
     It also keeps the count of the replies the device may still send (:attr:`owed`):
-    one for every frame written -- a device answers each frame it receives once --
-    less one for every reply received, kept to ``size`` (a lost reply is never sent).
-    A late reply to a frame sent before shows a device working through what it was
-    sent; a device that sends more than :data:`UNASKED_REPLIES` replies beyond them
-    sends frames that answer no request (:attr:`unasked`)."""
+    one for every frame written -- a device answers each frame it receives at most once --
+    less one for every reply received, kept to ``size``.  A device that sends more than
+    :data:`UNASKED_REPLIES` replies beyond them sends frames that answer no request
+    (:attr:`unasked`)."""
 
-    def __init__(self, size=256):
-        self._sent = collections.deque(maxlen=size)  # (token, request type)
-        self._tokens = itertools.count(1)
+    def __init__(self, size=256, first=None):
         self.size = size
         self.owed = 0
+        self.rate = None  # the rate the device was last set to (it may still be there)
+        seqs = P.REQUEST_SEQS
+        self._next = random.randrange(seqs.start, seqs.stop) if first is None else first
+        self._used = set()
 
     @property
     def unasked(self):
@@ -273,31 +328,27 @@ class InFlight:
         no request."""
         return self.owed < -UNASKED_REPLIES
 
-    def sent(self, request_type):
-        """A request of ``request_type`` was written: its token (None if not tracked)."""
-        self.owed = min(self.owed + 1, self.size)
-        if request_type not in (P.MsgType.PING, P.MsgType.ABORT):
-            return None
-        token = next(self._tokens)
-        self._sent.append((token, request_type))
-        return token
+    def take(self):
+        """A SEQ for a new request, in use until :meth:`release`."""
+        seqs = P.REQUEST_SEQS
+        for _ in range(len(seqs)):
+            seq = self._next
+            self._next = seq + 1 if seq + 1 < seqs.stop else seqs.start
+            if seq not in self._used:
+                self._used.add(seq)
+                return seq
+        raise RuntimeError("every SEQ is in use")
 
-    def received(self, reply):
-        """A reply came back: the token of the request it answers (the oldest that it can
-        answer; the requests before that one are over), or None."""
+    def release(self, seq):
+        self._used.discard(seq)
+
+    def sent(self, frames=1):
+        """``frames`` frames (or a flush) were written."""
+        self.owed = min(self.owed + frames, self.size)
+
+    def received(self):
+        """A reply came back."""
         self.owed -= 1
-        kind = answers(reply)
-        if kind is None:
-            return None
-        for index, (token, request_type) in enumerate(self._sent):
-            if request_type == kind:
-                for _ in range(index + 1):
-                    self._sent.popleft()
-                return token
-        return None
-
-    def __len__(self):
-        return len(self._sent)
 
 
 # -- the frame log (--verbose) -----------------------------------------------------------
@@ -310,34 +361,45 @@ def _type_name(type):
 
 
 def describe_frame(frame):
-    """A short decoding of a good frame: its type and what it says."""
+    """A short decoding of a good frame: its type, its SEQ and what it says."""
+    return f"{_describe(frame)} seq {frame.seq}"
+
+
+def _describe(frame):
     name = _type_name(frame.type)
     try:
         if frame.type == P.MsgType.SOLVE and len(frame.payload) >= 3:
             rows, cols, flags = struct.unpack_from("<BBB", frame.payload)
             return (f"SOLVE {rows}x{cols}" + (" unique" if flags & P.FLAG_UNIQUE else "")
-                    + (" deduce" if flags & P.FLAG_DEDUCE else ""))
-        if frame.type in (P.MsgType.RESULT, P.MsgType.DEDUCE_RESULT, P.MsgType.VERSION,
-                          P.MsgType.ERROR):
-            reply = P.decode_reply(frame)
+                    + (" deduce" if flags & P.FLAG_DEDUCE else "")
+                    + (" counters" if flags & P.FLAG_COUNTERS else ""))
+        if frame.type == P.MsgType.SET_BAUD:
+            return f"SET_BAUD {P.decode_set_baud(frame)}"
+        if frame.type in (P.MsgType.PING, P.MsgType.ABORT, P.MsgType.STATS):
+            return name
+        reply = P.decode_reply(frame)
+        if isinstance(reply, P.OUTCOMES):
+            extra = (" aborted" if reply.aborted else "") + \
+                (" trail full" if reply.trail_full else "")
+            head = f"{name} {reply.status.name} {reply.rows}x{reply.cols}{extra}"
             if isinstance(reply, P.ResultReply):
-                extra = " aborted" if reply.aborted else ""
-                return (f"RESULT {reply.status.name} {reply.rows}x{reply.cols}{extra} "
-                        f"checks {reply.counters.get('checks', 0)} cycles {reply.cycles}")
+                return f"{head} checks {reply.counters.get('checks', 0)} cycles {reply.cycles}"
             if isinstance(reply, P.DeduceResultReply):
-                extra = (" aborted" if reply.aborted else "") + \
-                    (" trail full" if reply.trail_full else "")
-                return (f"DEDUCE_RESULT {reply.status.name} {reply.rows}x{reply.cols}{extra} "
-                        f"decisions {reply.counters['decisions']} cycles {reply.cycles}")
-            if isinstance(reply, P.VersionReply):
-                return (f"VERSION protocol {reply.protocol} {reply.max_rows}x{reply.max_cols} "
-                        f"{reply.clock_hz} Hz {reply.baud} baud"
-                        + (" deduce" if reply.deduce_ok else ""))
+                return f"{head} decisions {reply.counters['decisions']} cycles {reply.cycles}"
+            return head + (" deduce" if reply.mode is P.Mode.DEDUCE else "")
+        if isinstance(reply, P.VersionReply):
+            return (f"VERSION protocol {reply.protocol} {reply.max_rows}x{reply.max_cols} "
+                    f"{reply.clock_hz} Hz {reply.baud} baud (start {reply.start_baud}, "
+                    f"fastest {reply.max_baud}) queue {reply.queue}"
+                    + (" deduce" if reply.deduce_ok else ""))
+        if isinstance(reply, P.BaudReply):
+            return f"BAUD {reply.baud} (divisor {reply.divisor})"
+        if isinstance(reply, P.ErrorReply):
             return (f"ERROR {reply.name} (request type {reply.request_type:#04x}, "
                     f"detail {reply.detail})")
+        return name
     except (P.ProtocolError, ValueError, struct.error) as error:
         return f"{name} (undecodable: {error})"
-    return name
 
 
 def _hex(data):
@@ -346,10 +408,14 @@ def _hex(data):
 
 def log_sent(port, data, what=""):
     """-v: a frame written to the port."""
-    if log.isEnabledFor(logging.INFO):
-        events = P.FrameDecoder().feed(data)
-        name = describe_frame(events[0]) if events else "raw bytes"
-        log.info("%s <- %s%s: %s", port, name, f" ({what})" if what else "", _hex(data))
+    if not log.isEnabledFor(logging.INFO):
+        return
+    if data and not any(data):
+        log.info("%s <- %d zero bytes%s", port, len(data), f" ({what})" if what else "")
+        return
+    events = P.FrameDecoder().feed(data)
+    name = describe_frame(events[0]) if events else "raw bytes"
+    log.info("%s <- %s%s: %s", port, name, f" ({what})" if what else "", _hex(data))
 
 
 def log_received(port, data, skipped):
@@ -371,5 +437,4 @@ def log_event(port, event):
         log.info("%s -> bad frame (%s, detail %d): %s", port, P.ErrorCode(event.code).name,
                  event.detail, _hex(event.raw))
     else:
-        log.info("%s -> %s: %s", port, describe_frame(event),
-                 _hex(P.encode_frame(event.type, event.payload)))
+        log.info("%s -> %s: %s", port, describe_frame(event), _hex(event.encode()))

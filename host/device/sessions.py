@@ -36,14 +36,16 @@ _sessions = {}
 
 def open_connection(port=None, *, baud=None, timeout=None, retries=None, vboard=None):
     """A connected :class:`Connection` on ``port`` (or on a new virtual board: ``vboard``,
-    or the SoC's), reused across calls in this program; see :func:`close_all`."""
-    key = ("virtual",) if port is None else (port, baud)
+    or the SoC's), reused across calls in this program; see :func:`close_all`.  The port is
+    opened at the device's start rate; ``baud`` is the rate to switch to (``--baud``; None:
+    the fastest the device offers)."""
+    key = ("virtual", baud) if port is None else (port, baud)
     session = _sessions.get(key)
     if session is None:
         if port is None:
-            session = _Session(key, *start_virtual(timeout, retries, vboard))
+            session = _Session(key, *start_virtual(timeout, retries, vboard, rate=baud))
         else:
-            session = _Session(key, Connection(port, baud=baud, timeout=timeout,
+            session = _Session(key, Connection(port, rate=baud, timeout=timeout,
                                                retries=retries))
         try:
             session.connection.connect()

@@ -1,4 +1,4 @@
-"""Starting the virtual board for a connection, and telling when it has died.
+"""Starting the virtual board for a connection, and telling when it has died or frozen.
 
 ``host/solve.py`` without ``--port`` solves on the *virtual board*
 (:mod:`sim.vboard`: the same SoC, firmware and gateware in Verilator, its UART
@@ -6,15 +6,31 @@ on a pseudo-terminal), building it first if needed, through exactly the same
 :class:`host.device.connection.Connection` as a real board.  While waiting, the
 connection asks :func:`death` now and then, so that a board that died (its
 process ended, or its CPU trapped) is reported as such, at once.
+
+The board reports its simulated time (the harness prints ``CYCLES n`` when sent SIGUSR1:
+:class:`SimulatedTime`), without a byte on its UART, so nothing of its cycle counts is
+disturbed: the host learns from it exactly how much slower than the board the simulation
+runs (the link's slowdown, :meth:`host.device.link.LinkTiming.simulated`: every wait in
+device cycles, such as the search allowance, is then exact), and a board whose clock stops
+(its process stopped or hung) is reported within :data:`FROZEN_SECONDS`.
 """
 
+import os
+import re
+import select
 import signal
 import time
 
 from .connection import Connection
 from .errors import VirtualBoardFailed
 
-__all__ = ["start_virtual", "death"]
+__all__ = ["start_virtual", "death", "SimulatedTime", "FROZEN_SECONDS"]
+
+#: seconds of wall time in which a running virtual board's clock must advance (or it
+#: report its time at all) while a host waits on it
+FROZEN_SECONDS = 5.0
+#: seconds of wall time between two readings of the simulated time used for the slowdown
+_SAMPLE_SECONDS = 1.0
 
 
 def death(vboard):
@@ -42,12 +58,99 @@ def death(vboard):
     return f"the virtual board {how} (its last message: {last})"
 
 
-def start_virtual(timeout=None, retries=None, vboard=None):
+def _catches(pid, signum):
+    """Whether process ``pid`` catches signal ``signum`` (Linux: /proc/pid/status SigCgt),
+    so that sending it cannot kill the process."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("SigCgt:"):
+                    return bool(int(line.split()[1], 16) >> (signum - 1) & 1)
+    except (OSError, ValueError):
+        pass
+    return False
+
+
+class SimulatedTime:
+    """The simulated time of a running virtual board's harness: :meth:`tick` (called now
+    and then while the host waits) asks for it with SIGUSR1 and reads the ``CYCLES n``
+    lines of the answers that have come, without waiting.  :attr:`slowdown` is the wall
+    time of a second of the board's clock, measured over about a second; :meth:`frozen`
+    says whether the clock has not advanced (or not been reported) for ``seconds``."""
+
+    def __init__(self, process, clock_hz, timer=time.monotonic):
+        self.process, self.clock_hz, self.timer = process, int(clock_hz), timer
+        self.samples = []        # (wall, cycles) of the last readings, about a second
+        self._buffer = b""
+        self._asked = None       # when a reading was first asked for and not yet answered
+        self._moved = None       # (wall, cycles) when the clock was last seen advancing
+        self.slowdown = None
+
+    @classmethod
+    def of(cls, vboard):
+        """The simulated time of ``vboard``, or None when its process does not report it
+        (it does not catch SIGUSR1: not the harness)."""
+        process = getattr(vboard, "process", None)
+        if process is None or process.stdout is None or not _catches(process.pid,
+                                                                     signal.SIGUSR1):
+            return None
+        try:
+            return cls(process, vboard.clock_hz)
+        except Exception:  # noqa: BLE001 -- a stand-in without a build: no simulated time
+            return None
+
+    def tick(self):
+        now = self.timer()
+        self._read(now)
+        if self._asked is None:
+            self._asked = now
+        try:
+            self.process.send_signal(signal.SIGUSR1)
+        except (OSError, ProcessLookupError):
+            pass
+
+    def _read(self, now):
+        fd = self.process.stdout.fileno()
+        while select.select([fd], [], [], 0)[0]:
+            try:
+                data = os.read(fd, 4096)
+            except OSError:
+                return
+            if not data:
+                return
+            self._buffer += data
+        *lines, self._buffer = self._buffer.split(b"\n")
+        for line in lines:
+            match = re.fullmatch(rb"CYCLES (\d+)", line.strip())
+            if match:
+                cycles = int(match.group(1))
+                self.samples.append((now, cycles))
+                self._asked = None
+                if self._moved is None or cycles > self._moved[1]:
+                    self._moved = (now, cycles)
+        while len(self.samples) > 2 and now - self.samples[1][0] >= _SAMPLE_SECONDS:
+            del self.samples[0]
+        if len(self.samples) >= 2:
+            (t0, c0), (t1, c1) = self.samples[0], self.samples[-1]
+            if c1 > c0 and t1 - t0 >= _SAMPLE_SECONDS:
+                self.slowdown = (t1 - t0) / ((c1 - c0) / self.clock_hz)
+
+    def frozen(self, seconds=FROZEN_SECONDS):
+        """The cycles (or None) at which the clock stood still for ``seconds``, or False."""
+        now = self.timer()
+        if self._asked is not None and now - self._asked >= seconds:
+            return self._moved[1] if self._moved else None
+        if self._moved is not None and now - self._moved[0] >= seconds:
+            return self._moved[1]
+        return False
+
+
+def start_virtual(timeout=None, retries=None, vboard=None, rate=None):
     """A new virtual board (``vboard``: a :class:`sim.vboard.VirtualBoard`, or a
     stand-in with ``build``, ``start``, ``stop``, ``port``, ``baud``, ``process``,
     ``log`` and ``problem``; by default the SoC's), started, and a
-    :class:`Connection` to it (not yet connected): ``(connection, vboard)``.  The
-    board is stopped again when this fails."""
+    :class:`Connection` to it (not yet connected; ``rate``: the rate to switch to):
+    ``(connection, vboard)``.  The board is stopped again when this fails."""
     try:
         from slitherlink.sim.vboard import BuildError, VirtualBoard, VirtualBoardError
     except ImportError as error:
@@ -64,23 +167,37 @@ def start_virtual(timeout=None, retries=None, vboard=None):
     except BaseException:
         vboard.stop()
         raise
+    simulated = SimulatedTime.of(vboard)
+    link = {}
 
     def health(wait=0.0):
-        """Raise VirtualBoardFailed if the board died; after a port failure, give its
-        process ``wait`` seconds to be seen ending (the pty closes first)."""
+        """Raise VirtualBoardFailed if the board died or its clock stopped; after a port
+        failure, give its process ``wait`` seconds to be seen ending (the pty closes
+        first).  Tell the connection the board's speed."""
         end = time.monotonic() + wait
         while True:
             problem = death(vboard)
             if problem:
                 raise VirtualBoardFailed(problem)
             if time.monotonic() >= end:
-                return
+                break
             time.sleep(0.02)
+        if simulated is None:
+            return
+        simulated.tick()
+        stopped = simulated.frozen()
+        if stopped is not False:
+            at = f"at cycle {stopped}" if stopped is not None else "(it reports no time)"
+            raise VirtualBoardFailed(f"the virtual board's clock has stood still {at} for "
+                                     f"{FROZEN_SECONDS:g} s: its process is stopped or hung")
+        if simulated.slowdown is not None and "connection" in link:
+            link["connection"].simulated(simulated.slowdown)
 
     try:
-        connection = Connection(vboard.port, baud=vboard.baud, timeout=timeout,
+        connection = Connection(vboard.port, baud=vboard.baud, rate=rate, timeout=timeout,
                                 retries=retries, virtual=True, health=health)
     except BaseException:
         vboard.stop()
         raise
+    link["connection"] = connection
     return connection, vboard

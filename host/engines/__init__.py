@@ -32,8 +32,8 @@ from ..protocol import as_mode
 from ..result import Result, Status
 
 __all__ = ["ENGINES", "DEFAULT_ENGINE", "DEFAULT_MODE", "MODAL", "MODES", "ALIASES", "Mode",
-           "chosen_mode", "get_engine", "takes_mode", "checked", "EngineUnavailable",
-           "verified", "Result", "Status"]
+           "chosen_mode", "get_engine", "get_stream", "takes_mode", "checked",
+           "checked_stream", "EngineUnavailable", "verified", "Result", "Status"]
 
 #: engine name -> (module, one-line description); the module has ``solve(puzzle, ...)``
 ENGINES = {
@@ -107,6 +107,25 @@ def get_engine(name, mode=None):
                              f"{' and '.join(MODAL)})")
         solve = functools.partial(solve, mode=mode)
     return checked(solve)
+
+
+def get_stream(name):
+    """The checked ``solve_stream`` of engine ``name`` (see :func:`checked_stream`), or None
+    for an engine that solves one puzzle at a time."""
+    stream = getattr(engine_module(name), "solve_stream", None)
+    return None if stream is None else checked_stream(stream)
+
+
+def checked_stream(solve_stream):
+    """``solve_stream`` (``(key, puzzle)`` pairs in, ``(key, outcome)`` pairs out, in order)
+    whose every :class:`Result` passes the rules checker (:func:`verified`)."""
+    @functools.wraps(solve_stream)
+    def stream_checked(items, *args, **kwargs):
+        pairs = (((key, puzzle), puzzle) for key, puzzle in items)
+        for (key, puzzle), outcome in solve_stream(pairs, *args, **kwargs):
+            yield key, verified(puzzle, outcome) if isinstance(outcome, Result) else outcome
+    stream_checked.checked = True
+    return stream_checked
 
 
 def checked(solve):

@@ -27,16 +27,17 @@ FT2232, second interface; ``port="auto"`` finds it, :mod:`host.ports`);
 options the board cannot take :class:`host.errors.OptionError`.
 """
 
-from slitherlink.spec.protocol import Solve
+from slitherlink.spec.protocol import Solve, solve_length
 from slitherlink.spec.target import PAPER_CLOCK_HZ
 
-from .. import protocol as P
-from ..device import NoDeduceEngine, PortError, TooLarge, drop, open_connection
+from ..device import (BoardError, NoDeduceEngine, PortError, TooLarge, close_all, drop,
+                      open_connection)
+from ..device.pipeline import Inputs, Job, Pipeline
 from ..errors import OptionError
-from ..puzzle import transpose_colouring
+from ..puzzle import Puzzle, transpose_colouring
 from . import DEFAULT_MODE, Mode, Result, chosen_mode
 
-__all__ = ["solve", "solve_on", "check_options", "MAX_CHECKS"]
+__all__ = ["solve", "solve_on", "solve_stream", "check_options", "finish", "MAX_CHECKS"]
 
 #: The largest --max-checks (or, in deduce mode, --max-decisions) the SOLVE request
 #: carries (0 means no bound).
@@ -58,7 +59,7 @@ def _bound(mode, max_checks, max_decisions):
 
 
 def check_options(*, max_checks=None, max_decisions=None, retries=None, time_limit=None,
-                  timeout=None, mode=None, **_):
+                  timeout=None, mode=None, baud=None, **_):
     """Raise :class:`host.errors.OptionError` (one line) for a value the board cannot take;
     ``host/solve.py`` calls it before solving."""
     mode = chosen_mode(mode)
@@ -69,51 +70,166 @@ def check_options(*, max_checks=None, max_decisions=None, retries=None, time_lim
     _bound(mode, max_checks, max_decisions)
     if retries is not None and retries < 0:
         raise OptionError(f"--retries must be 0 or more, not {retries}")
-    for name, value in (("--time-limit", time_limit), ("--timeout", timeout)):
+    for name, value in (("--time-limit", time_limit), ("--timeout", timeout),
+                        ("--baud", baud)):
         if value is not None and not value > 0:
             raise OptionError(f"{name} must be positive, not {value}")
 
 
+def finish():
+    """The end of a program's solving: close every connection (a device at a fast rate is
+    asked back to its start rate) and stop every virtual board."""
+    close_all()
+
+
+def _port(port):
+    if port != "auto":
+        return port
+    from ..ports import find_board
+    try:
+        return find_board()
+    except LookupError as error:
+        raise PortError(str(error)) from None
+
+
 def solve(puzzle, *, unique=False, time_limit=None, port=None, baud=None, timeout=None,
-          retries=None, max_checks=None, max_decisions=None, mode=None):
+          retries=None, max_checks=None, max_decisions=None, mode=None, counters=True):
     """Solve ``puzzle`` on the board at ``port`` (or on the virtual board).
 
-    ``mode`` is ``"deduce"`` (the deduction engine; reply DEDUCE_RESULT) or
-    ``"paper"`` (the paper's search; reply RESULT), a name or a :class:`Mode`;
-    ``None``: the default mode, deduce, or paper on a build without the deduction
-    engine.  ``time_limit`` (seconds) ends the search with an ABORT; ``max_checks``
-    (paper mode) or ``max_decisions`` (deduce mode) bounds it exactly (status LIMIT);
-    ``timeout`` is how long the device may stay silent before a request is repeated
-    (default: derived from the baud rate and the frame lengths); ``retries`` how many
-    times in a row a request is sent again (default
-    :data:`host.device.DEFAULT_RETRIES`).  Raises a :class:`host.device.BoardError`, or
-    :class:`host.errors.OptionError` for an option it cannot take.
+    ``mode`` is ``"deduce"`` (the deduction engine) or ``"paper"`` (the paper's search), a
+    name or a :class:`Mode`; ``None``: the default mode, deduce, or paper on a build without
+    the deduction engine.  ``counters`` asks for the mode's counters (SOLVE's FLAG_COUNTERS:
+    the reply is RESULT or DEDUCE_RESULT, else ANSWER, whose result has none).
+    ``time_limit`` (seconds) ends the search with an ABORT; ``max_checks`` (paper mode) or
+    ``max_decisions`` (deduce mode) bounds it exactly (status LIMIT); ``baud`` is the rate
+    to switch to (default: the fastest the board offers); ``timeout`` is how long the
+    device may stay silent before a request is repeated (default: derived from the baud
+    rate and the frame lengths); ``retries`` how many times in a row a request is sent
+    again (default :data:`host.device.DEFAULT_RETRIES`).  Raises a
+    :class:`host.device.BoardError`, or :class:`host.errors.OptionError` for an option it
+    cannot take.
     """
+    for _, outcome in solve_stream([(None, puzzle)], unique=unique, time_limit=time_limit, port=port,
+                                   baud=baud, timeout=timeout, retries=retries,
+                                   max_checks=max_checks, max_decisions=max_decisions,
+                                   mode=mode, counters=counters):
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+    raise BoardError("internal: no answer for the puzzle")
+
+
+def solve_stream(puzzles, *, unique=False, time_limit=None, port=None, baud=None,
+                 timeout=None, retries=None, max_checks=None, max_decisions=None, mode=None,
+                 counters=True, depth=None, opener=None):
+    """Solve the puzzles of ``puzzles``, an iterable of ``(key, item)`` pairs (read as they
+    come: it may be a stream), with the board's queue kept full (at most ``depth`` SOLVEs
+    in flight, the board's queue by default; one with ``time_limit``).  Yields ``(key,
+    outcome)`` for every pair, in their order: a :class:`Result` (unchecked:
+    :func:`host.engines.checked_stream` checks it) or the :class:`host.device.BoardError`
+    of that puzzle; an item that is not a :class:`Puzzle` is passed through with outcome
+    None.  The other options are
+    :func:`solve`'s.  When the link fails, the puzzle in flight the longest fails with the
+    error and the others go on over a new connection (``opener()``, if given, makes a
+    connected one: tests; by default :func:`host.device.open_connection`)."""
     check_options(max_checks=max_checks, max_decisions=max_decisions, retries=retries,
-                  time_limit=time_limit, timeout=timeout, mode=mode)
-    if port == "auto":
-        from ..ports import find_board
+                  time_limit=time_limit, timeout=timeout, mode=mode, baud=baud)
+    port = _port(port)
+    options = dict(unique=unique, max_checks=max_checks or 0,
+                   max_decisions=max_decisions or 0, mode=mode, counters=counters)
+    link = {"connection": None, "last": None}
+
+    def connected():
+        if link["connection"] is None:
+            link["connection"] = link["last"] = opener() if opener is not None else \
+                open_connection(port, baud=baud, timeout=timeout, retries=retries)
+        return link["connection"]
+
+    def make(pair):  # in this thread: the connection is this thread's
+        key, item = pair
+        if not isinstance(item, Puzzle):
+            return Job(None, key=(key, None), done=True)
         try:
-            port = find_board()
-        except LookupError as error:
-            raise PortError(str(error)) from None
-    connection = open_connection(port, baud=baud, timeout=timeout, retries=retries)
-    try:
-        return solve_on(connection, puzzle, unique=unique, time_limit=time_limit,
-                        max_checks=max_checks or 0, max_decisions=max_decisions or 0,
-                        mode=mode)
-    except (TooLarge, NoDeduceEngine):
-        raise  # the conversation is still in step
-    except BaseException:
-        drop(connection)  # after a failure or Ctrl-C: start afresh next time
-        raise
+            return _job(connected(), item, key=key, **options)
+        except (TooLarge, NoDeduceEngine) as error:
+            return Job(item, key=(key, None), error=error)
+        except BoardError as error:  # no connection: this puzzle fails, the next retries
+            _drop(link)
+            return Job(item, key=(key, None), error=error)
+
+    inputs = Inputs(puzzles if isinstance(puzzles, (list, tuple)) else iter(puzzles), make)
+    while True:
+        job = _next_job(inputs)  # connect only when a puzzle is there to solve
+        if job is None:
+            return
+        if job.state == "done":  # passed through, or failed before it could be sent
+            yield job.key[0], _outcome(link["last"], job)
+            continue
+        try:  # one put back after a failure: on a new connection
+            connection = connected()
+        except BoardError as error:
+            _drop(link)
+            job.fail(error, 0.0)
+            yield job.key[0], _outcome(link["last"], job)
+            continue
+        inputs.put_back([job])
+        pipeline = Pipeline(connection, depth=depth, time_limit=time_limit)
+        try:
+            for job in pipeline.run(inputs):
+                yield job.key[0], _outcome(connection, job)
+            return
+        except BoardError:
+            _drop(link)
+            for job in list(pipeline.window):  # the failed one first, then the rest
+                if job.state == "done":
+                    pipeline.window.popleft()
+                    yield job.key[0], _outcome(connection, job)
+                else:
+                    break
+            for job in pipeline.window:
+                job.reset()
+            inputs.put_back(pipeline.window)
+        except GeneratorExit:  # the caller has what it wanted: the session stays open
+            raise
+        except BaseException:
+            _drop(link)  # after a failure or Ctrl-C: start afresh next time
+            raise
+
+
+def _next_job(inputs):
+    while not inputs.exhausted:
+        job = inputs.get(timeout=0.05)
+        if job is not None:
+            return job
+    return None
+
+
+def _drop(link):
+    if link["connection"] is not None:
+        drop(link["connection"])
+        link["connection"] = None
 
 
 def solve_on(connection, puzzle, *, unique=False, time_limit=None, max_checks=0,
-             max_decisions=0, mode=None):
-    """Solve ``puzzle`` through an open :class:`host.device.Connection` (see
-    :func:`solve`); returns a :class:`Result` (unchecked: the engine registry checks
-    it)."""
+             max_decisions=0, mode=None, counters=True):
+    """Solve ``puzzle`` through an open :class:`host.device.Connection` (see :func:`solve`);
+    returns a :class:`Result` (unchecked: the engine registry checks it)."""
+    if connection.version is None:
+        connection.ping()
+    job = _job(connection, puzzle, unique=unique, max_checks=max_checks,
+               max_decisions=max_decisions, mode=mode, counters=counters, key=None)
+    for done in Pipeline(connection, time_limit=time_limit).run([job]):
+        outcome = _outcome(connection, done)
+        if isinstance(outcome, BaseException):
+            raise outcome
+        return outcome
+    raise BoardError("internal: no answer for the puzzle")
+
+
+def _job(connection, puzzle, *, unique, max_checks, max_decisions, mode, counters, key):
+    """The :class:`Job` of ``puzzle`` on this build: its mode (deduce by default, paper on a
+    build without the deduction engine), its bound, sent transposed when only its transpose
+    fits; :class:`TooLarge` or :class:`NoDeduceEngine` before anything is sent."""
     version = connection.version or connection.ping()
     fallback = None
     if mode is None and DEFAULT_MODE is Mode.DEDUCE and not version.deduce_ok \
@@ -127,11 +243,20 @@ def solve_on(connection, puzzle, *, unique=False, time_limit=None, max_checks=0,
     sent = puzzle.transposed() if transposed else puzzle
     label = (f"{puzzle.size} puzzle (sent transposed, {sent.size})" if transposed
              else f"{puzzle.size} puzzle")
-    reply, seconds = connection.request_solve(sent, mode=mode, unique=unique, bound=bound,
-                                              time_limit=time_limit, label=label)
-    result = _result(connection, reply, seconds, fallback)
+    return Job(sent, mode=mode, unique=unique, bound=bound, counters=counters, label=label,
+               key=(key, (transposed, fallback)))
+
+
+def _outcome(connection, job):
+    """What a done job gives: its error, None (a pass-through item) or its :class:`Result`."""
+    if job.error is not None:
+        return job.error
+    if job.reply is None:
+        return None
+    transposed, fallback = job.key[1]
+    result = _result(connection, job.reply, job.seconds, fallback)
     if transposed:
-        result = _transposed_back(result, version)
+        result = _transposed_back(result, connection.version)
     return result
 
 
@@ -139,34 +264,37 @@ def _fits_transposed(connection, puzzle):
     """Whether ``puzzle`` must be sent transposed: False when it fits the build as it
     is, True when only its transpose fits; :class:`TooLarge` when neither does."""
     v = connection.version
-    if puzzle.rows <= v.max_rows and puzzle.cols <= v.max_cols:
-        return False
-    if puzzle.cols <= v.max_rows and puzzle.rows <= v.max_cols:
-        return True
+    if solve_length(puzzle.rows, puzzle.cols) <= v.max_payload:
+        if puzzle.rows <= v.max_rows and puzzle.cols <= v.max_cols:
+            return False
+        if puzzle.cols <= v.max_rows and puzzle.rows <= v.max_cols:
+            return True
     raise TooLarge(f"a {puzzle.size} puzzle is larger than {connection.what} was built "
                    f"for ({v.max_rows}x{v.max_cols}), also transposed")
 
 
 def _result(connection, reply, seconds, fallback=None):
-    """The :class:`Result` of a RESULT or DEDUCE_RESULT reply."""
+    """The :class:`Result` of an answer: ANSWER (no counters), RESULT or DEDUCE_RESULT."""
     v = connection.version
-    counters = dict(reply.counters)
-    counters["cycles"] = reply.cycles
-    counters["clock_hz"] = v.clock_hz
-    counters["seconds_at_clock"] = reply.cycles / v.clock_hz if v.clock_hz else 0.0
-    counters["seconds_at_50mhz"] = reply.cycles / PAPER_CLOCK_HZ
+    counters = {}
+    if reply.counters is not None:
+        counters = dict(reply.counters)
+        counters["cycles"] = reply.cycles
+        counters["clock_hz"] = v.clock_hz
+        counters["seconds_at_clock"] = reply.cycles / v.clock_hz if v.clock_hz else 0.0
+        counters["seconds_at_50mhz"] = reply.cycles / PAPER_CLOCK_HZ
     status = reply.status
     solutions = [reply.solution] if status.solved and reply.solution is not None else []
     result = Result("board", status, solutions[0] if solutions else None, solutions,
                     seconds, counters, mode=reply.mode.name.lower())
-    steps = f"{counters.get('decisions', 0)} decisions" if reply.mode is Mode.DEDUCE \
-        else f"{counters.get('checks', 0)} checks"
+    key = "decisions" if reply.mode is Mode.DEDUCE else "checks"
+    steps = f" after {counters[key]} {key}" if key in counters else ""
     if reply.aborted:
-        result.message = f"stopped by the time limit after {steps}"
-    elif getattr(reply, "trail_full", False):
-        result.message = f"stopped: the hardware trail was full after {steps}"
+        result.message = f"stopped by the time limit{steps}"
+    elif reply.trail_full:
+        result.message = f"stopped: the hardware trail was full{steps}"
     for note in (fallback, "on the virtual board (Verilator; cycles are exact)"
-                 if connection.virtual else None):
+                 if connection.virtual and reply.counters is not None else None):
         if note:
             result.message = (result.message + "; " if result.message else "") + note
     return result

@@ -1,7 +1,8 @@
-"""The firmware's units call each other along a tree: main.c (requests and dispatch) uses
-the search (search.c), the deduce driver (deduce.c), the protocol (proto.c) and the rules
-(rules.c); the searches use the protocol's service hook; nothing calls back.  A function is
-declared in the header of the unit that defines it."""
+"""The firmware's units call each other along a tree: main.c (the solves) uses the requests
+(serve.c), the search (search.c), the deduce driver (deduce.c), the frames (proto.c) and the
+rules (rules.c); the searches use the requests' service hook; the requests use the line's
+rate (baud.c) and the frames; nothing calls back.  A function is declared in the header of
+the unit that defines it."""
 
 import re
 
@@ -35,7 +36,7 @@ def unit_graph():
 
 def test_the_units_form_a_tree():
     graph = unit_graph()
-    assert graph["main"] >= {"proto", "search", "deduce", "rules"}
+    assert graph["main"] >= {"serve", "proto", "search", "deduce", "rules"}
     order, state = [], {}
 
     def visit(unit, path):
@@ -51,8 +52,9 @@ def test_the_units_form_a_tree():
     for unit in sorted(graph):
         visit(unit, [])
     assert order[-1] == "main"          # nothing uses main
-    for unit in ("search", "deduce"):   # the searches use the protocol, never each other
-        assert "proto" in graph[unit] and not graph[unit] & {"main", "search", "deduce"}
+    for unit in ("search", "deduce"):   # the searches use the service hook, never each other
+        assert "serve" in graph[unit] and not graph[unit] & {"main", "search", "deduce"}
+    assert graph["serve"] == {"proto", "baud"} and graph["baud"] == {"proto"}
     assert not graph["proto"] and not graph["rules"]
 
 

@@ -55,6 +55,11 @@ def requests_of(device, type):
     return [f for f in device.requests if f.type == type]
 
 
+#: the conversation of a connection: ABORT (a stale search?), PING (the build), SET_BAUD and
+#: a PING at the fastest rate the device offers
+CONNECT = [P.MsgType.ABORT, P.MsgType.PING, P.MsgType.SET_BAUD, P.MsgType.PING]
+
+
 def on_clock(device_class=FakeDevice, *, timeout=None, retries=None, **options):
     """``(connection, device, clock)``: a ``device_class(**options)`` as the line of a
     :class:`host.device.Connection` (not yet connected), both on a new :class:`Clock`."""
@@ -97,9 +102,9 @@ def test_solves_like_the_model(serve, name, unique, status):
     assert cycles > 0
     assert result.counters["seconds_at_clock"] == pytest.approx(cycles / 100e6)
     assert result.counters["seconds_at_50mhz"] == pytest.approx(cycles / 50e6)
-    # the conversation: ABORT (a stale search?), PING (the build's size), one SOLVE
-    assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING,
-                                                 P.MsgType.SOLVE]
+    # the conversation: connecting (at the fast rate), one SOLVE
+    assert [f.type for f in device.requests] == CONNECT + [P.MsgType.SOLVE]
+    assert device.baud == device.max_baud > device.start_baud
     assert result.mode == "paper" and P.decode_solve(device.requests[-1]).mode is PAPER
 
 
@@ -128,10 +133,9 @@ def test_solves_like_the_deduction_model(serve, name, unique, status):
         assert result.solution is None
     if status is Status.SOLVED_UNIQUE:
         assert result.solution == solution
-    assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING,
-                                                 P.MsgType.SOLVE]
+    assert [f.type for f in device.requests] == CONNECT + [P.MsgType.SOLVE]
     request = P.decode_solve(device.requests[-1])
-    assert request.mode is DEDUCE and request.unique == unique
+    assert request.mode is DEDUCE and request.unique == unique and request.counters
 
 
 def test_session_is_reused_for_several_puzzles(serve):
@@ -140,8 +144,7 @@ def test_session_is_reused_for_several_puzzles(serve):
     for name in ("janko_0002", "janko_0003", "janko_0004"):
         puzzle, solution = load(name)
         assert solve(puzzle, unique=True, port=port, timeout=WAIT).solution == solution
-    assert [f.type for f in device.requests] == [P.MsgType.ABORT, P.MsgType.PING] + \
-        [P.MsgType.SOLVE] * 3
+    assert [f.type for f in device.requests] == CONNECT + [P.MsgType.SOLVE] * 3
 
 
 def test_max_checks_limit(serve):
@@ -177,7 +180,7 @@ def test_a_bound_of_the_other_mode_is_a_usage_error(mode, options, wrong):
 def test_wrong_solution_is_never_returned(serve, mode):
     """A device that answers with a wrong colouring: the checker turns it into ERROR."""
     class Liar(FakeDevice):
-        def _send(self, frame):
+        def _send(self, frame, at):
             events = P.FrameDecoder().feed(frame)
             if events and events[0].type == P.MsgType.RESULT:
                 reply = P.decode_result(events[0])
@@ -185,15 +188,15 @@ def test_wrong_solution_is_never_returned(serve, mode):
                     wrong = tuple(tuple(not v for v in row) for row in reply.solution)
                     frame = P.encode_result(reply.status, reply.rows, reply.cols,
                                             solution=wrong, counters=reply.counters,
-                                            cycles=reply.cycles)
+                                            cycles=reply.cycles, seq=reply.seq)
             if events and events[0].type == P.MsgType.DEDUCE_RESULT:
                 reply = P.decode_deduce_result(events[0])
                 if reply.status.solved:
                     wrong = tuple(tuple(not v for v in row) for row in reply.solution)
                     frame = P.encode_deduce_result(reply.status, reply.rows, reply.cols,
                                                    solution=wrong, counters=reply.counters,
-                                                   cycles=reply.cycles)
-            super()._send(frame)
+                                                   cycles=reply.cycles, seq=reply.seq)
+            super()._send(frame, at)
 
     puzzle, _ = load("janko_0002")
     result = get_engine("board")(puzzle, port=serve(Liar()), mode=mode)
@@ -202,28 +205,35 @@ def test_wrong_solution_is_never_returned(serve, mode):
 
 
 def test_silent_device_times_out_after_one_retry():
-    """--timeout fixes the wait per attempt: three silent attempts, then NoAnswer, after
-    three waits exactly."""
+    """--timeout fixes the wait per attempt: three silent attempts at the start rate, one
+    at each rate an earlier host may have left the device at, then NoAnswer."""
     connection, device, clock = on_clock(misbehave="silent", timeout=0.3)
+    others = connection.candidate_rates()[1:]
+    assert others and connection.candidate_rates()[0] == device.start_baud
     with pytest.raises(B.NoAnswer) as error:
         connection.connect()
     assert "no answer" in str(error.value) and "3 attempts" in str(error.value)
     assert error.value.exit_code == 9
-    assert clock.now == pytest.approx(3 * 0.3, abs=0.01)
-    assert len(requests_of(device, P.MsgType.ABORT)) == 3  # the request and two resends
+    assert clock.now == pytest.approx((3 + len(others)) * 0.3, abs=0.01)
+    # the request and two resends at the start rate (the device hears the others garbled)
+    assert len(requests_of(device, P.MsgType.ABORT)) == 3
 
 
-@pytest.mark.parametrize("misbehaviour", ["garbage", "bad_crc", "truncate"])
-def test_garbled_answers(misbehaviour):
+@pytest.mark.parametrize("misbehaviour, attempts", [("garbage", 3), ("bad_crc", 4),
+                                                    ("truncate", 4)])
+def test_garbled_answers(misbehaviour, attempts):
+    """Damaged frames back: the request and its three resends (--retries 3); bytes that never
+    form a frame (a device at another rate sends those): three attempts."""
     connection, device, clock = on_clock(misbehave=misbehaviour, seed=3, timeout=0.3,
                                          retries=3)
+    others = len(connection.candidate_rates()) - 1
     with pytest.raises(B.GarbledAnswer) as error:
         connection.connect()
-    assert "garbled" in str(error.value) and "4 attempts" in str(error.value)
+    assert "garbled" in str(error.value) and f"{attempts} attempts" in str(error.value)
     assert "\n" not in str(error.value)
     assert error.value.exit_code == 10
-    assert len(requests_of(device, P.MsgType.ABORT)) == 4  # the request and three resends
-    assert clock.now <= 4 * 0.3
+    assert len(requests_of(device, P.MsgType.ABORT)) == attempts
+    assert clock.now <= (attempts + others) * 0.3 + 0.01
 
 
 class Forgetful(FakeDevice):
@@ -233,20 +243,27 @@ class Forgetful(FakeDevice):
         super().__init__(**kwargs)
         self.lose = lose
 
-    def _request(self, frame):
+    def _request(self, frame, at):
         if frame.type == P.MsgType.SOLVE and self.lose:
             self.lose -= 1
             return None
-        return super()._request(frame)
+        return super()._request(frame, at)
 
 
 def test_lost_request_is_sent_again():
+    """After silence: the flush, the SOLVE again (the same SEQ) and a PING that probes."""
     connection, device, clock = on_clock(Forgetful, lose=1, timeout=0.3)
     connection.connect()
+    start, heard = clock.now, device.stats["rx_bytes"]
     puzzle, solution = load("janko_0002")
     assert solve_on(connection, puzzle, unique=True).solution == solution
-    assert len(requests_of(device, P.MsgType.SOLVE)) == 2
-    assert clock.now == pytest.approx(0.3, abs=0.01)  # one wait, then the answer at once
+    solves = requests_of(device, P.MsgType.SOLVE)
+    assert len(solves) == 2 and solves[0] == solves[1]
+    assert device.requests[-2:] == [solves[1], requests_of(device, P.MsgType.PING)[-1]]
+    flush = P.OVERHEAD + device.max_payload
+    assert device.stats["rx_bytes"] - heard == 2 * len(solves[0].encode()) + flush + \
+        len(P.encode_ping())
+    assert clock.now - start == pytest.approx(0.3, abs=0.01)  # one wait, then at once
 
 
 def test_solve_request_lost_again_and_again():
@@ -259,18 +276,35 @@ def test_solve_request_lost_again_and_again():
     assert len(requests_of(device, P.MsgType.SOLVE)) == 3
 
 
-def test_solve_request_lost_more_often_than_the_retries():
+def test_solve_request_lost_more_often_than_the_retries_by_a_device_that_answers_probes():
+    """A device alive (it answers every probe) is given its time, as a long search is: the
+    SOLVE is sent again with each probe until it is answered."""
     connection, device, clock = on_clock(Forgetful, lose=5, timeout=0.2, retries=1)
     connection.connect()
-    puzzle, _ = load("janko_0002")
+    puzzle, solution = load("janko_0002")
+    assert solve_on(connection, puzzle, unique=True).solution == solution
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 6
+
+
+def test_solve_request_lost_more_often_than_the_retries_by_a_silent_device():
+    class Silent(Forgetful):
+        def _request(self, frame, at):
+            if frame.type == P.MsgType.SOLVE:
+                self.misbehave = frozenset({"silent"})
+            return super()._request(frame, at)
+
+    connection, device, clock = on_clock(Silent, lose=0, timeout=0.2, retries=1)
+    connection.connect()
+    start = clock.now
     with pytest.raises(B.NoAnswer, match="SOLVE"):
-        solve_on(connection, puzzle)
+        solve_on(connection, load("janko_0002")[0])
     assert len(requests_of(device, P.MsgType.SOLVE)) == 2
-    assert clock.now == pytest.approx(2 * 0.2, abs=0.01)
+    assert clock.now - start == pytest.approx(2 * 0.2, abs=0.01)
 
 
 def test_long_search_is_probed_not_abandoned():
-    """The search outlasts the timeout: each probe gets BUSY, and the result still comes."""
+    """The search outlasts the timeout: each probe (the SOLVE again, dropped while it runs,
+    and a PING) is answered, and the result still comes."""
     connection, device, _ = on_clock(delay=1.2, timeout=0.3)
     connection.connect()
     puzzle, solution = load("janko_0002")
@@ -315,7 +349,7 @@ def test_abort_handshake_ends_a_deduce_search(serve):
     board.connect()
     puzzle, _ = load("janko_0872")
     for mode in (DEDUCE, PAPER):
-        board.send(P.encode_solve(puzzle, mode=mode))
+        board.send(P.encode_solve(puzzle, mode=mode, counters=mode is PAPER))
         clock.sleep(0.1)
         assert board.abort() is True
         assert not [r for r in board.stale if not isinstance(r, P.ErrorReply)]
@@ -324,14 +358,15 @@ def test_abort_handshake_ends_a_deduce_search(serve):
 
 def test_trail_full_is_a_limit_with_its_reason(serve):
     class SmallTrail(FakeDevice):
-        def _send(self, frame):
+        def _send(self, frame, at):
             events = P.FrameDecoder().feed(frame)
             if events and events[0].type == P.MsgType.DEDUCE_RESULT:
                 reply = P.decode_deduce_result(events[0])
                 frame = P.encode_deduce_result(Status.LIMIT, reply.rows, reply.cols,
                                                counters=reply.counters, cycles=reply.cycles,
-                                               unique=reply.unique, trail_full=True)
-            super()._send(frame)
+                                               unique=reply.unique, trail_full=True,
+                                               seq=reply.seq)
+            super()._send(frame, at)
 
     puzzle, _ = load("janko_0103")  # 3 decisions
     result = solve(puzzle, unique=True, port=serve(SmallTrail()))
@@ -341,16 +376,18 @@ def test_trail_full_is_a_limit_with_its_reason(serve):
 
 @pytest.mark.parametrize("first", [PAPER, DEDUCE])
 def test_a_late_reply_of_the_other_mode_is_not_the_answer(serve, first):
-    """A reply of the other mode for the same size and uniqueness (a late answer to an
-    earlier request) arrives before the answer: it is kept aside, never returned."""
+    """A reply of the other mode for the same size, uniqueness and SEQ (a late answer to an
+    earlier request of the same SEQ) arrives before the answer: it is kept aside, never
+    returned."""
     class Late(FakeDevice):
-        def _request(self, frame):
+        def _request(self, frame, at):
             if frame.type == P.MsgType.SOLVE:
                 request = P.decode_solve(frame)
                 other = PAPER if request.mode is DEDUCE else DEDUCE
-                late = P.encode_solve(request.puzzle(), unique=request.unique, mode=other)
-                super()._request(P.FrameDecoder().feed(late)[0])
-            return super()._request(frame)
+                late = P.encode_solve(request.puzzle(), unique=request.unique, mode=other,
+                                      counters=True, seq=frame.seq)
+                super()._request(P.FrameDecoder().feed(late)[0], at)
+            return super()._request(frame, at)
 
     puzzle, solution = load("janko_0002")
     board = B.open_connection(serve(Late()), timeout=WAIT)
@@ -377,7 +414,7 @@ def test_a_build_without_the_deduction_engine(serve):
     assert "\n" not in message and error.value.exit_code == 7
     assert not requests_of(device, P.MsgType.SOLVE)
     assert solve(puzzle, unique=True, port=port, mode="paper").solution == solution
-    assert len(requests_of(device, P.MsgType.PING)) == 1  # the same session
+    assert len(requests_of(device, P.MsgType.PING)) == 2  # the same session: connected once
     # a puzzle larger than the build is still that (exit code 11), whatever the mode
     with pytest.raises(B.TooLarge):
         solve(load("janko_0068")[0], port=port)  # 12x16
@@ -387,12 +424,12 @@ def test_a_device_that_refuses_deduce_mode(serve):
     """VERSION says DEDUCE_OK, but the SOLVE is answered ERROR NO_DEDUCE (its engine's ID
     is wrong): the same one-line error."""
     class Pretender(FakeDevice):
-        def _request(self, frame):
+        def _request(self, frame, at):
             if frame.type == P.MsgType.PING:
                 return self._send(P.encode_version(max_rows=10, max_cols=10,
                                                    clock_hz=self.clock_hz, baud=self.baud,
-                                                   deduce_ok=True))
-            return super()._request(frame)
+                                                   deduce_ok=True, seq=frame.seq), at)
+            return super()._request(frame, at)
 
     device = Pretender(deduce=False)
     puzzle, _ = load("janko_0002")
@@ -456,17 +493,20 @@ def test_too_large_also_transposed(serve):
 
 
 def test_too_large_answered_by_the_device(serve):
-    """A device whose VERSION overstates its size still refuses; the host says so."""
+    """A device whose VERSION overstates its size still refuses (a SOLVE within its largest
+    request, more rows than it takes); the host says so."""
     class Boastful(FakeDevice):
-        def _request(self, frame):
+        def _request(self, frame, at):
             if frame.type == P.MsgType.PING:
                 return self._send(P.encode_version(max_rows=64, max_cols=64,
-                                                   clock_hz=self.clock_hz, baud=self.baud))
-            return super()._request(frame)
+                                                   clock_hz=self.clock_hz, baud=self.baud,
+                                                   seq=frame.seq), at)
+            return super()._request(frame, at)
 
     device = Boastful(max_rows=5, max_cols=5)
     port = serve(device)
-    puzzle, _ = load("edge_10x10_two_solutions")
+    puzzle = Puzzle([[None] * 4 for _ in range(6)])  # 6x4: 19 bytes of SOLVE, 20 taken
+    assert P.solve_length(6, 4) <= device.max_payload
     with pytest.raises(B.TooLarge, match="refused"):
         solve(puzzle, port=port, mode=PAPER)
     # the conversation is still in step: a small puzzle solves on the same session
@@ -508,13 +548,14 @@ def test_busy_port(serve):
 
 def test_protocol_version_mismatch(serve):
     class Future(FakeDevice):
-        def _request(self, frame):
+        def _request(self, frame, at):
             if frame.type == P.MsgType.PING:
                 good = P.encode_version(max_rows=10, max_cols=10, clock_hz=1, baud=1)
                 version = bytearray(P.FrameDecoder().feed(good)[0].payload)
                 version[0] = P.PROTOCOL_VERSION + 1
-                return self._send(P.encode_frame(P.MsgType.VERSION, bytes(version)))
-            return super()._request(frame)
+                return self._send(P.encode_frame(P.MsgType.VERSION, bytes(version),
+                                                 seq=frame.seq), at)
+            return super()._request(frame, at)
 
     with pytest.raises(B.DeviceError, match="protocol version"):
         solve(Puzzle(((3,),)), port=serve(Future()))
@@ -533,8 +574,12 @@ def test_cli_with_port(serve):
                          env={**os.environ, "PYTHONPATH": str(REPO)})
     assert run.returncode == 0, run.stderr
     assert "solved, unique" in run.stdout
-    assert "seconds_at_50mhz" in run.stdout
-    assert requests_of(device, P.MsgType.SOLVE)
+    assert "counters:" not in run.stdout  # plain solving asks for none
+    request, = requests_of(device, P.MsgType.SOLVE)
+    assert not P.decode_solve(request).counters
+    # at its end, the device was asked back to its start rate
+    assert device.requests[-1].type == P.MsgType.SET_BAUD
+    assert P.decode_set_baud(device.requests[-1]) == device.start_baud
 
 
 def test_cli_exit_code_for_missing_port():

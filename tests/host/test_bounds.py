@@ -139,20 +139,31 @@ def result_frames():
             P.encode_result(Status.LIMIT, 7, 7, aborted=True)]
 
 
+#: ``then`` of :func:`device_answers`: the device freezes (answers nothing more)
+FROZEN = "frozen"
+
+
 def device_answers(kinds, then=None):
     """``answer`` of a device that answers ABORT (NOT_BUSY) and PING (a 10x10 build with
-    the deduction engine) when their type is in ``kinds``, and else nothing; once it
-    has been sent a SOLVE, ``then`` (a source, or None: silence) takes over the line."""
+    the deduction engine, which offers no faster rate) when their type is in ``kinds``,
+    and else nothing; once it has been sent a SOLVE, ``then`` (a source, or None: silence)
+    takes over the line; ``then=FROZEN``: the device answers nothing more."""
+    frozen = False
+
     def answer(frame, line):
+        nonlocal frozen
         if frame.type == P.MsgType.SOLVE and then is not None:
-            line.source = then(line.clock())
-        if frame.type not in kinds:
+            if then is FROZEN:
+                frozen = True
+            else:
+                line.source = then(line.clock())
+        if frame.type not in kinds or frozen:
             return b""
         if frame.type == P.MsgType.ABORT:
-            return P.encode_error(P.ErrorCode.NOT_BUSY, P.MsgType.ABORT)
+            return P.encode_error(P.ErrorCode.NOT_BUSY, P.MsgType.ABORT, seq=frame.seq)
         if frame.type == P.MsgType.PING:
             return P.encode_version(max_rows=10, max_cols=10, clock_hz=50_000_000,
-                                    baud=BAUD, deduce_ok=True)
+                                    baud=BAUD, deduce_ok=True, seq=frame.seq)
         return b""
     return answer
 
@@ -180,6 +191,14 @@ def one_line_error(error, exit_code):
 ABORT_LENGTHS = (L.frame_lengths()["abort"], L.frame_lengths()["error"])
 
 
+def abort_bound(link):
+    """The bound of a connection's ABORT: at the start rate, then one attempt at each other
+    rate the device may have been left at (:meth:`host.device.Connection.candidate_rates`)."""
+    others = len(link.candidate_rates()) - 1
+    return link.timing.request_bound(*ABORT_LENGTHS, link.retries, L.flush_length()) + \
+        link.timing.elsewhere_bound(others)
+
+
 @pytest.mark.parametrize("timeout", [0.5, 5.0, None])
 @pytest.mark.parametrize("retries", [0, 3, None])
 def test_noise_is_garbled_within_the_bound(timeout, retries):
@@ -192,10 +211,11 @@ def test_noise_is_garbled_within_the_bound(timeout, retries):
         link.connect()
     message = one_line_error(error, ExitCode.GARBLED)
     assert "never forms a frame" in message or "garbled answers" in message
-    bound = link.timing.request_bound(*ABORT_LENGTHS, link.retries)
+    bound = abort_bound(link)
     assert clock.now <= bound
     if timeout is not None:  # the bound, said plainly
-        assert bound == pytest.approx((link.retries + 1) * timeout)
+        others = len(link.candidate_rates()) - 1
+        assert bound == pytest.approx((link.retries + 1 + others) * timeout)
     assert {f.type for f in line.frames} == {P.MsgType.ABORT}
 
 
@@ -208,8 +228,9 @@ def test_noise_ends_a_run_of_the_default_retries_in_three_attempts():
     with pytest.raises(D.GarbledAnswer, match="never forms a frame") as error:
         link.connect()
     assert "3 attempts in a row" in str(error.value)
-    assert clock.now <= 3 * 5.0
-    assert len(line.frames) == 3
+    others = len(link.candidate_rates()) - 1
+    assert clock.now <= (3 + others) * 5.0
+    assert len(line.frames) == 3 + others
 
 
 def test_an_echo_is_garbled_within_the_bound():
@@ -220,8 +241,8 @@ def test_an_echo_is_garbled_within_the_bound():
     with pytest.raises(D.GarbledAnswer, match="sends back our own frames") as error:
         link.connect()
     one_line_error(error, ExitCode.GARBLED)
-    assert clock.now <= link.timing.request_bound(*ABORT_LENGTHS, link.retries)
-    assert len(line.frames) == L.SILENT_ATTEMPTS
+    assert clock.now <= abort_bound(link)
+    assert len(line.frames) == L.SILENT_ATTEMPTS + len(link.candidate_rates()) - 1
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
@@ -232,11 +253,7 @@ def test_an_endless_stream_of_error_frames_is_garbled_within_the_bound(seed):
     with pytest.raises(D.GarbledAnswer) as error:
         link.connect()
     one_line_error(error, ExitCode.GARBLED)
-    ping = L.frame_lengths()["ping"], L.frame_lengths()["version"]
-    # ABORT may be answered (an ERROR NOT_BUSY in the stream answers any ABORT): the PING
-    # then ends within its own bound
-    assert clock.now <= link.timing.request_bound(*ABORT_LENGTHS, link.retries) + \
-        link.timing.request_bound(*ping, link.retries)
+    assert clock.now <= abort_bound(link)
 
 
 def test_valid_results_that_answer_no_request_are_garbled_within_the_bound():
@@ -246,7 +263,7 @@ def test_valid_results_that_answer_no_request_are_garbled_within_the_bound():
     with pytest.raises(D.GarbledAnswer, match="answer no request") as error:
         link.connect()
     one_line_error(error, ExitCode.GARBLED)
-    assert clock.now <= link.timing.request_bound(*ABORT_LENGTHS, link.retries)
+    assert clock.now <= abort_bound(link)
     assert len(link.stale) <= L.UNASKED_REPLIES + len(line.frames)
 
 
@@ -257,11 +274,11 @@ def test_silence_is_no_answer_within_the_bound():
     with pytest.raises(D.NoAnswer, match="not a byte back in 3 attempts") as error:
         link.connect()
     one_line_error(error, ExitCode.TIMEOUT)
-    assert clock.now <= 3 * 0.5
+    assert clock.now <= (3 + len(link.candidate_rates()) - 1) * 0.5
 
 
 @pytest.mark.parametrize("then, error, code", [
-    (None, D.NoAnswer, ExitCode.TIMEOUT),
+    (FROZEN, D.NoAnswer, ExitCode.TIMEOUT),
     (lambda now: starting_at(now, lambda: noise(seed=4)), D.GarbledAnswer, ExitCode.GARBLED),
     (lambda now: starting_at(now, lambda: repeated(error_frames(5))), D.GarbledAnswer,
      ExitCode.GARBLED),
@@ -270,9 +287,10 @@ def test_silence_is_no_answer_within_the_bound():
 ], ids=["silent", "noise", "errors", "results"])
 @pytest.mark.parametrize("timeout", [1.0, None])
 def test_a_device_that_answers_only_some_frames(then, error, code, timeout):
-    """ABORT and PING are answered, the SOLVE is not: silence, or a stream of noise, of
-    ERROR frames or of RESULTs for other puzzles.  The puzzle ends within the bound of
-    its exchange (the first wait allows for a search of 2^25 device cycles)."""
+    """ABORT and PING are answered, the SOLVE is not: the device freezes (silence), or
+    sends a stream of noise, of ERROR frames or of RESULTs for other puzzles.  The puzzle
+    ends within the bound of its exchange (the first wait allows for a search of 2^25
+    device cycles)."""
     clock = Clock()
     line = Line(clock)
     answer = device_answers({P.MsgType.ABORT, P.MsgType.PING}, then)
@@ -285,11 +303,38 @@ def test_a_device_that_answers_only_some_frames(then, error, code, timeout):
         solve_on(link, puzzle)
     one_line_error(failure, code)
     lengths = L.frame_lengths(puzzle.rows, puzzle.cols)
-    bound = link.timing.solve_bound(lengths["solve"], lengths["deduce_result"],
-                                    link.version.clock_hz, link.retries)
+    resend = link.timing.resend_length(lengths["solve"], 1, link.version.max_payload)
+    bound = link.timing.solve_bound(resend, lengths["deduce_result"], link.version.clock_hz,
+                                    link.retries)
     assert clock.now - start <= bound
     if timeout is not None:
         assert bound == pytest.approx((link.retries + 1) * timeout)
+
+
+@pytest.mark.parametrize("timeout", [1.0, None])
+def test_a_device_that_answers_probes_but_never_the_solve(timeout):
+    """A device that answers every PING is alive: to the host it is searching (protocol 2
+    drops a SOLVE sent again while it is queued or solved), so only --time-limit ends the
+    wait.  Its ABORT then finds no search running (NOT_BUSY): the SOLVE is sent again,
+    and after ``retries + 1`` such rounds the puzzle ends with "no answer", within the
+    time limit and as many rounds of an ABORT's and a SOLVE's waits."""
+    clock = Clock()
+    line = Line(clock)
+    answer = device_answers({P.MsgType.ABORT, P.MsgType.PING})
+    line.answer = lambda frame: answer(frame, line)
+    link = connection(line, timeout=timeout, retries=3)
+    link.connect()
+    puzzle, _ = load("janko_0002")
+    start = clock.now
+    with pytest.raises(D.NoAnswer, match="NOT_BUSY") as failure:
+        solve_on(link, puzzle, time_limit=5.0)
+    one_line_error(failure, ExitCode.TIMEOUT)
+    lengths = L.frame_lengths(puzzle.rows, puzzle.cols)
+    solve = link.timing.attempt_wait(lengths["solve"], lengths["deduce_result"], 0)
+    abort = link.timing.attempt_wait(*ABORT_LENGTHS, 0)
+    assert clock.now - start <= 5.0 + (link.retries + 1) * (solve + abort) + abort
+    kinds = [P.MsgType(f.type).name for f in line.frames]
+    assert kinds.count("ABORT") - 1 == link.retries + 1  # the connection's first, then one a round
 
 
 def test_a_device_that_answers_every_other_frame_is_answered():
@@ -416,12 +461,17 @@ def run(args):
 
 
 def per_puzzle_bound():
-    """The documented bound of one puzzle with --timeout TIMEOUT --retries RETRIES:
-    REQUESTS_PER_PUZZLE requests, each within (RETRIES + 1) * TIMEOUT."""
+    """The documented bound of one puzzle with --timeout TIMEOUT --retries RETRIES: its
+    connection (the ABORT also at every other rate the device may be at, the switch to the
+    fast rate) and its SOLVE, each attempt a TIMEOUT (but SET_BAUD's, which waits out the
+    device's confirmation window at least)."""
+    from slitherlink.host.device.rates import known_rates
     timing = L.LinkTiming(BAUD, timeout=TIMEOUT)
-    assert timing.puzzle_bound(10, 10, 50_000_000, RETRIES) == pytest.approx(
-        L.REQUESTS_PER_PUZZLE * (RETRIES + 1) * TIMEOUT)
-    return L.REQUESTS_PER_PUZZLE * (RETRIES + 1) * TIMEOUT
+    bound = timing.puzzle_bound(10, 10, 50_000_000, RETRIES, switch=True,
+                                others=len(known_rates()))
+    plain = timing.puzzle_bound(10, 10, 50_000_000, RETRIES)
+    assert plain == pytest.approx(3 * (RETRIES + 1) * TIMEOUT)  # ABORT, PING, SOLVE
+    return bound
 
 
 @pytest.mark.parametrize("stream", [lambda: noise(seed=7), lambda: repeated(error_frames(8)),

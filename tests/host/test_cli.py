@@ -171,7 +171,7 @@ def test_stdin_and_directories(tmp_path):
     assert code == ExitCode.NO_SOLUTION
     names = re.findall(r"^(\S+): \dx\d, engine model: (.*)$", out, re.MULTILINE)
     assert names == [("a", "no solution"), ("b", "solved (uniqueness not checked)"),
-                     ("stdin", "solved (uniqueness not checked)")]
+                     ("stdin#1", "solved (uniqueness not checked)")]
     assert run_main("-e", "model", "-", "-")[0] == ExitCode.USAGE
 
 

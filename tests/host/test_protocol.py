@@ -18,23 +18,33 @@ def test_crc16_ccitt_false_check_value():
     assert P.crc16(b"\x00") == 0xE1F0
 
 
+def test_crc8_check_value_and_header_check():
+    assert P.header_check(3, 0x42, 9) == SP.crc8(bytes([3, 0, 0x42, 9]))
+    assert SP.crc8(b"123456789") == 0xF4
+
+
 def test_frame_layout():
-    frame = P.encode_frame(0x42, b"\x01\x02\x03")
+    frame = P.encode_frame(0x42, b"\x01\x02\x03", seq=9)
     assert frame[0] == P.START
     assert frame[1:3] == b"\x03\x00"           # LEN, little-endian, payload only
-    assert frame[3] == 0x42
-    assert frame[4:7] == b"\x01\x02\x03"
-    assert struct.unpack("<H", frame[7:])[0] == P.crc16(frame[1:7])
-    assert P.FrameDecoder().feed(frame) == [P.Frame(0x42, b"\x01\x02\x03")]
+    assert frame[3] == 0x42                    # TYPE
+    assert frame[4] == 9                       # SEQ
+    assert frame[5] == P.header_check(3, 0x42, 9)  # CHECK over LEN, TYPE, SEQ
+    assert frame[6:9] == b"\x01\x02\x03"
+    assert len(frame) == P.OVERHEAD + 3
+    assert struct.unpack("<H", frame[9:])[0] == P.crc16(frame[1:9])
+    assert P.FrameDecoder().feed(frame) == [P.Frame(0x42, b"\x01\x02\x03", 9)]
+    with pytest.raises(ValueError, match="SEQ"):
+        P.encode_frame(0x42, seq=256)
 
 
 def test_decoder_byte_by_byte_and_garbage_between_frames():
     d = P.FrameDecoder()
-    stream = b"\x00\x13garbage" + P.encode_ping() + b"\xff\xfe" + P.encode_abort()
+    stream = b"\x00\x13garbage" + P.encode_ping(seq=3) + b"\xff\xfe" + P.encode_abort(seq=4)
     frames = []
     for b in stream:
         frames += d.feed(bytes([b]))
-    assert frames == [P.Frame(P.MsgType.PING), P.Frame(P.MsgType.ABORT)]
+    assert frames == [P.Frame(P.MsgType.PING, b"", 3), P.Frame(P.MsgType.ABORT, b"", 4)]
     assert d.bad_frames == [] and not d.pending and d.garbage == 11
 
 
@@ -44,31 +54,60 @@ def test_bad_crc_is_reported_and_next_frame_decoded():
     events = P.FrameDecoder().feed_events(bytes(bad) + P.encode_abort())
     assert [type(e) for e in events] == [P.BadFrame, P.Frame]
     assert events[0].code == P.ErrorCode.BAD_CRC
-    assert events[1] == P.Frame(P.MsgType.ABORT)
+    assert events[1] == P.Frame(P.MsgType.ABORT, b"", 1)
 
 
-def test_length_limit():
+@pytest.mark.parametrize("at", [1, 2, 3, 4, 5], ids=["len-lo", "len-hi", "type", "seq", "check"])
+def test_a_damaged_header_is_dropped_at_once(at):
+    """A damaged LEN, TYPE, SEQ or CHECK fails the CHECK as soon as the six header bytes are
+    in: the frame behind is found at once, not swallowed as a payload."""
+    solve = bytearray(P.encode_solve(Puzzle([[1, None], [None, 3]]), mode="paper"))
+    solve[at] ^= 0x10
     d = P.FrameDecoder()
-    over = P.MAX_PAYLOAD + 1
-    events = d.feed_events(bytes([P.START, over & 0xFF, over >> 8]) + P.encode_ping())
-    assert events[0] == P.BadFrame(P.ErrorCode.BAD_LENGTH, 0, bytes([P.START, over & 0xFF,
-                                                                      over >> 8]))
-    assert events[1:] == [P.Frame(P.MsgType.PING)]
+    events = d.feed_events(bytes(solve[:P.FrameHeader.SIZE]))
+    assert events == [P.BadFrame(P.ErrorCode.BAD_HEADER, solve[5],
+                                 bytes(solve[:P.FrameHeader.SIZE]))]
+    events = d.feed_events(bytes(solve[P.FrameHeader.SIZE:]) + P.encode_ping(seq=7))
+    assert events == [P.Frame(P.MsgType.PING, b"", 7)]
+
+
+def test_length_limits_per_type():
+    """The device's receiver takes an empty PING/ABORT/STATS, a 4-byte SET_BAUD, a SOLVE
+    up to its build's largest; a longer LEN is dropped (BAD_LENGTH) as soon as the header
+    is in (its CHECK good)."""
+    build = P.solve_length(10, 10)
+    device = P.FrameDecoder.device(build)
+    assert device.limits[P.MsgType.PING] == 0 and device.limits[P.MsgType.SET_BAUD] == 4
+    for type, length in ((P.MsgType.PING, 1), (P.MsgType.SET_BAUD, 5),
+                         (P.MsgType.SOLVE, build + 1), (0x42, build + 1)):
+        header = P.FrameHeader.pack(start=P.START, length=length, type=type, seq=1,
+                                    check=P.header_check(length, type, 1))
+        events = device.feed_events(header + P.encode_ping(seq=2))
+        assert events == [P.BadFrame(P.ErrorCode.BAD_LENGTH, 0, header),
+                          P.Frame(P.MsgType.PING, b"", 2)], type
+    frame = P.encode_solve_raw(10, 10, [15] * 100, seq=3)
+    assert device.feed(frame) == P.FrameDecoder().feed(frame)
+    # the host's receiver: a reply no longer than the largest of its type
+    host = P.FrameDecoder()
+    length = P.ERROR_PAYLOAD + 1
+    header = P.FrameHeader.pack(start=P.START, length=length, type=P.MsgType.ERROR, seq=0,
+                                check=P.header_check(length, P.MsgType.ERROR, 0))
+    assert host.feed_events(header)[0].code == P.ErrorCode.BAD_LENGTH
     with pytest.raises(ValueError, match="MAX_PAYLOAD"):
         P.encode_frame(P.MsgType.SOLVE, bytes(P.MAX_PAYLOAD + 1))
 
 
 def test_truncated_frame_followed_by_valid_frame_is_found_by_rescan():
-    # A SOLVE cut after a few bytes swallows the next frame into its payload;
-    # the CRC fails and the rescan finds the valid frame inside.
-    truncated = P.encode_solve(Puzzle([[1, None], [None, 3]]), mode="paper")[:6]
+    # A SOLVE cut after its header swallows the next frame into its payload; the inter-byte
+    # timeout drops it and the rescan finds the valid frame inside.
+    truncated = P.encode_solve(Puzzle([[1, None], [None, 3]]), mode="paper")[:7]
     d = P.FrameDecoder()
     events = d.feed_events(truncated + P.encode_ping())
     assert events == []  # still waiting for the truncated frame's payload
     assert d.pending
     events = d.timeout()
     assert events[0].code == P.ErrorCode.TIMEOUT
-    assert events[-1] == P.Frame(P.MsgType.PING)
+    assert events[-1] == P.Frame(P.MsgType.PING, b"", 1)
     assert not d.pending
 
 
@@ -82,13 +121,13 @@ def test_timeout_without_pending_frame_is_nothing():
 def test_valid_frame_after_any_garbage_is_found(garbage, payload):
     """Whatever precedes it, a valid frame is delivered once the garbage is resolved."""
     d = P.FrameDecoder()
-    frame = P.encode_frame(0x55, payload)
+    frame = P.encode_frame(0x55, payload, seq=5)
     events = d.feed_events(garbage + frame)
     for _ in range(len(garbage) + 1):  # each timeout resolves one pending candidate
-        if P.Frame(0x55, payload) in events:
+        if P.Frame(0x55, payload, 5) in events:
             break
         events += d.timeout()
-    assert P.Frame(0x55, payload) in events
+    assert P.Frame(0x55, payload, 5) in events
 
 
 def test_solve_round_trip():
@@ -103,7 +142,7 @@ def test_solve_round_trip():
     assert (req.rows, req.cols, req.clues, req.unique, req.max_checks) == (
         2, 3, puzzle.clues, True, 1234)
     assert req.puzzle() == puzzle
-    payload = P.encode_solve(puzzle, mode="paper")[4:-2]
+    payload = P.encode_solve(puzzle, mode="paper")[P.FrameHeader.SIZE:-2]
     assert P.decode_solve(P.Frame(P.MsgType.SOLVE, payload)).check_limit \
         == 2**32 - 1
 
@@ -154,6 +193,7 @@ def test_result_round_trip(status):
     reply = P.decode_reply(frame)
     assert reply == P.ResultReply(status, 2, 3, sol, counters, 2**33 + 1,
                                   status is Status.LIMIT, True)
+    assert reply.counters is not None and reply.mode is P.Mode.PAPER
 
 
 def test_result_rejects_garbled_payloads():
@@ -169,15 +209,18 @@ def test_result_rejects_garbled_payloads():
 
 
 def test_version_and_error_round_trip():
-    frame, = P.FrameDecoder().feed(P.encode_version(max_rows=10, max_cols=12,
-                                                    clock_hz=50_000_000, baud=115200))
+    frame, = P.FrameDecoder().feed(P.encode_version(
+        max_rows=10, max_cols=12, clock_hz=50_000_000, baud=1_000_000, start_baud=115200,
+        max_baud=3_000_000, seq=8))
     v = P.decode_reply(frame)
-    assert (v.protocol, v.max_rows, v.max_cols, v.clock_hz, v.baud, v.max_payload,
-            v.accelerator_ok) == (P.PROTOCOL_VERSION, 10, 12, 50_000_000, 115200,
-                                  P.MAX_PAYLOAD, True)
-    frame, = P.FrameDecoder().feed(P.encode_error(P.ErrorCode.BAD_CLUE, P.MsgType.SOLVE, 17))
+    assert (v.protocol, v.max_rows, v.max_cols, v.clock_hz, v.baud, v.start_baud, v.max_baud,
+            v.max_payload, v.queue, v.accelerator_ok, v.seq) == \
+        (P.PROTOCOL_VERSION, 10, 12, 50_000_000, 1_000_000, 115200, 3_000_000,
+         P.solve_length(10, 12), P.QUEUE_DEPTH, True, 8)
+    frame, = P.FrameDecoder().feed(P.encode_error(P.ErrorCode.BAD_CLUE, P.MsgType.SOLVE, 17,
+                                                  seq=4))
     e = P.decode_reply(frame)
-    assert e == P.ErrorReply(P.ErrorCode.BAD_CLUE, P.MsgType.SOLVE, 17)
+    assert e == P.ErrorReply(P.ErrorCode.BAD_CLUE, P.MsgType.SOLVE, 17, 4)
     assert "BAD_CLUE" in str(e)
     with pytest.raises(P.ProtocolError, match="not a reply"):
         P.decode_reply(P.Frame(P.MsgType.PING))
@@ -209,7 +252,7 @@ def test_stats_round_trip():
     assert frame.type == P.MsgType.STATS_REPLY
     reply = P.decode_reply(frame)
     assert reply.as_dict() == values
-    assert P.FrameDecoder().feed(P.encode_stats())[0] == P.Frame(P.MsgType.STATS, b"")
+    assert P.FrameDecoder().feed(P.encode_stats(seq=2))[0] == P.Frame(P.MsgType.STATS, b"", 2)
     with pytest.raises(ValueError, match="unknown"):
         P.encode_stats_reply(bytes_in=1)
     with pytest.raises(P.ProtocolError):
@@ -262,13 +305,13 @@ def test_deduce_result_round_trip(status, aborted, unique, trail_full):
                                   cycles=2**40 + 3, aborted=aborted, unique=unique,
                                   trail_full=trail_full)
     frame, = P.FrameDecoder().feed(data)
-    assert frame.type == P.MsgType.DEDUCE_RESULT == 0x85
+    assert frame.type == P.MsgType.DEDUCE_RESULT == 0x89
     assert len(frame.payload) == P.result_length(2, 3, status.solved, mode=P.Mode.DEDUCE)
     assert int.from_bytes(frame.payload[SP.DeduceResult.offset("cycles"):][:8], "little") \
         == 2**40 + 3
     flags = frame.payload[SP.DeduceResult.offset("flags")]
     assert flags == (aborted * P.RESULT_ABORTED | unique * P.RESULT_UNIQUE
-                     | trail_full * P.RESULT_TRAIL_FULL)
+                     | trail_full * P.RESULT_TRAIL_FULL | P.RESULT_DEDUCE)
     reply = P.decode_reply(frame)
     assert reply == P.DeduceResultReply(status, 2, 3, sol, counters, 2**40 + 3, aborted,
                                         unique, trail_full)
@@ -343,5 +386,61 @@ def test_no_deduce_error_round_trip():
     frame, = P.FrameDecoder().feed(P.encode_error(P.ErrorCode.NO_DEDUCE, P.MsgType.SOLVE,
                                                   0xBEEF))
     e = P.decode_reply(frame)
-    assert e == P.ErrorReply(P.ErrorCode.NO_DEDUCE, P.MsgType.SOLVE, 0xBEEF)
+    assert e == P.ErrorReply(P.ErrorCode.NO_DEDUCE, P.MsgType.SOLVE, 0xBEEF, 0)
     assert e.code == 13 and "NO_DEDUCE" in str(e)
+
+
+# -- protocol version 2: ANSWER, FLAG_COUNTERS, SET_BAUD and BAUD, SEQ in every reply --------
+
+def test_solve_asks_for_the_counters_only_when_told():
+    puzzle = Puzzle([[3, None, 0], [None, 2, 1]])
+    at = SP.Solve.offset("flags")
+    plain, = P.FrameDecoder().feed(P.encode_solve(puzzle, mode="deduce", seq=5))
+    counted, = P.FrameDecoder().feed(P.encode_solve(puzzle, mode="deduce", counters=True,
+                                                    seq=5))
+    assert plain.payload[at] == P.FLAG_DEDUCE
+    assert counted.payload[at] == P.FLAG_DEDUCE | P.FLAG_COUNTERS
+    assert (P.decode_solve(plain).counters, P.decode_solve(counted).counters) == (False, True)
+    assert plain.seq == counted.seq == 5
+
+
+@pytest.mark.parametrize("status", [s for s in Status if s is not Status.ERROR])
+@pytest.mark.parametrize("mode", list(P.Mode))
+def test_answer_round_trip(status, mode):
+    """ANSWER carries the status, the flags (the mode too) and the colouring, no counters."""
+    sol = ((True, False, True), (False, True, True)) if status.solved else None
+    data = P.encode_answer(status, 2, 3, solution=sol, aborted=True, unique=True, mode=mode,
+                           seq=77)
+    frame, = P.FrameDecoder().feed(data)
+    assert frame.type == P.MsgType.ANSWER and frame.seq == 77
+    assert len(frame.payload) == P.answer_length(2, 3, status.solved)
+    reply = P.decode_reply(frame)
+    assert reply == P.AnswerReply(status, 2, 3, sol, True, True, False, mode, 77)
+    assert reply.counters is None and reply.cycles is None
+    with pytest.raises(P.ProtocolError):
+        P.decode_answer(P.Frame(P.MsgType.ANSWER, frame.payload + b"\x00"))
+    with pytest.raises(P.ProtocolError):
+        P.decode_answer(P.Frame(P.MsgType.ANSWER, bytes([Status.ERROR]) + frame.payload[1:]))
+
+
+def test_bytes_per_puzzle_of_each_reply():
+    """A 10x10 SOLVE and its replies, from the layouts: the ANSWER is a third of a RESULT."""
+    puzzle = Puzzle([[None] * 10 for _ in range(10)])
+    blank = tuple((False,) * 10 for _ in range(10))
+    assert len(P.encode_solve(puzzle, mode="deduce")) == P.OVERHEAD + SP.Solve.SIZE + 50 == 65
+    assert len(P.encode_answer(Status.SOLVED, 10, 10, solution=blank)) == \
+        P.OVERHEAD + SP.Answer.SIZE + 13 == 25
+    assert len(P.encode_deduce_result(Status.SOLVED, 10, 10, solution=blank)) == \
+        P.OVERHEAD + P.DEDUCE_RESULT_HEADER + 13
+
+
+def test_set_baud_and_baud_round_trip():
+    frame, = P.FrameDecoder().feed(P.encode_set_baud(3_000_000, seq=12))
+    assert (frame.type, frame.seq, P.decode_set_baud(frame)) == (P.MsgType.SET_BAUD, 12,
+                                                                 3_000_000)
+    frame, = P.FrameDecoder().feed(P.encode_baud(2_960_000, 25, seq=12))
+    assert P.decode_reply(frame) == P.BaudReply(2_960_000, 25, 12)
+    with pytest.raises(P.ProtocolError):
+        P.decode_set_baud(P.Frame(P.MsgType.SET_BAUD, b"\x00" * 3))
+    with pytest.raises(P.ProtocolError):
+        P.decode_baud(P.Frame(P.MsgType.BAUD, b"\x00" * 5))

@@ -1,4 +1,5 @@
-"""The SoC's own blocks under Amaranth's simulator: UART, cycle counter, RAM, headers."""
+"""The SoC's own blocks under Amaranth's simulator: UART (at several rates, fractional bit
+times, the DIVISOR register), cycle counter, RAM, headers; the rates a build offers."""
 
 import gc
 import warnings
@@ -10,11 +11,14 @@ from amaranth.sim import Simulator
 from slitherlink.firmware.build import default_ram_size
 from slitherlink.hw import soc as S
 from slitherlink.hw.uart import UART
-from slitherlink.spec.uart import MIN_DIVISOR, divisor_for
-from slitherlink.spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartRxFrameErrors,
-                            UartRxOverruns, UartStatus)
+from slitherlink.spec import uart as rates
+from slitherlink.spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartDivisor,
+                                        UartRxFrameErrors, UartRxOverruns, UartStatus)
+from slitherlink.spec.target import BOARDS, DEFAULT_TARGET
 
-DIVISOR = MIN_DIVISOR
+DIVISOR = rates.MIN_DIVISOR
+#: the bit time of DIVISOR whole cycles (the DIVISOR register's units)
+BIT_TIME = DIVISOR << rates.DIVISOR_FRACTION_BITS
 DATA_EMPTY = UartData.field("empty").offset
 REGISTERS = {"DATA": UartData.address, "STATUS": UartStatus.address}
 STATUS_BITS = {f.name.upper(): f.offset for f in UartStatus.fields}
@@ -45,7 +49,7 @@ def run(dut, testbench, *, cycles=None):
 
 def test_uart_loopback_fifo_and_status():
     m = Module()
-    m.submodules.uart = uart = UART(DIVISOR, rx_depth=4)
+    m.submodules.uart = uart = UART(BIT_TIME, rx_depth=4)
     m.d.comb += uart.rx.eq(uart.tx)  # loop the line back
     data_addr, status_addr = REGISTERS["DATA"], REGISTERS["STATUS"]
 
@@ -82,7 +86,7 @@ def test_uart_loopback_fifo_and_status():
 
 def test_uart_receiver_timing_and_frame_error():
     """Bits sampled mid-bit from an external line; a 0 stop bit is a frame error."""
-    uart = UART(DIVISOR)
+    uart = UART(BIT_TIME)
 
     async def send(ctx, byte, stop=1):
         for bit in [0] + [(byte >> i) & 1 for i in range(8)] + [stop]:
@@ -115,7 +119,7 @@ def test_uart_receiver_timing_and_frame_error():
 
 
 def test_uart_transmit_waveform():
-    uart = UART(DIVISOR)
+    uart = UART(BIT_TIME)
 
     async def testbench(ctx):
         await bus_access(ctx, uart.bus, REGISTERS["DATA"], 0xB2)
@@ -131,8 +135,135 @@ def test_uart_transmit_waveform():
     run(uart, testbench)
 
 
+#: bit times (clock cycles a bit, the DIVISOR register's value) of the rates tried: the
+#: fewest cycles, the default build's fastest (4 Mbaud at 37 MHz: 9.25 cycles), its 3 Mbaud
+#: (12.33 cycles) and its start rate (115200 baud: 321.18 cycles)
+BIT_TIMES = [BIT_TIME, *(rates.bit_time_for(DEFAULT_TARGET.clock_hz, baud)
+                         for baud in (4_000_000, 3_000_000, 115_200))]
+
+
+def edges(bit_time, count, start=0):
+    """Cycles of ``count`` bit edges from ``start``: edge k at round(k * the exact bit time)."""
+    one = 1 << rates.DIVISOR_FRACTION_BITS
+    return [start + (2 * k * bit_time + one) // (2 * one) for k in range(count)]
+
+
+async def drive_bytes(ctx, line, data, bit_time, *, error=0.0):
+    """Send ``data`` on ``line`` (8N1, back to back) at a bit time ``bit_time`` stretched by
+    ``error`` (a sender that is that much slow, or fast when negative)."""
+    bit_time = round(bit_time * (1 + error))
+    bits = [bit for byte in data for bit in [0] + [(byte >> i) & 1 for i in range(8)] + [1]]
+    times = edges(bit_time, len(bits) + 1)
+    for bit, (begin, end) in zip(bits, zip(times, times[1:])):
+        ctx.set(line, bit)
+        await ctx.tick().repeat(end - begin)
+
+
+async def read_all(ctx, uart):
+    got = []
+    while True:
+        word, _ = await bus_access(ctx, uart.bus, REGISTERS["DATA"])
+        if word >> DATA_EMPTY:
+            return got
+        got.append(word & 0xFF)
+
+
+@pytest.mark.parametrize("bit_time", BIT_TIMES)
+@pytest.mark.parametrize("error", [0.0, rates.MAX_BAUD_ERROR, -rates.MAX_BAUD_ERROR])
+def test_uart_receives_at_every_rate(bit_time, error):
+    """The receiver samples mid-bit at a fractional bit time: bytes back to back from a
+    sender at the rate, or off by the largest error allowed either way, all arrive."""
+    uart = UART(bit_time)
+    data = [0x55, 0x00, 0xFF, 0xA5, 0x81]
+
+    async def testbench(ctx):
+        ctx.set(uart.rx, 1)
+        await ctx.tick().repeat(3)
+        await drive_bytes(ctx, uart.rx, data, bit_time, error=error)
+        ctx.set(uart.rx, 1)
+        await ctx.tick().repeat(bit_time >> rates.DIVISOR_FRACTION_BITS)
+        assert await read_all(ctx, uart) == data
+        assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 0
+
+    run(uart, testbench)
+
+
+@pytest.mark.parametrize("bit_time", BIT_TIMES)
+def test_uart_transmits_at_every_rate(bit_time):
+    """Bytes back to back: every cycle's level is the exact waveform's (edge k at k exact
+    bit times from the first), but within a cycle of an edge."""
+    uart = UART(bit_time)
+    data = [0x55, 0xAA, 0x0F]
+    bits = [bit for byte in data for bit in [0] + [(byte >> i) & 1 for i in range(8)] + [1]]
+    exact = edges(bit_time, len(bits) + 1)
+    want = [bits[k] for k, (a, b) in enumerate(zip(exact, exact[1:])) for _ in range(b - a)]
+    levels = []
+
+    async def writer(ctx):
+        for byte in data:
+            await bus_access(ctx, uart.bus, REGISTERS["DATA"], byte)
+
+    async def monitor(ctx):
+        while len(levels) < len(want) + 2:
+            level = ctx.get(uart.tx)
+            if levels or not level:   # from the start bit on
+                levels.append(level)
+            await ctx.tick()
+
+    sim = Simulator(uart)
+    sim.add_clock(1e-8)
+    sim.add_testbench(writer)
+    sim.add_testbench(monitor)
+    sim.run()
+    mismatched = [i for i, (got, ok) in enumerate(zip(levels, want)) if got != ok]
+    assert all(min(abs(i - e) for e in exact) <= 1 for i in mismatched), mismatched
+    assert levels[len(want):] == [1, 1]   # then the idle line
+
+
+def test_uart_divisor_register_switches_the_rate():
+    """DIVISOR reads the build's bit time after reset; written, both directions change rate."""
+    slow, fast = BIT_TIMES[3], BIT_TIMES[1]
+    m = Module()
+    m.submodules.uart = uart = UART(slow)
+    m.d.comb += uart.rx.eq(uart.tx)   # loop the line back
+    field = UartDivisor.field
+
+    async def testbench(ctx):
+        word, _ = await bus_access(ctx, uart.bus, UartDivisor.address)
+        assert word == slow
+        assert word >> field("cycles").offset == round(DEFAULT_TARGET.clock_hz / 115_200)
+        await bus_access(ctx, uart.bus, UartDivisor.address, fast)
+        assert (await bus_access(ctx, uart.bus, UartDivisor.address))[0] == fast
+        await bus_access(ctx, uart.bus, REGISTERS["DATA"], 0x3C)
+        await ctx.tick().repeat(11 * (fast >> rates.DIVISOR_FRACTION_BITS) + 20)
+        assert await read_all(ctx, uart) == [0x3C]   # the byte is made in 10 fast bits
+
+    run(m, testbench)
+
+
+def test_rates_a_build_offers():
+    """The bridges' exact rates the clock carries, the start rate among them; the fastest is
+    the build's max_baud, the bound of SET_BAUD."""
+    arty, ulx3s = BOARDS["arty"], BOARDS["ulx3s"]
+    offered = rates.offered_bauds(37_000_000, arty.bridge_max_baud)
+    assert offered[:3] == (4_000_000, 3_000_000, 2_400_000) and offered[-1] == 115_200
+    assert all(arty.bridge_max_baud % baud == 0 for baud in offered[:-1])
+    assert rates.offered_bauds(35_000_000, ulx3s.bridge_max_baud)[0] == 3_000_000
+    # a start rate beyond the bridge's is offered too (simulations start at clock / 8)
+    assert rates.max_baud(50_000_000, arty.bridge_max_baud, 6_250_000) == 6_250_000
+    for baud in offered:   # each made to within a fraction of a percent
+        made = rates.baud_of(37_000_000, rates.bit_time_for(37_000_000, baud))
+        assert abs(made - baud) / baud < 0.0005
+    assert rates.set_baud_bit_time(37_000_000, 4_000_000, 4_000_000) == 37 << 6
+    with pytest.raises(ValueError, match="faster than the build offers"):
+        rates.set_baud_bit_time(37_000_000, 4_000_000, 4_000_001)
+    with pytest.raises(ValueError, match="too fast"):
+        rates.set_baud_bit_time(37_000_000, 10_000_000, 6_000_000)
+
+
 def test_sysctl_counter_and_parameters():
-    sysctl = S.SysCtl(clock_hz=50_000_000, baud=6_250_000, divisor=8, ram_size=32768)
+    sysctl = S.SysCtl(clock_hz=50_000_000, start_baud=115_200, max_baud=6_000_000,
+                      ram_size=32768)
     regs = {register.__name__: register.address for register in SYSCTL_REGISTERS}
 
     async def testbench(ctx):
@@ -141,8 +272,8 @@ def test_sysctl_counter_and_parameters():
         hi1, _ = await bus_access(ctx, sysctl.bus, regs["CyclesHi"])
         lo2, _ = await bus_access(ctx, sysctl.bus, regs["CyclesLo"])
         assert hi1 == 0 and 10 <= lo1 < lo2 <= lo1 + 6
-        for name, value in (("ClockHz", 50_000_000), ("Baud", 6_250_000),
-                            ("UartDivisor", 8), ("RamSize", 32768)):
+        for name, value in (("ClockHz", 50_000_000), ("StartBaud", 115_200),
+                            ("MaxBaud", 6_000_000), ("RamSize", 32768)):
             assert (await bus_access(ctx, sysctl.bus, regs[name]))[0] == value
 
     run(sysctl, testbench)
@@ -181,12 +312,19 @@ def test_ram_rejects_bad_sizes():
 
 
 def test_divisor_validation():
-    assert divisor_for(50_000_000, 6_250_000) == 8
-    assert divisor_for(100_000_000, 115_200) == 868
+    assert rates.divisor_for(50_000_000, 6_250_000) == 8
+    assert rates.divisor_for(100_000_000, 115_200) == 868
+    assert rates.bit_time_for(1_000_000, 115_200) == 2222   # 8.68 cycles: made exactly
     with pytest.raises(ValueError, match="too fast"):
-        divisor_for(10_000_000, 5_000_000)
-    with pytest.raises(ValueError, match="off"):
-        divisor_for(1_000_000, 115_200)
+        rates.divisor_for(10_000_000, 5_000_000)
+    with pytest.raises(ValueError, match="too slow"):
+        rates.bit_time_for(100_000_000, 1_000)
+    with pytest.raises(ValueError, match="positive"):
+        rates.bit_time_for(100_000_000, 0)
+    # the register's fields hold the bit time: the fraction below the whole cycles
+    assert UartDivisor.field("fraction").offset == 0
+    assert UartDivisor.field("cycles").offset == rates.DIVISOR_FRACTION_BITS
+    assert UartDivisor.field("cycles").width == rates.DIVISOR_CYCLE_BITS
 
 
 def test_memory_map_and_ram_size():

@@ -1,8 +1,9 @@
 """cocotb tests of the whole SoC through its UART pins (run by test_soc_cocotb.py).
 
-Parameters come from the environment: SOC_CLOCK_HZ, SOC_BAUD, SOC_MAX_ROWS,
-SOC_MAX_COLS; SOC_PUZZLES (comma-separated corpus names) and SOC_REPORT (a
-JSON file for the measured cycles) for :func:`solve_puzzles`.
+Parameters come from the environment: SOC_CLOCK_HZ, SOC_BAUD, SOC_MAX_BAUD, SOC_MAX_ROWS,
+SOC_MAX_COLS; SOC_PUZZLES (comma-separated corpus names) and SOC_REPORT (a JSON file for
+the measured cycles) for :func:`solve_puzzles`.  The frames are the protocol's own bytes
+(tests/sim/frames.py, on spec.protocol).
 """
 
 import json
@@ -13,12 +14,12 @@ import cocotb
 from cocotb.clock import Clock
 from cocotb.triggers import Timer, with_timeout
 
-from slitherlink.host import protocol as P
 from slitherlink.host.corpus import load
-from slitherlink.host.result import Result, Status
-from slitherlink.model.paper import search
 from slitherlink.sim.cocotb.uart import UartSink, UartSource
+from slitherlink.spec import protocol as S
+from tests.sim import frames as F
 
+MT = S.MsgType
 
 
 class Bench:
@@ -28,15 +29,18 @@ class Bench:
         self.dut = dut
         self.clock_hz = int(os.environ["SOC_CLOCK_HZ"])
         self.baud = int(os.environ["SOC_BAUD"])
+        self.max_baud = int(os.environ["SOC_MAX_BAUD"])
         self.max_rows = int(os.environ["SOC_MAX_ROWS"])
         self.max_cols = int(os.environ["SOC_MAX_COLS"])
         self.period_ns = 1e9 / self.clock_hz
-        divisor = round(self.clock_hz / self.baud)
-        self.bit_ns = divisor * self.period_ns
-        self.source = UartSource(dut.uart_rx, self.bit_ns)
-        self.sink = UartSink(dut.uart_tx, self.bit_ns)
-        self.decoder = P.FrameDecoder()
+        self.source = UartSource(dut.uart_rx, 1e9 / self.baud)
+        self.sink = UartSink(dut.uart_tx, 1e9 / self.baud)
+        self.decoder = F.Decoder()
         self.frames = []
+
+    def set_rate(self, baud):
+        """The host's side of the line at ``baud`` (an exact bit time in ns)."""
+        self.source.bit_ns = self.sink.bit_ns = 1e9 / baud
 
     async def start(self):
         self.dut.rst.value = 1
@@ -46,23 +50,23 @@ class Bench:
         await Timer(10 * self.period_ns, unit="ns")
 
     def byte_time_ns(self):
-        return 10 * self.bit_ns
+        return 10 * self.source.bit_ns
 
     async def send(self, data, **kw):
         await self.source.send(data, **kw)
 
     async def replies(self, count=1, *, timeout_ms=50.0):
-        """The next ``count`` decoded replies (ResultReply/VersionReply/ErrorReply)."""
+        """The next ``count`` decoded replies (:class:`tests.sim.frames.Reply`)."""
         async def collect():
             while len(self.frames) < count:
                 byte = await self.sink.queue.get()
                 self.frames += self.decoder.feed(bytes([byte]))
         await with_timeout(collect(), timeout_ms, "ms")
-        assert not self.decoder.bad_frames, f"the SoC sent bad frames: {self.decoder.bad_frames}"
+        assert not self.decoder.bad and not self.decoder.garbage, "the SoC sent bad frames"
         assert int(self.dut.trap.value) == 0, "the CPU trapped (a firmware bug)"
         assert self.sink.framing_errors == 0, "the SoC's UART sent a bad stop bit"
         out, self.frames = self.frames[:count], self.frames[count:]
-        return [P.decode_reply(f) for f in out]
+        return out
 
     async def request(self, data, **kw):
         await self.send(data)
@@ -74,32 +78,31 @@ class Bench:
         await Timer(ns, unit="ns")
         assert self.sink.queue.empty() and not self.frames, "unexpected reply"
 
-    async def ping(self):
-        reply = await self.request(P.encode_ping())
-        assert isinstance(reply, P.VersionReply), reply
+    async def ping(self, seq=1):
+        reply = await self.request(F.frame(MT.PING, seq=seq))
+        assert reply.type == MT.VERSION and reply.seq == seq, reply
         return reply
 
 
-
-
 async def solve_and_compare(bench, puzzle, *, unique=True, max_checks=0, solution=None,
-                            timeout_ms=2000.0):
-    """SOLVE on the SoC; the status, colouring and every counter must equal the model's."""
-    wanted = 2 if unique else 1
-    model = search(puzzle, max_solutions=wanted, max_checks=max_checks or (1 << 32) - 1)
-    status = Result.status_for(len(model.solutions), wanted_unique=unique,
-                               exhausted=model.exhausted)
-    reply = await bench.request(P.encode_solve(puzzle, mode="paper", unique=unique,
-                                               max_checks=max_checks), timeout_ms=timeout_ms)
-    assert isinstance(reply, P.ResultReply), f"{puzzle.name}: {reply}"
+                            seq=1, timeout_ms=2000.0):
+    """SOLVE in paper mode with the counters; the status, colouring and every counter must
+    equal the model's."""
+    status, first, counters = F.expected_paper(puzzle, unique=unique, max_checks=max_checks)
+    reply = await bench.request(F.solve(puzzle, seq=seq, mode=S.Mode.PAPER, unique=unique,
+                                        counters=True, max_checks=max_checks),
+                                timeout_ms=timeout_ms)
+    assert reply.type == MT.RESULT and reply.seq == seq, f"{puzzle.name}: {reply}"
     assert reply.status == status, f"{puzzle.name}: status {reply.status!r}, model {status!r}"
-    assert reply.counters == model.counters.as_dict(), \
-        f"{puzzle.name}: counters {reply.counters}, model {model.counters.as_dict()}"
+    got = {key: reply.fields[key] for key in counters}
+    assert got == counters, f"{puzzle.name}: counters {got}, model {counters}"
     if status.solved:
-        assert reply.solution == model.solutions[0], f"{puzzle.name}: colouring differs"
-    if solution is not None and status is Status.SOLVED_UNIQUE:
-        assert reply.solution == solution, f"{puzzle.name}: colouring differs from .sol"
-    assert not reply.aborted and reply.unique == unique and reply.cycles > 0
+        assert F.colouring(reply, puzzle.rows, puzzle.cols) == first, \
+            f"{puzzle.name}: colouring differs"
+    if solution is not None and status is S.Status.SOLVED_UNIQUE:
+        assert F.colouring(reply, puzzle.rows, puzzle.cols) == solution, \
+            f"{puzzle.name}: colouring differs from .sol"
+    assert reply.flags == (S.RESULT_UNIQUE if unique else 0) and reply.cycles > 0
     return reply
 
 
@@ -108,10 +111,13 @@ async def version(dut):
     """PING answers VERSION with the build's parameters and a working accelerator."""
     bench = Bench(dut)
     await bench.start()
-    v = await bench.ping()
-    assert (v.protocol, v.max_rows, v.max_cols, v.clock_hz, v.baud) == (
-        P.PROTOCOL_VERSION, bench.max_rows, bench.max_cols, bench.clock_hz, bench.baud)
-    assert v.accelerator_ok and v.max_payload == P.MAX_PAYLOAD
+    v = await bench.ping(seq=42)
+    assert (v.protocol, v.max_rows, v.max_cols, v.clock_hz, v.baud, v.start_baud) == (
+        S.PROTOCOL_VERSION, bench.max_rows, bench.max_cols, bench.clock_hz, bench.baud,
+        bench.baud)
+    assert v.max_baud == bench.max_baud and v.queue == S.QUEUE_DEPTH
+    assert v.flags & S.VERSION_ACCEL_OK
+    assert v.max_payload == S.solve_length(bench.max_rows, bench.max_cols)
 
 
 @cocotb.test()
@@ -120,19 +126,18 @@ async def solve_puzzles(dut):
     bench = Bench(dut)
     await bench.start()
     report = []
-    for name in os.environ["SOC_PUZZLES"].split(","):
+    for seq, name in enumerate(os.environ["SOC_PUZZLES"].split(","), start=1):
         puzzle, solution = load(name)
-        unique = True
         start = time.monotonic()
-        reply = await solve_and_compare(bench, puzzle, unique=unique, solution=solution,
+        reply = await solve_and_compare(bench, puzzle, unique=True, solution=solution, seq=seq,
                                         timeout_ms=float(os.environ.get("SOC_TIMEOUT_MS", 4000)))
+        counters = {key: reply.fields[key] for key in S.COUNTERS}
         report.append({"name": name, "rows": puzzle.rows, "cols": puzzle.cols,
-                       "unique": unique, "status": reply.status.name,
-                       **reply.counters, "cycles": reply.cycles,
-                       "cycles_per_check": reply.cycles / max(1, reply.counters["checks"]),
+                       "unique": True, "status": reply.status.name, **counters,
+                       "cycles_per_check": reply.cycles / max(1, reply.checks),
                        "wall_seconds": round(time.monotonic() - start, 2)})
         dut._log.info("%s: %s, %d checks, %d cycles (%.1f cycles/check)", name,
-                      reply.status.name, reply.counters["checks"], reply.cycles,
+                      reply.status.name, reply.checks, reply.cycles,
                       report[-1]["cycles_per_check"])
     if os.environ.get("SOC_REPORT"):
         with open(os.environ["SOC_REPORT"], "w") as f:
@@ -141,33 +146,58 @@ async def solve_puzzles(dut):
 
 @cocotb.test()
 async def modes_and_limits(dut):
-    """Unique off/on, the check limit, ABORT, BUSY and PING during a search."""
+    """Unique off/on, the check limit; during a long search PING answers, SOLVEs queue up to
+    the queue's depth and one more is BUSY, ABORT ends the search and empties the queue."""
     bench = Bench(dut)
     await bench.start()
     two, _ = load("edge_1x3_two_solutions")
     r = await solve_and_compare(bench, two, unique=False)
-    assert r.status == Status.SOLVED
-    r = await solve_and_compare(bench, two, unique=True)
-    assert r.status == Status.MULTIPLE
+    assert r.status == S.Status.SOLVED
+    r = await solve_and_compare(bench, two, unique=True, seq=2)
+    assert r.status == S.Status.MULTIPLE
     # a puzzle whose search runs for more than 300k checks
     puzzle, _ = load(os.environ["SOC_LONG_PUZZLE"])
-    r = await solve_and_compare(bench, puzzle, unique=True, max_checks=37)
-    assert r.status == Status.LIMIT and r.counters["checks"] == 37
-    # a long search: PING answers, SOLVE is BUSY, ABORT ends it with the model's counters
-    await bench.send(P.encode_solve(puzzle, mode="paper", unique=True))
+    r = await solve_and_compare(bench, puzzle, unique=True, max_checks=37, seq=3)
+    assert r.status == S.Status.LIMIT and r.checks == 37
+    await bench.send(F.solve(puzzle, seq=10, mode=S.Mode.PAPER, unique=True, counters=True))
     await Timer(2000 * bench.period_ns, unit="ns")
-    v = await bench.request(P.encode_ping())
-    assert isinstance(v, P.VersionReply)
-    busy = await bench.request(P.encode_solve(puzzle, mode="paper"))
-    assert isinstance(busy, P.ErrorReply) and busy.code == P.ErrorCode.BUSY
-    r = await bench.request(P.encode_abort())
-    assert isinstance(r, P.ResultReply) and r.aborted, r
-    model = search(puzzle, max_solutions=2, max_checks=r.counters["checks"])
-    assert r.counters == model.counters.as_dict() and r.counters["checks"] > 0
-    assert r.status == (Status.SOLVED if model.solutions else Status.LIMIT), r
-    nb = await bench.request(P.encode_abort())
-    assert isinstance(nb, P.ErrorReply) and nb.code == P.ErrorCode.NOT_BUSY
-    await solve_and_compare(bench, two, unique=True)
+    await bench.ping(seq=11)
+    for seq in range(12, 12 + S.QUEUE_DEPTH - 1):
+        await bench.send(F.solve(two, seq=seq))
+    busy = await bench.request(F.solve(two, seq=20))
+    assert (busy.type, busy.seq, busy.code) == (MT.ERROR, 20, S.ErrorCode.BUSY), busy
+    r = await bench.request(F.frame(MT.ABORT, seq=21))
+    assert r.type == MT.RESULT and r.seq == 10 and r.flags & S.RESULT_ABORTED, r
+    status, _, counters = F.expected_paper(puzzle, unique=True, max_checks=r.checks)
+    assert {key: r.fields[key] for key in counters} == counters and r.checks > 0
+    assert r.status == (S.Status.SOLVED if status.solved else S.Status.LIMIT), r
+    nb = await bench.request(F.frame(MT.ABORT, seq=22))   # the queued ones were dropped
+    assert (nb.type, nb.seq, nb.code) == (MT.ERROR, 22, S.ErrorCode.NOT_BUSY), nb
+    await solve_and_compare(bench, two, unique=True, seq=23)
+
+
+@cocotb.test()
+async def set_baud(dut):
+    """SET_BAUD to a rate of a fractional bit time (4 Mbaud at 50 MHz: 12.5 cycles): BAUD at
+    the old rate, then both sides at the new one; back again; a rate beyond the build's
+    fastest is refused."""
+    bench = Bench(dut)
+    await bench.start()
+    fast = 4_000_000
+    r = await bench.request(F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=fast), seq=5))
+    assert (r.type, r.seq, r.baud, r.divisor) == (MT.BAUD, 5, fast, 13), r
+    bench.set_rate(fast)
+    v = await bench.ping(seq=6)
+    assert (v.baud, v.start_baud) == (fast, bench.baud)
+    two, _ = load("edge_1x3_two_solutions")
+    await solve_and_compare(bench, two, unique=True, seq=7)
+    r = await bench.request(F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=bench.max_baud + 1),
+                                    seq=8))
+    assert (r.type, r.code) == (MT.ERROR, S.ErrorCode.BAD_BAUD), r
+    r = await bench.request(F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=bench.baud), seq=9))
+    assert (r.type, r.baud) == (MT.BAUD, bench.baud), r
+    bench.set_rate(bench.baud)
+    assert (await bench.ping(seq=10)).baud == bench.baud
 
 
 @cocotb.test()
@@ -178,56 +208,65 @@ async def malformed_frames(dut):
     good, _ = load("edge_2x2_33")
 
     async def served():
-        await solve_and_compare(bench, good)
+        await solve_and_compare(bench, good, seq=99)
 
-    async def expect_error(data, code, *, request_type=None, detail=None):
+    async def expect_error(data, code, *, request_type=None, detail=None, seq=None):
         reply = await bench.request(data)
-        assert isinstance(reply, P.ErrorReply) and reply.code == code, (code, reply)
+        assert reply.type == MT.ERROR and reply.code == code, (code, reply)
         if request_type is not None:
-            assert reply.request_type == request_type, reply
+            assert reply.fields["type"] == request_type, reply
         if detail is not None:
             assert reply.detail == detail, reply
+        if seq is not None:
+            assert reply.seq == seq, reply
 
-    # bad CRC
-    frame = bytearray(P.encode_solve(good, mode="paper"))
+    # bad CRC: a drop, SEQ 0
+    frame = bytearray(F.solve(good, mode=S.Mode.PAPER))
     frame[-2] ^= 0x01
-    await expect_error(bytes(frame), P.ErrorCode.BAD_CRC)
+    await expect_error(bytes(frame), S.ErrorCode.BAD_CRC, request_type=0, seq=0)
     await served()
     # a grid larger than the build maximum, a zero size, a clue of 4, bad flags, bad length
     big = bench.max_rows + 1
-    await expect_error(P.encode_solve_raw(big, 2, [P.CLUE_BLANK] * 2 * big),
-                       P.ErrorCode.TOO_LARGE, request_type=P.MsgType.SOLVE, detail=big << 8 | 2)
-    await expect_error(P.encode_solve_raw(2, 0, []), P.ErrorCode.BAD_SIZE)
-    await expect_error(P.encode_solve_raw(2, 2, [3, 3, 4, P.CLUE_BLANK]),
-                       P.ErrorCode.BAD_CLUE, detail=2)
-    await expect_error(P.encode_solve_raw(1, 1, [1], flags=0x10), P.ErrorCode.BAD_FLAGS)
-    await expect_error(P.encode_frame(P.MsgType.SOLVE,
-                                      P.encode_solve(good, mode="paper")[4:-2] + b"\0"),
-                       P.ErrorCode.BAD_LENGTH, detail=P.SOLVE_HEADER + 2)
-    await expect_error(P.encode_frame(0x42), P.ErrorCode.UNKNOWN_TYPE, detail=0x42)
-    await expect_error(P.encode_frame(P.MsgType.PING, b"x"), P.ErrorCode.BAD_LENGTH)
-    await expect_error(P.encode_abort(), P.ErrorCode.NOT_BUSY)
-    await expect_error(bytes([P.START, 0xFF, 0xFF]), P.ErrorCode.BAD_LENGTH, detail=0)
+    await expect_error(F.solve_raw(big, 2, [S.CLUE_BLANK] * 2 * big, seq=3),
+                       S.ErrorCode.TOO_LARGE, request_type=MT.SOLVE, detail=big << 8 | 2, seq=3)
+    await expect_error(F.solve_raw(2, 0, []), S.ErrorCode.BAD_SIZE)
+    await expect_error(F.solve_raw(2, 2, [3, 3, 4, S.CLUE_BLANK]), S.ErrorCode.BAD_CLUE, detail=2)
+    await expect_error(F.solve_raw(1, 1, [1], flags=0x10), S.ErrorCode.BAD_FLAGS)
+    payload = F.solve(good, mode=S.Mode.PAPER)[S.FrameHeader.SIZE:-S.FrameCrc.SIZE]
+    await expect_error(F.frame(MT.SOLVE, payload + b"\0"), S.ErrorCode.BAD_LENGTH,
+                       detail=S.solve_length(2, 2))
+    await expect_error(F.frame(0x42, seq=4), S.ErrorCode.UNKNOWN_TYPE, detail=0x42, seq=4)
+    await expect_error(F.frame(MT.ABORT, seq=5), S.ErrorCode.NOT_BUSY, seq=5)
+    # a LEN beyond what the type carries: dropped as soon as the header is in
+    await expect_error(F.frame(MT.PING, b"x"), S.ErrorCode.BAD_LENGTH, request_type=0, detail=0)
+    await expect_error(F.frame(MT.SOLVE, seq=6, length=0xFFFF)[:S.FrameHeader.SIZE],
+                       S.ErrorCode.BAD_LENGTH, request_type=0, detail=0, seq=0)
+    # a damaged CHECK: dropped as soon as the header is in
+    header = bytearray(F.frame(MT.SOLVE, seq=7, length=30)[:S.FrameHeader.SIZE])
+    header[-1] ^= 0x80
+    await expect_error(bytes(header), S.ErrorCode.BAD_HEADER, detail=header[-1], seq=0)
     await served()
     # random garbage without a START byte is skipped silently
-    garbage = bytes((i * 37 + 11) % 256 for i in range(40) if (i * 37 + 11) % 256 != P.START)
+    garbage = bytes((i * 37 + 11) % 256 for i in range(40) if (i * 37 + 11) % 256 != S.START)
     await bench.send(garbage)
-    await bench.quiet(P.TIMEOUT_BYTE_TIMES * 2 * bench.byte_time_ns())
+    await bench.quiet(S.TIMEOUT_BYTE_TIMES * 2 * bench.byte_time_ns())
     await served()
     # a truncated frame: the inter-byte timeout ends it with TIMEOUT
-    await bench.send(P.encode_solve(good, mode="paper")[:7])
+    await bench.send(F.solve(good, mode=S.Mode.PAPER)[:9])
     reply = await bench.request(b"", timeout_ms=50)
-    assert isinstance(reply, P.ErrorReply) and reply.code == P.ErrorCode.TIMEOUT, reply
+    assert reply.type == MT.ERROR and reply.code == S.ErrorCode.TIMEOUT, reply
     await served()
     # a truncated frame followed at once by a valid one: the rescan finds the valid one
-    data = P.encode_solve(good, mode="paper")[:5] + P.encode_solve(good, mode="paper")
+    data = F.solve(good, mode=S.Mode.PAPER)[:7] + F.solve(good, mode=S.Mode.PAPER,
+                                                          counters=True)
     await bench.send(data)
     replies = await bench.replies(2, timeout_ms=100)
-    assert isinstance(replies[0], P.ErrorReply), replies
-    assert replies[0].code in (P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT), replies
-    assert isinstance(replies[1], P.ResultReply) and replies[1].status == Status.SOLVED
-    # a START byte inside garbage, then a valid frame after the timeout
-    await bench.send(b"\x13\x37" + bytes([P.START, 0x20, 0x00, 0x99]) + b"\x00" * 5)
+    assert replies[0].type == MT.ERROR, replies
+    assert replies[0].code in (S.ErrorCode.BAD_CRC, S.ErrorCode.TIMEOUT), replies
+    assert replies[1].type == MT.RESULT and replies[1].status == S.Status.SOLVED
+    # a good header inside garbage, then nothing: the timeout ends it
+    await bench.send(b"\x13\x37" + F.frame(MT.SOLVE, length=0x20)[:S.FrameHeader.SIZE]
+                     + b"\x00" * 5)
     reply = await bench.request(b"", timeout_ms=50)
-    assert isinstance(reply, P.ErrorReply) and reply.code == P.ErrorCode.TIMEOUT, reply
+    assert reply.type == MT.ERROR and reply.code == S.ErrorCode.TIMEOUT, reply
     await served()

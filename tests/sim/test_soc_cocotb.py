@@ -1,10 +1,11 @@
 """The whole SoC (PicoRV32 + firmware + UART + accelerator) under cocotb and Verilator.
 
-The SoC of a target (paper mode only, the UART at clock/8 per bit) is compiled by
+The SoC of a target (paper mode only, the UART starting at clock/8 per bit) is compiled by
 :func:`sim.cocotb.runner.build_target` and the tests of ``cocotb_soc.py`` drive its pins
 through a UART model.  Answers must equal
 the .sol files and every counter must equal model.paper.search's; malformed
-frames get ERROR frames and the next request is served.  One Verilator build
+frames get ERROR frames and the next request is served; SOLVEs queue behind a running
+search; SET_BAUD switches both ends to a rate of a fractional bit time.  One Verilator build
 (8x8, small so that it builds and simulates fast) is shared by the default
 tests of this module; the slow tests use a 10x10 build (the paper's size).
 """
@@ -15,7 +16,8 @@ import pytest
 
 from slitherlink.hw.soc import TOP_NAME
 from slitherlink.sim.cocotb import runner
-from slitherlink.spec.target import DEFAULT_TARGET
+from slitherlink.spec.target import DEFAULT_TARGET, get_board
+from slitherlink.spec.uart import max_baud
 from tests.conftest import PUZZLES
 
 #: Small puzzles for the default run: no solution, two solutions, no clues, 1x2 .. 5x5.
@@ -27,7 +29,7 @@ SLOW_SET = ["edge_5x5_noclues", "edge_2x5_local_unsat", "janko_0005", "janko_003
             "janko_0748", "janko_1142", "janko_0921", "janko_0071"]
 #: Puzzles whose search runs for more than 300k checks (for ABORT), per build size.
 LONG = {8: "janko_0047", 10: "janko_0101"}
-#: the SoC under test: the paper's accelerator alone, the UART at clock/8 per bit
+#: the SoC under test: the paper's accelerator alone, the UART starting at clock/8 per bit
 TARGET = DEFAULT_TARGET.replace(deduce=False, max_rows=8, max_cols=8, clock_hz=50_000_000,
                                 baud=6_250_000)
 BENCH = "tests.sim.cocotb_soc"
@@ -44,6 +46,9 @@ class SocSim:
         t = self.target
         result = runner.run(self.directory, BENCH, top=TOP_NAME, testcase=testcase,
                             name=testcase, env={"SOC_CLOCK_HZ": t.clock_hz, "SOC_BAUD": t.baud,
+                                                "SOC_MAX_BAUD": max_baud(
+                                                    t.clock_hz,
+                                                    get_board(t.board).bridge_max_baud, t.baud),
                                                 "SOC_MAX_ROWS": t.max_rows,
                                                 "SOC_MAX_COLS": t.max_cols, **env})
         return result.passed, result.failed, result.log
@@ -87,6 +92,10 @@ def test_modes_and_limits(sim):
 
 def test_malformed_frames(sim):
     run(sim, "malformed_frames", SLK_PUZZLES=PUZZLES)
+
+
+def test_set_baud(sim):
+    run(sim, "set_baud", SLK_PUZZLES=PUZZLES)
 
 
 @pytest.mark.slow

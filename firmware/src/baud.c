@@ -1,0 +1,98 @@
+/* The line's rate: SET_BAUD's arithmetic and the switch (docs/protocol.md, SET_BAUD).
+ *
+ * The UART's DIVISOR register holds the bit time in clock cycles with
+ * SOC_UART_DIVISOR_CYCLES_SHIFT fractional bits (spec.uart.bit_time_for), so the rate asked
+ * for is made to a fraction of a percent; the division is a shift-and-subtract (no M
+ * extension).  A new rate is kept once a good frame arrives at it within clock_hz >>
+ * PROTO_BAUD_CONFIRM_CYCLES_SHIFT cycles; else the UART goes back to its start rate.  Each
+ * switch clears the receive buffer: bytes at the old rate mean nothing at the new one.
+ */
+#include "baud.h"
+#include "arith.h"
+#include "io.h"
+#include "proto.h"
+
+#define FRACTION SOC_UART_DIVISOR_CYCLES_SHIFT
+#define BIT_TIME_MASK (SOC_UART_DIVISOR_CYCLES_MASK | SOC_UART_DIVISOR_FRACTION_MASK)
+
+static uint32_t clock_hz, start_baud, start_bit_time, max_baud, now;
+static uint32_t confirming, switched_at, window;
+
+/* whole clock cycles of a bit time, rounded */
+static uint32_t cycles_of(uint32_t bit_time)
+{
+    return (bit_time + (1u << (FRACTION - 1))) >> FRACTION;
+}
+
+/* round(a / b) of a 64-bit a: (2a + b) / 2b */
+static uint64_t div_round(uint64_t a, uint32_t b)
+{
+    return div_u64((a << 1) + b, b << 1);
+}
+
+void baud_init(void)
+{
+    clock_hz = REG(SOC_SYSCTL_CLOCK_HZ);
+    start_baud = now = REG(SOC_SYSCTL_START_BAUD);
+    max_baud = REG(SOC_SYSCTL_MAX_BAUD);
+    start_bit_time = REG(SOC_UART_DIVISOR) & BIT_TIME_MASK;   /* its reset value */
+    window = clock_hz >> PROTO_BAUD_CONFIRM_CYCLES_SHIFT;
+    rx_timeout(cycles_of(start_bit_time));
+}
+
+uint32_t baud_now(void) { return now; }
+uint32_t baud_start(void) { return start_baud; }
+uint32_t baud_max(void) { return max_baud; }
+
+uint32_t baud_bit_time(uint32_t baud)
+{
+    if (baud == 0 || baud > max_baud)   /* max_baud < 2^31: 2 * baud does not overflow */
+        return 0;
+    uint64_t bit_time = div_round((uint64_t)clock_hz << FRACTION, baud);
+    if (bit_time < (SOC_UART_MIN_DIVISOR << FRACTION) || bit_time > BIT_TIME_MASK)
+        return 0;
+    return (uint32_t)bit_time;
+}
+
+uint32_t baud_divisor(uint32_t baud)
+{
+    if (baud == 0 || baud >= 1u << 31)
+        return 0;
+    uint64_t cycles = div_round(clock_hz, baud);
+    return cycles >> 16 ? 0 : (uint32_t)cycles;
+}
+
+uint32_t baud_made(uint32_t bit_time)
+{
+    return (uint32_t)div_round((uint64_t)clock_hz << FRACTION, bit_time);
+}
+
+static void set_rate(uint32_t bit_time, uint32_t baud)
+{
+    while (!tx_idle())
+        ;
+    REG(SOC_UART_DIVISOR) = bit_time;
+    now = baud;
+    rx_timeout(cycles_of(bit_time));
+    rx_clear();
+}
+
+void baud_switch(uint32_t bit_time, uint32_t baud)
+{
+    set_rate(bit_time, baud);
+    confirming = 1;
+    switched_at = cycles_lo();
+}
+
+void baud_heard(void)
+{
+    confirming = 0;
+}
+
+void baud_poll(void)
+{
+    if (confirming && cycles_lo() - switched_at > window) {
+        confirming = 0;
+        set_rate(start_bit_time, start_baud);
+    }
+}

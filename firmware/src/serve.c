@@ -1,0 +1,267 @@
+/* The requests (docs/protocol.md, "Requests and their replies").
+ *
+ * A SOLVE is validated when it arrives (its ERROR at once) and queued: the queue holds
+ * PROTO_QUEUE_DEPTH requests, the one being solved at its head; one more gets ERROR BUSY.
+ * The answers to the last PROTO_STORE_DEPTH SOLVEs are kept, whole frames, so a SOLVE that
+ * comes again (the same SEQ and frame CRC: the host lost the answer) gets the same bytes
+ * again without a search; one that comes again while it is queued or solved is dropped
+ * (its answer is on its way).  ABORT ends the running search (its reply carries the
+ * ABORTED flag and is not kept), empties the queue behind it and forgets the kept answers.
+ * SET_BAUD is served only while nothing is queued (baud.c switches).  PING and STATS are
+ * answered at any time.
+ *
+ * While no search runs, serve_poll() reads requests until one SOLVE is queued, so main.c
+ * starts it at once; the frames behind it wait in the receiver until the search's first
+ * call of serve_while_searching().
+ */
+#include "serve.h"
+#include "arith.h"
+#include "baud.h"
+#include "io.h"
+
+/* A reply kept for a resend: the request's SEQ and frame CRC, the whole reply frame. */
+typedef struct {
+    uint8_t seq;
+    uint16_t crc;
+    uint32_t len;
+    uint8_t frame[PROTO_TX_FRAME_MAX];
+} answer_t;
+
+static request_t queue[PROTO_QUEUE_DEPTH];
+static uint32_t queue_head, queued;   /* queued requests, a ring from queue_head on */
+static int aborting;                  /* an ABORT ended the running search */
+static answer_t store[PROTO_STORE_DEPTH];
+static uint32_t stored, store_next;   /* answers kept in store[0 .. stored); the next slot */
+static uint32_t version, accelerator_id_read, deduce_id_read;
+
+static uint32_t queue_slot(uint32_t i)
+{
+    i += queue_head;
+    return i >= PROTO_QUEUE_DEPTH ? i - PROTO_QUEUE_DEPTH : i;
+}
+
+void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce_id)
+{
+    version = version_flags;
+    accelerator_id_read = accelerator_id;
+    deduce_id_read = deduce_id;
+    baud_init();
+}
+
+const request_t *serve_next(void)
+{
+    return queued ? &queue[queue_head] : 0;
+}
+
+void serve_answer(uint32_t type, uint32_t len)
+{
+    const request_t *r = &queue[queue_head];
+    uint32_t n = send_frame(type, r->seq, len);
+    if (!aborting) {
+        answer_t *a = &store[store_next];
+        a->seq = r->seq;
+        a->crc = r->crc;
+        a->len = n;
+        for (uint32_t i = 0; i < n; i++) {
+            a->frame[i] = tx_frame[i];
+            if ((i & 31u) == 31u)
+                rx_service();
+        }
+        store_next = store_next + 1 == PROTO_STORE_DEPTH ? 0 : store_next + 1;
+        if (stored < PROTO_STORE_DEPTH)
+            stored++;
+    }
+    aborting = 0;
+    queue_head = queue_slot(1);
+    queued--;
+}
+
+/* ---- SOLVE --------------------------------------------------------------------- */
+
+static int in_queue(const frame_t *f)
+{
+    for (uint32_t i = 0; i < queued; i++) {
+        const request_t *r = &queue[queue_slot(i)];
+        if (r->seq == f->seq && r->crc == f->crc)
+            return 1;
+    }
+    return 0;
+}
+
+static const answer_t *kept(const frame_t *f)
+{
+    for (uint32_t i = 0; i < stored; i++)
+        if (store[i].seq == f->seq && store[i].crc == f->crc)
+            return &store[i];
+    return 0;
+}
+
+static int refuse(uint32_t code, const frame_t *f, uint32_t detail)
+{
+    send_error(code, MSG_SOLVE, f->seq, detail);
+    return 1;
+}
+
+/* Checked in host.protocol.decode_solve's order (docs/protocol.md); 1 when refused (its
+   ERROR sent). */
+static int refused(const frame_t *f)
+{
+    const uint8_t *p = f->payload;
+    if (f->len < PROTO_SOLVE_SIZE)
+        return refuse(ERR_BAD_LENGTH, f, PROTO_SOLVE_SIZE);
+    uint32_t rows = PROTO_GET_SOLVE_ROWS(p), cols = PROTO_GET_SOLVE_COLS(p);
+    uint32_t flags = PROTO_GET_SOLVE_FLAGS(p);
+    uint32_t size = (rows << 8) | cols;
+    if (rows == 0 || cols == 0)
+        return refuse(ERR_BAD_SIZE, f, size);
+    if (rows > SLK_MAX_ROWS || cols > SLK_MAX_COLS)
+        return refuse(ERR_TOO_LARGE, f, size);
+    uint32_t cells = mul_small(rows, cols);
+    uint32_t expected = PROTO_SOLVE_LENGTH(cells);
+    if (f->len != expected)
+        return refuse(ERR_BAD_LENGTH, f, expected);
+    if (flags & ~PROTO_SOLVE_FLAGS)
+        return refuse(ERR_BAD_FLAGS, f, flags);
+    const uint8_t *codes = p + PROTO_SOLVE_CLUES_OFFSET;
+    for (uint32_t i = 0; i < cells; i++) {
+        uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
+        if (code > 3u && code != PROTO_CLUE_BLANK)
+            return refuse(ERR_BAD_CLUE, f, i);
+        if ((i & 31u) == 31u)
+            rx_service();
+    }
+    if (flags & PROTO_FLAG_DEDUCE) {
+        if (!(version & PROTO_VERSION_DEDUCE_OK))
+            return refuse(ERR_NO_DEDUCE, f, deduce_id_read);
+    } else if (!(version & PROTO_VERSION_ACCEL_OK)) {
+        return refuse(ERR_NO_ACCELERATOR, f, accelerator_id_read);
+    }
+    return 0;
+}
+
+static void serve_solve(const frame_t *f)
+{
+    if (in_queue(f))
+        return;
+    const answer_t *a = kept(f);
+    if (a) {
+        send_bytes(a->frame, a->len);
+        return;
+    }
+    if (refused(f))
+        return;
+    if (queued == PROTO_QUEUE_DEPTH) {
+        send_error(ERR_BUSY, MSG_SOLVE, f->seq, 0);
+        return;
+    }
+    request_t *r = &queue[queue_slot(queued)];
+    r->seq = f->seq;
+    r->crc = f->crc;
+    for (uint32_t i = 0; i < f->len; i++) {
+        r->payload[i] = f->payload[i];
+        if ((i & 31u) == 31u)
+            rx_service();
+    }
+    queued++;
+}
+
+/* ---- the other requests ------------------------------------------------------------ */
+
+static void send_version(uint32_t seq)
+{
+    PROTO_PUT_VERSION_PROTOCOL(reply_payload, PROTO_VERSION);
+    PROTO_PUT_VERSION_REGMAP(reply_payload, SLK_REGMAP_VERSION);
+    PROTO_PUT_VERSION_MAX_ROWS(reply_payload, SLK_MAX_ROWS);
+    PROTO_PUT_VERSION_MAX_COLS(reply_payload, SLK_MAX_COLS);
+    PROTO_PUT_VERSION_CLOCK_HZ(reply_payload, REG(SOC_SYSCTL_CLOCK_HZ));
+    PROTO_PUT_VERSION_BAUD(reply_payload, baud_now());
+    PROTO_PUT_VERSION_START_BAUD(reply_payload, baud_start());
+    PROTO_PUT_VERSION_MAX_BAUD(reply_payload, baud_max());
+    PROTO_PUT_VERSION_MAX_PAYLOAD(reply_payload, PROTO_RX_PAYLOAD_MAX);
+    PROTO_PUT_VERSION_QUEUE(reply_payload, PROTO_QUEUE_DEPTH);
+    PROTO_PUT_VERSION_FLAGS(reply_payload, version);
+    send_frame(MSG_VERSION, seq, PROTO_VERSION_SIZE);
+}
+
+/* SET_BAUD: BAUD at the old rate, then the switch (baud.c). */
+static void set_baud(const frame_t *f, int searching)
+{
+    if (f->len != PROTO_SET_BAUD_SIZE) {
+        send_error(ERR_BAD_LENGTH, MSG_SET_BAUD, f->seq, PROTO_SET_BAUD_SIZE);
+        return;
+    }
+    if (searching || queued) {
+        send_error(ERR_BUSY, MSG_SET_BAUD, f->seq, 0);
+        return;
+    }
+    uint32_t baud = PROTO_GET_SET_BAUD_BAUD(f->payload);
+    uint32_t bit_time = baud_bit_time(baud);
+    if (!bit_time) {
+        send_error(ERR_BAD_BAUD, MSG_SET_BAUD, f->seq, baud_divisor(baud));
+        return;
+    }
+    uint32_t made = baud_made(bit_time);
+    PROTO_PUT_BAUD_BAUD(reply_payload, made);
+    PROTO_PUT_BAUD_DIVISOR(reply_payload,
+                           (bit_time + (1u << (SOC_UART_DIVISOR_CYCLES_SHIFT - 1)))
+                           >> SOC_UART_DIVISOR_CYCLES_SHIFT);
+    send_frame(MSG_BAUD, f->seq, PROTO_BAUD_SIZE);
+    baud_switch(bit_time, made);
+}
+
+static void serve_request(const frame_t *f, int searching)
+{
+    switch (f->type) {
+    case MSG_SOLVE:
+        serve_solve(f);
+        break;
+    case MSG_PING:
+        send_version(f->seq);
+        break;
+    case MSG_STATS:
+        send_stats(f->seq);
+        break;
+    case MSG_ABORT:        /* while a search runs, serve_searching() ends it */
+        send_error(ERR_NOT_BUSY, MSG_ABORT, f->seq, 0);
+        break;
+    case MSG_SET_BAUD:
+        set_baud(f, searching);
+        break;
+    default:
+        send_error(ERR_UNKNOWN_TYPE, f->type, f->seq, f->type);
+    }
+}
+
+void serve_poll(void)
+{
+    frame_t f;
+    rx_poll();
+    while (!queued && rx_next(&f)) {
+        baud_heard();   /* a good frame at the rate now: it is kept */
+        serve_request(&f, 0);
+    }
+    baud_poll();
+}
+
+/* The frames received while a search runs; 1 when an ABORT ends it. */
+static __attribute__((noinline)) int serve_searching(void)
+{
+    frame_t f;
+    while (rx_next(&f)) {
+        if (f.type == MSG_ABORT) {
+            aborting = 1;
+            queued = 1;          /* the running search: its reply is still to come */
+            stored = store_next = 0;
+            return 1;
+        }
+        serve_request(&f, 1);
+    }
+    return 0;
+}
+
+int serve_while_searching(void)
+{
+    if (!rx_poll())
+        return 0;   /* the usual case: nothing received */
+    return serve_searching();
+}

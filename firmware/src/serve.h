@@ -1,0 +1,37 @@
+/* The requests of the UART protocol (spec/protocol.py, "Requests and their replies"): the
+   SOLVE queue, the answers kept for resends, PING, STATS, ABORT and SET_BAUD, served the
+   same whether a search runs or not. */
+#ifndef SERVE_H
+#define SERVE_H
+
+#include <stdint.h>
+#include "proto.h"
+
+/* A SOLVE in the queue, validated: its SEQ and frame CRC (what tells a resend), its
+   payload. */
+typedef struct {
+    uint8_t seq;
+    uint16_t crc;
+    uint8_t payload[PROTO_RX_PAYLOAD_MAX];
+} request_t;
+
+/* Start serving: version_flags are VERSION's flags (PROTO_VERSION_*_OK), the build's;
+   the engines' ID registers as read (the details of NO_ACCELERATOR and NO_DEDUCE). */
+void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce_id);
+/* Receive and answer requests while no search runs, until a SOLVE is queued or nothing is
+   left to read; go back to the start rate when a new one was not confirmed in time. */
+void serve_poll(void);
+/* The SOLVE to run next (the head of the queue), or 0. */
+const request_t *serve_next(void);
+/* Send the reply built at reply_payload (`type`, `len` bytes) to the SOLVE at the head of
+   the queue, keep it for a resend (unless an ABORT ended its search) and take the SOLVE off
+   the queue. */
+void serve_answer(uint32_t type, uint32_t len);
+
+/* Serve the UART while a search runs: receive, answer PING and STATS, queue SOLVE (BUSY when
+   the queue is full), answer a resend from the kept answers.  Returns nonzero when an ABORT
+   arrived: the search then ends, the queue behind it is emptied and the kept answers are
+   forgotten.  The searches call it every few thousand cycles (search.c, deduce.c). */
+int serve_while_searching(void);
+
+#endif

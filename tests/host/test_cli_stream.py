@@ -1,0 +1,176 @@
+"""Streaming in the command line (host/cli.py, host/formats.py): a directory solved in file
+name order, standard input read as a stream (one Loopy id, puzz.link URL or file name per
+line) and answered as it comes, ``--format jsonl`` in input order, and the board asked for
+its counters only when the format shows them (the fake device on a pseudo-terminal)."""
+
+import io
+import json
+import shutil
+import threading
+
+from slitherlink.host import device as B
+from slitherlink.host import protocol as P
+from slitherlink.host.cli import ExitCode, main
+from slitherlink.host.fakedevice import FakeDevice
+from slitherlink.host.formats import format_loopy, format_puzzlink
+from tests.conftest import PUZZLES, load
+
+NAMES = ["janko_0002", "janko_0011", "janko_0003"]
+
+
+def run_main(*args, stdin=None, stdout=None):
+    out, err = stdout or io.StringIO(), io.StringIO()
+    stdin = stdin if stdin is not None and not isinstance(stdin, str) else \
+        io.StringIO(stdin or "")
+    code = main([str(a) for a in args], stdin=stdin, stdout=out, stderr=err)
+    return code, out.getvalue(), err.getvalue()
+
+
+def records(text):
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_a_directory_is_solved_in_file_name_order(tmp_path):
+    for letter, name in zip("cab", NAMES):
+        shutil.copy(PUZZLES / f"{name}.txt", tmp_path / f"{letter}.txt")
+    code, out, err = run_main("-e", "model", "--format", "jsonl", tmp_path)
+    assert code == ExitCode.OK, err
+    got = records(out)
+    assert [r["input"].rsplit("/", 1)[-1] for r in got] == ["a.txt", "b.txt", "c.txt"]
+    assert all(r["status"] in ("solved", "solved_unique") for r in got)
+
+
+def test_standard_input_is_a_stream_of_ids_urls_and_file_names():
+    """One puzzle a line, in any of the three forms; comments and blank lines skipped; a
+    line that is none of them is an input error of its own, and the stream goes on."""
+    first, second, _ = (load(name)[0] for name in NAMES)
+    lines = ["# three puzzles and a mistake", format_loopy(first), "",
+             format_puzzlink(second), str(PUZZLES / f"{NAMES[2]}.txt"), "no-such-puzzle"]
+    code, out, err = run_main("-e", "model", "--format", "jsonl", "-",
+                              stdin="\n".join(lines) + "\n")
+    assert code == ExitCode.INPUT
+    got = records(out)
+    assert len(got) == 4
+    assert [r["status"] for r in got[:3]] == ["solved"] * 3
+    assert got[3]["status"] == "input_error" and "line 6" in got[3]["message"]
+    complaint, summary = err.splitlines()
+    assert "line 6: no such file" in complaint and summary.startswith("summary: 4 puzzles")
+
+
+class _Written(io.StringIO):
+    """Standard output that tells when something was written."""
+
+    def __init__(self):
+        super().__init__()
+        self.written = threading.Event()
+
+    def write(self, text):
+        count = super().write(text)
+        self.written.set()
+        return count
+
+
+class _GatedInput(io.StringIO):
+    """Standard input that gives its first line at once and the rest only once ``gate`` is
+    set (or after ``patience`` seconds: then :attr:`waited_in_vain`)."""
+
+    def __init__(self, first, rest, gate, patience=60.0):
+        super().__init__()
+        self.lines = [first, *rest]
+        self.gate, self.patience = gate, patience
+        self.waited_in_vain = False
+
+    def readline(self, *_):
+        if not self.lines:
+            return ""
+        if len(self.lines) < 3 and not self.gate.is_set():  # the second line on
+            self.waited_in_vain = not self.gate.wait(self.patience)
+        return self.lines.pop(0)
+
+
+def test_standard_input_is_answered_as_it_comes():
+    """The first answer is written before the second line is there: the run does not wait
+    for the end of standard input."""
+    ids = [format_loopy(load(name)[0]) + "\n" for name in NAMES]
+    out = _Written()
+    stdin = _GatedInput(ids[0], ids[1:], out.written)
+    code, text, err = run_main("-e", "model", "--format", "jsonl", "-", stdin=stdin,
+                               stdout=out)
+    assert code == ExitCode.OK, err
+    assert not stdin.waited_in_vain
+    assert len(records(text)) == 3
+
+
+def _served(device):
+    path, stop = device.serve_pty()
+    return path, stop
+
+
+def test_jsonl_on_the_board_in_input_order_with_the_counters(tmp_path):
+    """Several puzzles on the board, several in flight: one record each, in input order,
+    with the counters (asked for: FLAG_COUNTERS)."""
+    device = FakeDevice(threaded=True)
+    path, stop = _served(device)
+    try:
+        files = [PUZZLES / f"{name}.txt" for name in NAMES]
+        code, out, err = run_main("--port", path, "--format", "jsonl", "--unique", *files)
+    finally:
+        B.close_all()
+        stop()
+    assert code == ExitCode.OK, err
+    got = records(out)
+    assert [r["input"].rsplit("/", 1)[-1] for r in got] == [f"{n}.txt" for n in NAMES]
+    assert all(r["status"] == "solved_unique" for r in got)
+    assert all("decisions" in r["counters"] for r in got)
+    solves = [f for f in device.requests if f.type == P.MsgType.SOLVE]
+    assert len(solves) >= len(NAMES) and all(P.decode_solve(f).counters for f in solves)
+
+
+def test_text_on_the_board_asks_for_no_counters():
+    device = FakeDevice()
+    path, stop = _served(device)
+    try:
+        files = [PUZZLES / f"{name}.txt" for name in NAMES[:2]]
+        code, out, err = run_main("--port", path, "--unique", *files)
+    finally:
+        B.close_all()
+        stop()
+    assert code == ExitCode.OK, err
+    assert "counters:" not in out and out.count("engine board: solved, unique") == 2
+    solves = [f for f in device.requests if f.type == P.MsgType.SOLVE]
+    assert solves and not any(P.decode_solve(f).counters for f in solves)
+
+
+def test_standard_input_that_trickles_forever_ends_in_one_line(monkeypatch):
+    """A byte now and then, never a whole line: refused INPUT_WAIT seconds after its first
+    byte (here 0.3 s), one line, exit 6; the writer never stops, so only the bound ends it."""
+    import os
+    import sys
+    import time
+
+    from slitherlink.host import formats
+    monkeypatch.setattr(formats, "INPUT_WAIT", 0.3)
+    read, write = os.pipe()
+    stop = threading.Event()
+
+    def trickle():
+        while not stop.is_set():
+            try:
+                os.write(write, b"6")
+            except OSError:
+                return
+            time.sleep(0.02)
+    writer = threading.Thread(target=trickle, daemon=True)
+    writer.start()
+    reader = os.fdopen(read, "r")
+    monkeypatch.setattr(sys, "stdin", reader)
+    out, err = io.StringIO(), io.StringIO()
+    try:
+        code = main(["-e", "model", "-"], stdout=out, stderr=err)
+    finally:
+        stop.set()
+        writer.join()
+        reader.close()
+        os.close(write)
+    assert code == ExitCode.INPUT
+    assert "no complete puzzle line within 0.3 s" in err.getvalue().splitlines()[0]

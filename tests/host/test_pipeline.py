@@ -1,0 +1,189 @@
+"""Several SOLVEs in flight (host/device/pipeline.py, through host/engines/board.py's
+solve_stream) against the fake device as the host's line, both on a clock of the test's own
+(no verdict depends on the machine's speed): the queue kept full, answers matched by SEQ and
+given back in input order, a lost request or answer asked for again with the same SEQ (and
+answered from the device's store), a queue smaller than it says refused with BUSY and sent
+again, and no wrong answer under damage."""
+
+import pytest
+
+from slitherlink.host import device as B
+from slitherlink.host import protocol as P
+from slitherlink.host.engines import checked_stream
+from slitherlink.host.engines.board import solve_stream
+from slitherlink.host.fakedevice import FakeDevice
+from slitherlink.host.lossy import LossyLine
+from slitherlink.host.result import Result, Status
+from tests.conftest import load
+from tests.host.clock import Clock
+
+NAMES = ["janko_0002", "janko_0011", "janko_0003", "janko_0013", "janko_0004",
+         "janko_0014", "janko_0005", "janko_0016"]
+
+
+def on_clock(device_class=FakeDevice, *, timeout=None, retries=None, **options):
+    clock = Clock()
+    device = device_class(timer=clock, **options)
+    connection = B.Connection("/dev/fake-board", line=device, clock=clock, timeout=timeout,
+                              retries=retries)
+    connection.connect()
+    return connection, device, clock
+
+
+def stream(connection, names, **options):
+    """``[(name, outcome)]`` of the board's stream over ``connection``, checked."""
+    items = [(name, load(name)[0]) for name in names]
+    solve = checked_stream(solve_stream)
+    return list(solve(items, opener=lambda: connection, **options))
+
+
+def solves(device):
+    return [f for f in device.requests if f.type == P.MsgType.SOLVE]
+
+
+def assert_right(outcomes, names):
+    assert [name for name, _ in outcomes] == names  # in input order
+    for name, outcome in outcomes:
+        assert isinstance(outcome, Result), outcome
+        assert outcome.status is Status.SOLVED_UNIQUE
+        assert outcome.solution == load(name)[1]
+
+
+def test_the_queue_is_kept_full_and_answers_come_in_input_order():
+    connection, device, _ = on_clock(delay=0.5)
+    assert connection.depth == P.QUEUE_DEPTH
+    start = len(device.requests)
+    outcomes = stream(connection, NAMES, unique=True)
+    assert_right(outcomes, NAMES)
+    sent = solves(device)
+    assert len(sent) == len(NAMES)  # none sent again
+    assert len({f.seq for f in sent}) == len(NAMES)  # each its own SEQ
+    # the first QUEUE_DEPTH SOLVEs went out before any answer could come back
+    first = device.requests[start:start + P.QUEUE_DEPTH]
+    assert [f.type for f in first] == [P.MsgType.SOLVE] * P.QUEUE_DEPTH
+    assert device.searches == len(NAMES)
+
+
+def test_plain_solving_asks_for_no_counters_and_gets_none():
+    connection, device, _ = on_clock()
+    outcomes = stream(connection, NAMES[:3], unique=True, counters=False)
+    assert_right(outcomes, NAMES[:3])
+    assert not any(P.decode_solve(f).counters for f in solves(device))
+    assert all(outcome.counters == {} for _, outcome in outcomes)
+    outcomes = stream(connection, NAMES[:1], unique=True, counters=True)
+    assert outcomes[0][1].counters["decisions"] >= 0
+
+
+def test_an_empty_stream_sends_nothing():
+    connection, device, _ = on_clock()
+    before = len(device.requests)
+    assert stream(connection, []) == []
+    assert len(device.requests) == before
+
+
+class LosesAnswers(FakeDevice):
+    """Loses the first ``lose`` answers to SOLVEs on the way out (their bytes never arrive)."""
+
+    def __init__(self, *, lose=1, **options):
+        super().__init__(**options)
+        self.lose = lose
+
+    def _send(self, frame, at):
+        if self.lose and frame[3] in (P.MsgType.ANSWER, P.MsgType.DEDUCE_RESULT):
+            self.lose -= 1
+            return None
+        return super()._send(frame, at)
+
+
+def test_a_lost_answer_is_asked_for_again_with_the_same_seq_and_answered_from_the_store():
+    """The first answer is lost: the answer to the second comes first, so the first request
+    is sent again at once, the same bytes (SEQ and CRC), and the device answers it from its
+    store without a new search."""
+    connection, device, _ = on_clock(LosesAnswers, lose=1, delay=0.5, timeout=5.0)
+    outcomes = stream(connection, NAMES[:4], unique=True)
+    assert_right(outcomes, NAMES[:4])
+    sent = solves(device)
+    assert len(sent) == 5
+    assert sent[4].encode() == sent[0].encode()  # the first, again: the same frame
+    assert device.searches == 4  # its answer came from the store
+
+
+class Forgetful(FakeDevice):
+    """Loses the SOLVEs whose place (1, 2, ...) is in ``lose`` (a corrupted START)."""
+
+    def __init__(self, *, lose=(), **options):
+        super().__init__(**options)
+        self.lose, self.count = set(lose), 0
+
+    def _request(self, frame, at):
+        if frame.type == P.MsgType.SOLVE:
+            self.count += 1
+            if self.count in self.lose:
+                return None
+        return super()._request(frame, at)
+
+
+def test_a_lost_request_in_the_middle_is_sent_again_when_a_later_one_is_answered():
+    connection, device, _ = on_clock(Forgetful, lose={2}, delay=0.5, timeout=5.0)
+    outcomes = stream(connection, NAMES[:4], unique=True)
+    assert_right(outcomes, NAMES[:4])
+    sent = solves(device)
+    assert len(sent) == 5 and sent[4].encode() == sent[1].encode()
+    assert device.searches == 4
+
+
+def test_the_last_request_lost_is_sent_again_after_silence_with_the_flush():
+    """Nothing after it tells of its loss: the head's wait runs out; the flush
+    (OVERHEAD + max_payload zeros), the request again (same SEQ), a PING probe."""
+    connection, device, _ = on_clock(Forgetful, lose={3}, timeout=1.0)
+    heard = device.stats["rx_bytes"]
+    outcomes = stream(connection, NAMES[:3], unique=True)
+    assert_right(outcomes, NAMES[:3])
+    sent = solves(device)
+    assert len(sent) == 4 and sent[3].encode() == sent[2].encode()
+    flush = P.OVERHEAD + device.max_payload
+    ping = len(P.encode_ping())
+    assert device.stats["rx_bytes"] - heard == sum(len(f.encode()) for f in sent) + flush + \
+        ping
+
+
+class SmallQueue(FakeDevice):
+    """Says it holds QUEUE_DEPTH SOLVEs but holds two: BUSY for the others."""
+
+    def _solve(self, frame, at, error):
+        searches = ([self._running] if self._running else []) + list(self._queue)
+        crc = P.crc16(frame.encode()[1:-2])
+        if len(searches) >= 2 and all((s.seq, s.crc) != (frame.seq, crc) for s in searches):
+            return error(P.ErrorCode.BUSY)
+        return super()._solve(frame, at, error)
+
+
+def test_busy_requests_are_sent_again_as_places_free():
+    connection, device, _ = on_clock(SmallQueue, delay=0.5, timeout=5.0)
+    outcomes = stream(connection, NAMES[:6], unique=True)
+    assert_right(outcomes, NAMES[:6])
+    assert len(solves(device)) > 6  # some refused BUSY, then sent again
+    assert device.searches == 6
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_lossy_line_at_the_fast_rate_with_several_in_flight_gives_no_wrong_answer(seed):
+    """Bytes damaged both ways at 1 %, the device switched to its fastest rate (or back at
+    its start rate when the switch was damaged), the queue full: every answer is right or a clean error (never a wrong colouring)."""
+    clock = Clock()
+    device = FakeDevice(timer=clock, delay=0.05)
+    line = LossyLine(device, loss=0.01, seed=seed)
+    connection = B.Connection("/dev/fake-board", line=line, clock=clock, timeout=None)
+    connection.connect()
+    # switched, or (SET_BAUD's exchange damaged) back at the start rate: in step with it
+    assert connection.baud == device.baud in (device.max_baud, device.start_baud)
+    outcomes = stream(connection, NAMES, unique=True)
+    assert [name for name, _ in outcomes] == NAMES
+    right = 0
+    for name, outcome in outcomes:
+        if isinstance(outcome, Result) and outcome.solution is not None:
+            assert outcome.solution == load(name)[1]
+            right += 1
+        else:
+            assert isinstance(outcome, (B.BoardError, Result))
+    assert right >= len(NAMES) - 1
