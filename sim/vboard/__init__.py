@@ -182,6 +182,21 @@ class VirtualBoard:
         self._log.seek(0, os.SEEK_END)
         return text
 
+    def stamp(self, timeout=30.0):
+        """The board's link stamps, in its own clock cycles: ``(cycles, rx, tx)``, the
+        cycles simulated so far, the cycle at which the first start bit towards the board
+        began since the last stamp and the cycle at which the last stop bit from the board
+        ended since then (0 for none).  Exact device time, whatever the machine's speed."""
+        if not self.running():
+            raise VirtualBoardError(self.problem() or "the virtual board is not running")
+        self.process.send_signal(signal.SIGUSR1)
+        line = self._readline(timeout)
+        fields = line.split()
+        if len(fields) != 6 or fields[0] != "CYCLES":
+            raise VirtualBoardError(f"the virtual board did not report its stamps: "
+                                    f"{line.strip() or 'no answer'}")
+        return int(fields[1]), int(fields[3]), int(fields[5])
+
     def running(self):
         return self.process is not None and self.process.poll() is None
 

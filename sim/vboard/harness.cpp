@@ -25,7 +25,11 @@
 // Output protocol (for launchers): the first stdout line is "PTY <path>".
 // On exit (SIGINT, SIGTERM, SIGHUP, --max-cycles, or EOF on stdin with
 // --exit-on-stdin-eof) the last stdout line is "CYCLES <n>"; SIGUSR1 prints a
-// "CYCLES <n>" line at any time.  Everything meant for people goes to stderr.
+// "CYCLES <n> RX <a> TX <b>" line at any time: the cycles so far, the cycle at which
+// the first start bit towards the board began since the last such line (0: none)
+// and the cycle at which the last stop bit from the board ended since then (0:
+// none), the link's own stamps for measuring it in the board's time.  Everything
+// meant for people goes to stderr.
 //
 // Idle: the simulation runs in bursts; between bursts the pty is polled
 // without blocking.  While no program has the pty open (the master reports
@@ -159,18 +163,20 @@ struct UartDriver {
     int bit = 10;         // the bit on the line (10: none)
     uint64_t at = 0, edge[11] = {};  // cycles into the byte; the cycle of each edge
     uint64_t bytes = 0;
+    uint64_t first_start = 0;  // the cycle of the first start bit since the last report
 
     UartDriver(uint64_t clock_hz, uint64_t baud) : clock_hz(clock_hz), baud(baud) {}
 
     bool busy() const { return bit < 10 || !queue.empty(); }
 
-    // The line level for the next clock cycle.
-    uint8_t next() {
+    // The line level for clock cycle ``cycle``.
+    uint8_t next(uint64_t cycle) {
         if (bit == 10) {
             if (queue.empty()) return 1;
             frame = uint16_t((queue.front() << 1) | (1u << 9));  // start 0, data, stop 1
             queue.pop_front();
             ++bytes;
+            if (!first_start) first_start = cycle;
             for (int k = 0; k <= 10; ++k) edge[k] = half_bit_cycle(2 * k, clock_hz, baud);
             bit = 0;
             at = 0;
@@ -191,6 +197,7 @@ struct UartMonitor {
     uint64_t at = 0, middle[10] = {};  // cycles since the falling edge; each bit's middle
     uint8_t shift = 0;
     uint64_t bytes = 0, framing_errors = 0;
+    uint64_t last_stop = 0;  // the cycle the last good stop bit ended, since the last report
     std::vector<uint8_t> out;
 
     UartMonitor(uint64_t clock_hz, uint64_t baud) : clock_hz(clock_hz), baud(baud) {}
@@ -217,6 +224,8 @@ struct UartMonitor {
                 if (level) {
                     out.push_back(shift);
                     ++bytes;
+                    // the stop bit ends half a bit after its middle
+                    last_stop = cycle + half_bit_cycle(20, clock_hz, baud) - middle[9];
                 } else {
                     ++framing_errors;
                     armed = false;  // wait for the line to go idle again
@@ -345,7 +354,7 @@ int main(int argc, char** argv) {
     bool trapped = false;
     auto step = [&](uint8_t rst) {
         top->VB_RST = rst;
-        top->VB_UART_RX = rst ? 1 : rx.next();
+        top->VB_UART_RX = rst ? 1 : rx.next(cycles + 1);
         top->VB_CLK = 0;
         top->eval();
 #if VB_TRACE_FST || VB_TRACE_VCD
@@ -392,8 +401,10 @@ int main(int argc, char** argv) {
         }
         if (g_report) {
             g_report = 0;
-            std::printf("CYCLES %llu\n", (unsigned long long)cycles);
+            std::printf("CYCLES %llu RX %llu TX %llu\n", (unsigned long long)cycles,
+                        (unsigned long long)rx.first_start, (unsigned long long)tx.last_stop);
             std::fflush(stdout);
+            rx.first_start = tx.last_stop = 0;
         }
         if (!attached && opt.pause_when_detached && !rx.busy() && !tx.busy()) {
             // Nobody has the port open: stop the board's clock and sleep.
