@@ -22,3 +22,12 @@ MODEL_ARGS ?= --max-cells 100 --bands 1
 ## bench-model     the deduction engine's band model on the corpus (no hardware): decisions, probes, cycles per band height; MODEL_ARGS="..." for options
 bench-model: setup
 	$(PY) -m slitherlink.bench.band_model $(MODEL_ARGS)
+
+# The link benchmark (bench/stream.py): puzzles streamed through the virtual board at the
+# rates its build offers, in the board's own cycles, beside sat on one and two cores.
+#   make bench-stream STREAM_ARGS="--per-class 20 --rates all"
+.PHONY: bench-stream
+
+## bench-stream    stream puzzles through the virtual board at each rate its build offers (exact device time), beside sat on 1 and 2 cores; STREAM_ARGS="..." for options
+bench-stream: setup
+	$(PY) -m slitherlink.bench.stream $(STREAM_ARGS)

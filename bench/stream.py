@@ -1,0 +1,305 @@
+"""The link benchmark: puzzles streamed through the virtual board at each rate a build offers.
+
+docs/design.md section 4.  For each size class (a build per class, :mod:`bench.builds`) and
+each rate the build offers (:func:`spec.uart.offered_bauds`: its start rate and the rates
+its board's USB-UART bridge makes that its clock carries), the host streams the class's
+puzzles through the virtual board with the device's queue kept full
+(:func:`host.engines.board.solve_stream`, plain answers: no counters), and the board's own
+clock says how long it took: the virtual board stamps, in its simulated cycles, the start
+bit of the first byte it received and the stop bit of the last byte it sent
+(:meth:`sim.vboard.VirtualBoard.stamp`), so
+
+* **throughput** = puzzles / ((last stop bit - first start bit) / the design clock);
+* **latency** of one puzzle = its first byte's start bit to its answer's last stop bit,
+  the puzzle sent alone;
+
+both exact device time at the build's clock, whatever the machine's speed.  The host runs
+faster than the simulation, so these figures assume a host that keeps up; the **host's
+cost** per puzzle (parse, encode, decode, the rules check), in wall time on this machine,
+is measured apart and must stay below the link's time per puzzle for a real board to
+reach them.  Beside them, in the same run, the ``sat`` engine's throughput on the same
+puzzles, on one core and on two (two processes), in wall time.
+
+    python -m slitherlink.bench.stream                         # the 10x10 class, default build
+    python -m slitherlink.bench.stream --classes 10x10,30x30 --per-class 20
+    python -m slitherlink.bench.stream --update-docs           # write the table into docs/benchmark.md
+
+A benchmark, not a test (tests/bench/test_stream.py runs it on a few puzzles).
+"""
+
+import argparse
+import multiprocessing
+import random
+import statistics
+import sys
+import time
+from datetime import datetime, timezone
+
+from slitherlink.bench.builds import (DEFAULT_GRID, class_for, class_target, grid_name,
+                                      parse_classes, vboard_params)
+from slitherlink.host import corpus
+from slitherlink.host import protocol as P
+from slitherlink.host.check import check
+from slitherlink.host.puzzle import parse_plain
+from slitherlink.spec.target import BOARDS
+from slitherlink.spec.uart import offered_bauds
+
+#: puzzles of each class streamed, and of those sent alone for the latency
+DEFAULT_PER_CLASS = 40
+LATENCY_PUZZLES = 5
+#: the peer measured beside the board
+PEER = "sat"
+#: the classes of the default run: the default build's grid
+DEFAULT_CLASSES = grid_name(DEFAULT_GRID)
+
+
+def sample(classes, per_class, seed=1, names=()):
+    """``{grid: [name, ...]}``: ``per_class`` puzzles of each class (the smallest build that
+    holds them), chosen with ``seed`` from the corpus, in name order."""
+    rows = corpus.manifest()
+    chosen = {grid: [] for grid in classes}
+    for row in rows:
+        if names and row["name"] not in names:
+            continue
+        grid = class_for({"rows": int(row["rows"]), "cols": int(row["cols"])}, classes)
+        if grid is not None:
+            chosen[grid].append(row["name"])
+    rng = random.Random(seed)
+    return {grid: sorted(rng.sample(found, min(per_class, len(found))) if not names else found)
+            for grid, found in chosen.items()}
+
+
+# -- the peer ------------------------------------------------------------------------------
+
+def _peer_solve(name):
+    from slitherlink.host.engines import get_engine
+    puzzle, _ = corpus.load(name)
+    return get_engine(PEER)(puzzle).status.name
+
+
+def peer_throughput(names, processes):
+    """Puzzles a second of :data:`PEER` on ``names`` with ``processes`` worker processes
+    (wall time on this machine, the pool started before the clock)."""
+    with multiprocessing.get_context("spawn").Pool(processes) as pool:
+        pool.map(_peer_solve, names[:processes])          # the workers up and warm
+        start = time.perf_counter()
+        pool.map(_peer_solve, names, chunksize=1)
+        return len(names) / (time.perf_counter() - start)
+
+
+# -- the host ------------------------------------------------------------------------------
+
+def host_cost(names):
+    """The host's own wall time per puzzle, median over ``names``: read the puzzle's text,
+    encode its SOLVE, decode an ANSWER carrying its solution, and the rules check."""
+    costs = []
+    root = corpus.root()
+    for name in names:
+        text = (root / f"{name}.txt").read_text()
+        _, solution = corpus.load(name)
+        puzzle = parse_plain(text, name=name)
+        answer = P.encode_answer(P.Status.SOLVED, puzzle.rows, puzzle.cols, solution=solution,
+                                 seq=1)
+        start = time.perf_counter()
+        puzzle = parse_plain(text, name=name)
+        P.encode_solve(puzzle, mode="deduce", seq=1)
+        (frame,) = [f for f in P.FrameDecoder().feed(answer) if isinstance(f, P.Frame)]
+        reply = P.decode_reply(frame)
+        check(puzzle, reply.solution)
+        costs.append(time.perf_counter() - start)
+    return statistics.median(costs)
+
+
+# -- the board -----------------------------------------------------------------------------
+
+def _frames(puzzle):
+    """Bytes of the puzzle's SOLVE and of its ANSWER (no counters), from the encoders."""
+    from slitherlink.host.device.link import frame_lengths
+    return len(P.encode_solve(puzzle, mode="deduce")), \
+        frame_lengths(puzzle.rows, puzzle.cols)["answer"]
+
+
+def _solved(outcome, solution, name):
+    from slitherlink.host.engines import Status
+    if isinstance(outcome, BaseException):
+        raise SystemExit(f"stream: {name}: {outcome}")
+    if outcome.status not in (Status.SOLVED, Status.SOLVED_UNIQUE) or \
+            outcome.solution != solution:
+        raise SystemExit(f"stream: {name}: a wrong answer ({outcome.status.name})")
+
+
+def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, log=print):
+    """Per rate of ``rates``: the latency of ``latency_count`` puzzles sent alone and the
+    throughput of all of ``names`` streamed, on a virtual board of ``grid``'s build, in the
+    board's own cycles; every answer checked against the corpus' solution."""
+    from slitherlink.host.device import Connection
+    from slitherlink.host.engines import checked_stream
+    from slitherlink.host.engines.board import solve_stream
+    from slitherlink.sim.vboard import VirtualBoard, build_design
+    build = build_design("soc", params=vboard_params(class_target(grid)), quiet=True)
+    loaded = [(name, *corpus.load(name)) for name in names]
+    clock = build.clock_hz
+    rows = []
+    with VirtualBoard("soc", build=build) as board:
+        for rate in rates:
+            connection = Connection(board.port, baud=build.baud, rate=rate, virtual=True,
+                                    health=board.problem)
+            try:
+                version = connection.connect()
+                if version.baud != rate:
+                    raise SystemExit(f"stream: the board did not switch to {rate} baud "
+                                     f"({connection.rate_note or 'no reason given'})")
+                stream = checked_stream(solve_stream)
+                latencies = []
+                for name, puzzle, solution in loaded[:latency_count]:
+                    board.stamp()
+                    ((_, outcome),) = stream([(name, puzzle)], opener=lambda: connection,
+                                             counters=False, depth=1)
+                    _, first, last = board.stamp()
+                    _solved(outcome, solution, name)
+                    latencies.append((last - first) / clock)
+                board.stamp()
+                solutions = {name: solution for name, _, solution in loaded}
+                for name, outcome in stream([(name, puzzle) for name, puzzle, _ in loaded],
+                                            opener=lambda: connection, counters=False):
+                    _solved(outcome, solutions[name], name)
+                _, first, last = board.stamp()
+            finally:
+                connection.close()
+            seconds = (last - first) / clock
+            frames = [_frames(puzzle) for _, puzzle, _ in loaded]
+            row = {"rate": rate, "n": len(loaded), "clock_hz": clock, "stream_cycles": last - first,
+                   "per_second": len(loaded) / seconds,
+                   "bytes_in": statistics.median(f[0] for f in frames),
+                   "bytes_out": statistics.median(f[1] for f in frames),
+                   "latency_median": statistics.median(latencies),
+                   "latency_max": max(latencies),
+                   "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames)}
+            log(f"  {grid_name(grid)} @ {rate:>9,} baud: {row['per_second']:10,.0f} puzzles/s, "
+                f"latency median {row['latency_median'] * 1e6:8,.1f} µs")
+            rows.append(row)
+    return rows
+
+
+# -- the run -------------------------------------------------------------------------------
+
+def offered(grid):
+    """The rates the build of ``grid`` offers, fastest first."""
+    target = class_target(grid)
+    return offered_bauds(target.clock_hz, BOARDS[target.board].bridge_max_baud, target.baud)
+
+
+def default_rates(grid):
+    """The rates of a default run: the start rate, 1 and 3 Mbaud where offered, and the
+    fastest the build offers."""
+    rates = offered(grid)
+    start = class_target(grid).baud
+    return sorted({r for r in rates if r in (start, 1_000_000, 3_000_000)} | {rates[0]})
+
+
+def _time(seconds):
+    if seconds >= 1:
+        return f"{seconds:.3g} s"
+    if seconds >= 1e-3:
+        return f"{seconds * 1e3:.3g} ms"
+    return f"{seconds * 1e6:.3g} µs"
+
+
+def table(results, meta):
+    """The Markdown of a run: a row per class and rate."""
+    command = " ".join(["python -m slitherlink.bench.stream", *meta["argv"]])
+    lines = [f"Run of {meta['date']}: `{command}`", "",
+             f"Virtual boards of the default target per class (builds: "
+             f"{', '.join(f'{c} `{b}`' for c, b in meta['builds'].items())}); "
+             f"source {meta['commit']}; load average at the start {meta['load']:.1f}.", "",
+             "| class | rate (baud) | n | bytes in / out a puzzle | link time a puzzle | "
+             "streamed (puzzles/s) | latency median / max | sat, 1 core (puzzles/s) | "
+             "sat, 2 cores (puzzles/s) | streamed / sat on 2 cores | host's cost a puzzle |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for cls, entry in results.items():
+        for row in entry["board"]:
+            lines.append(
+                f"| {cls} | {row['rate']:,} | {row['n']} | {row['bytes_in']:g} / "
+                f"{row['bytes_out']:g} | {_time(row['link_seconds'])} | "
+                f"{row['per_second']:,.0f} | {_time(row['latency_median'])} / "
+                f"{_time(row['latency_max'])} | {entry['sat_1']:,.0f} | {entry['sat_2']:,.0f} | "
+                f"{row['per_second'] / entry['sat_2']:.1f}x | {_time(entry['host_cost'])} |")
+    lines += ["", "Streamed and latency: exact, in the board's cycles at its design clock "
+              "(the virtual board's link stamps: first start bit in to last stop bit out), "
+              "plain answers (no counters), the device's queue kept full; latency: a puzzle "
+              "sent alone. sat: wall time on this machine, the same puzzles, not unique. "
+              "Host's cost: parse, encode, decode and the rules check of one puzzle, wall "
+              "time (median); a real board's throughput is bounded by it too."]
+    return "\n".join(lines) + "\n"
+
+
+def parse_args(argv):
+    p = argparse.ArgumentParser(prog="python -m slitherlink.bench.stream",
+                                description="Stream puzzles through the virtual board at the "
+                                            "rates its build offers, beside the sat peer.")
+    p.add_argument("--classes", default=DEFAULT_CLASSES,
+                   help=f"the builds' grids (default: {DEFAULT_CLASSES})")
+    p.add_argument("--per-class", type=int, default=DEFAULT_PER_CLASS,
+                   help=f"puzzles streamed per class (default: {DEFAULT_PER_CLASS})")
+    p.add_argument("--names", default="", help="comma-separated puzzle names instead")
+    p.add_argument("--rates", default="",
+                   help="comma-separated rates, or 'all' (default: the start rate, 1 and "
+                        "3 Mbaud, and the fastest the build offers)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--update-docs", action="store_true",
+                   help="write the table into docs/benchmark.md (block 'stream')")
+    args = p.parse_args(argv)
+    args.argv = list(argv)
+    try:
+        args.grids = parse_classes(args.classes)
+        [int(r) for r in args.rates.split(",") if r and args.rates != "all"]
+    except ValueError as error:
+        p.error(str(error) if "class" in str(error) else f"bad --rates {args.rates!r}")
+    if args.per_class < 1:
+        p.error("--per-class must be at least 1")
+    return args
+
+
+def run(args, log=print):
+    """The run of ``args`` (:func:`parse_args`): ``(results, meta)``, per class its board
+    rows (:func:`board_run`), ``sat``'s throughput on one and two cores and the host's
+    cost."""
+    import os
+    import subprocess
+    names = tuple(n for n in args.names.split(",") if n)
+    chosen = sample(args.grids, args.per_class, args.seed, names)
+    results, builds = {}, {}
+    for grid in args.grids:
+        picked = chosen[grid]
+        if not picked:
+            continue
+        rates = list(offered(grid)) if args.rates == "all" else \
+            [int(r) for r in args.rates.split(",")] if args.rates else default_rates(grid)
+        cls = grid_name(grid)
+        builds[cls] = class_target(grid).name
+        log(f"{cls}: {len(picked)} puzzles at {', '.join(f'{r:,}' for r in rates)} baud")
+        board = board_run(grid, picked, rates, log=log)
+        results[cls] = {"board": board, "sat_1": peer_throughput(list(picked), 1),
+                        "sat_2": peer_throughput(list(picked), 2),
+                        "host_cost": host_cost(picked)}
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True).stdout.strip() or "unknown"
+    meta = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "argv": args.argv, "builds": builds, "commit": commit,
+            "load": os.getloadavg()[0]}
+    return results, meta
+
+
+def main(argv=None):
+    args = parse_args(sys.argv[1:] if argv is None else argv)
+    results, meta = run(args, log=lambda text: print(text, flush=True))
+    text = table(results, meta)
+    print(text)
+    if args.update_docs:
+        from slitherlink.bench.hardware import update_docs
+        update_docs(text, None, print, "stream")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

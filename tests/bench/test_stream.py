@@ -1,0 +1,45 @@
+"""The link benchmark (bench/stream.py): two tiny puzzles streamed through the default
+build's virtual board at its start rate and its fastest, every answer checked; the board's
+own stamps bound the figures from below by the bytes on the line."""
+
+import pytest
+
+from slitherlink.bench import stream as S
+from slitherlink.host.corpus import load
+from slitherlink.spec.target import DEFAULT_TARGET
+
+NAMES = ("janko_0002", "janko_0011")   # a 4x4 and a 5x5
+
+
+def test_two_puzzles_at_the_start_rate_and_the_fastest(corpus):
+    fastest = S.offered((DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols))[0]
+    rates = (DEFAULT_TARGET.baud, fastest)
+    args = S.parse_args(["--names", ",".join(NAMES), "--rates", ",".join(map(str, rates))])
+    results, meta = S.run(args, log=lambda text: None)
+    (entry,) = results.values()
+    assert [row["rate"] for row in entry["board"]] == list(rates)
+    for row in entry["board"]:
+        assert row["n"] == len(NAMES) and row["clock_hz"] == DEFAULT_TARGET.clock_hz
+        puzzles = [load(name)[0] for name in NAMES]
+        frames = [S._frames(p) for p in puzzles]
+        line = [10 * (a + b) / row["rate"] for a, b in frames]
+        # a puzzle sent alone takes at least its bytes' time on the line, both ways
+        assert row["latency_median"] >= min(line) and row["latency_max"] >= max(line)
+        # streamed, the requests at least follow each other on the line towards the board
+        assert row["stream_cycles"] / row["clock_hz"] >= sum(10 * a / row["rate"]
+                                                              for a, _ in frames)
+        assert row["per_second"] == pytest.approx(
+            len(NAMES) * row["clock_hz"] / row["stream_cycles"])
+    slow, fast = entry["board"]
+    assert fast["per_second"] > slow["per_second"]
+    assert entry["sat_1"] > 0 and entry["sat_2"] > 0 and entry["host_cost"] > 0
+    text = S.table(results, meta)
+    assert f"| {DEFAULT_TARGET.max_rows}x{DEFAULT_TARGET.max_cols} | {fastest:,} | 2 |" in text
+
+
+def test_usage_errors(capsys):
+    for argv in (["--classes", "0x3"], ["--rates", "fast"], ["--per-class", "0"]):
+        with pytest.raises(SystemExit) as stop:
+            S.parse_args(argv)
+        assert stop.value.code == 2
+    assert "error" in capsys.readouterr().err
