@@ -22,7 +22,7 @@ need no simulator, and follows the device's rules of :mod:`spec.protocol` to the
   and the SOLVE's SEQ), empties the queue (no replies) and forgets the stored answers;
   ERROR NOT_BUSY when no search runs;
 * SET_BAUD (BUSY while a search runs or waits; BAD_BAUD for a rate the build does not
-  offer: above ``max_baud`` or not made by the clock, :func:`spec.uart.divisor_for`) is
+  offer: :func:`spec.uart.set_baud_bit_time`) is
   answered by BAUD at the old rate; the device then switches and keeps the new rate once
   a good frame arrives at it within ``clock_hz >> BAUD_CONFIRM_CYCLES_SHIFT`` cycles,
   else goes back to its start rate; the receive buffer is cleared at each switch;
@@ -77,10 +77,10 @@ from slitherlink.model.band import BandCycleModel, band_solve
 from slitherlink.model.paper import search
 from slitherlink.spec.protocol import BAUD_CONFIRM_CYCLES_SHIFT, FrameCrc
 from slitherlink.spec.target import DEFAULT_TARGET, get_board
-from slitherlink.spec.uart import MAX_BAUD_ERROR, divisor_for
+from slitherlink.spec import uart
+from slitherlink.spec.uart import MAX_BAUD_ERROR, baud_of, divisor_for, set_baud_bit_time
 
 from . import protocol as P
-from .device.rates import fastest_rate
 from .ptyrate import line_rate, set_line_rate
 from .puzzle import Puzzle
 from .result import Result
@@ -223,7 +223,7 @@ class FakeDevice:
         self.clock_hz = int(clock_hz)
         self.start_baud = self.baud = int(baud)  # the device's rate: at start, and now
         bridge = get_board(DEFAULT_TARGET.board).bridge_max_baud
-        self.max_baud = fastest_rate(self.clock_hz, bridge, self.start_baud) \
+        self.max_baud = uart.max_baud(self.clock_hz, bridge, self.start_baud) \
             if max_baud is None else int(max_baud)
         self.max_payload = P.solve_length(max_rows, max_cols)
         self.baudrate = self.baud     # the host's rate on the line (pyserial's attribute)
@@ -515,12 +515,11 @@ class FakeDevice:
             return error(refused.code, refused.detail)
         wanted = round(self.clock_hz / rate) if rate else 0
         try:
-            if rate > self.max_baud:
-                raise ValueError("faster than the build offers")
-            divisor = divisor_for(self.clock_hz, rate)
+            bit_time = set_baud_bit_time(self.clock_hz, self.max_baud, rate)
         except ValueError:
             return error(P.ErrorCode.BAD_BAUD, wanted if wanted <= 0xFFFF else 0)
-        self._send(P.encode_baud(round(self.clock_hz / divisor), divisor, seq=frame.seq), at)
+        self._send(P.encode_baud(baud_of(self.clock_hz, bit_time),
+                                 divisor_for(self.clock_hz, rate), seq=frame.seq), at)
         self._confirm = None
         self._switch = (self._tx_free, rate)
         return None

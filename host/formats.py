@@ -632,14 +632,7 @@ def _stdin_puzzles(stdin):
                 except PuzzleError as error:
                     yield _STDIN, error
             elif os.path.exists(text):
-                for label, read in _expand(text, None):
-                    try:
-                        puzzles = read()
-                    except PuzzleError as error:
-                        yield label, error
-                        continue
-                    for puzzle in puzzles:
-                        yield label, puzzle
+                yield from _read_expanded(text, None)
             else:
                 yield _STDIN, PuzzleError("no such file or directory, and not a Loopy game "
                                           "id or puzz.link URL", source=_STDIN, line=number)
@@ -700,14 +693,19 @@ def iter_puzzles(specs, *, stdin=None):
         if spec == "-":
             yield from _stdin_puzzles(stdin)
             continue
-        for label, read in _expand(spec, stdin):
-            try:
-                puzzles = read()
-            except PuzzleError as error:
-                yield label, error
-                continue
-            for puzzle in puzzles:
-                yield label, puzzle
+        yield from _read_expanded(spec, stdin)
+
+
+def _read_expanded(spec, stdin):
+    """``(label, puzzle or PuzzleError)`` of every input one argument names."""
+    for label, read in _expand(spec, stdin):
+        try:
+            puzzles = read()
+        except PuzzleError as error:
+            yield label, error
+            continue
+        for puzzle in puzzles:
+            yield label, puzzle
 
 
 def read_puzzles(specs, *, stdin=None):

@@ -9,7 +9,7 @@ protocol (:mod:`host.protocol`):
 * :mod:`host.device.link` -- the link's timing, derived from the baud rate and
   the frame lengths, the retry policy and its bound, the ledger of the link's
   sequence numbers, and the frame log of ``--verbose``;
-* :mod:`host.device.rates` -- the rates a build offers, the one the host asks for;
+* :mod:`host.device.rates` -- the rate the host asks for, and where a device may be left;
 * :mod:`host.device.connection` -- one conversation: requests with retries,
   ABORT, PING, the switch to the fast rate (:class:`Connection`);
 * :mod:`host.device.pipeline` -- the SOLVEs, several in flight, answered in order;

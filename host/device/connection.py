@@ -762,30 +762,3 @@ class Connection:
             pass
         finally:
             self.ledger.release(seq)
-
-    # -- solving --
-
-    def solve_jobs(self, jobs, *, depth=None, time_limit=None):
-        """Solve the :class:`host.device.pipeline.Job`\\ s of the iterable ``jobs``, several
-        in flight (``depth``, at most the device's queue); yields each job done, in their
-        order (see :class:`host.device.pipeline.Pipeline`)."""
-        from .pipeline import Pipeline
-        if self.version is None:
-            self.ping()
-        return Pipeline(self, depth=depth, time_limit=time_limit).run(jobs)
-
-    def request_solve(self, puzzle, *, mode, unique=False, bound=0, time_limit=None,
-                      label=None, counters=True):
-        """SOLVE ``puzzle`` in ``mode`` (``bound``: SOLVE's ``max_checks`` field, checks or
-        decisions; 0 = none; ``counters``: ask for the counters) and wait for its answer:
-        ``(reply, seconds)``, an :class:`host.protocol.AnswerReply`,
-        :class:`host.protocol.ResultReply` or :class:`host.protocol.DeduceResultReply` and
-        the seconds from the SOLVE to it.  ``label`` names the puzzle in messages."""
-        from .pipeline import Job
-        job = Job(puzzle, mode=mode, unique=unique, bound=bound, counters=counters,
-                  label=label)
-        for done in self.solve_jobs([job], time_limit=time_limit):
-            if done.error is not None:
-                raise done.error
-            return done.reply, done.seconds
-        raise BoardError("internal: the SOLVE ended without an answer")

@@ -26,7 +26,8 @@ After a loss the pipeline keeps one request in flight (the more bytes on a lossy
 once, the more of them damaged) and opens up again by one with every answer that came at
 the first attempt.
 
-The head waits for its search (:meth:`host.device.link.LinkTiming.search_wait`) from the
+The head waits for its search (:meth:`Pipeline._search_wait`: the search allowance only when
+the counters are asked for) from the
 moment it is the head, and its resends are bounded as a request's are
 (:meth:`host.device.link.LinkTiming.solve_bound`): when they run out, the head fails with
 the link's error and :meth:`Pipeline.run` raises it, the rest left for a new connection.
@@ -289,12 +290,24 @@ class Pipeline:
             job.limit_at = now + self.time_limit
 
     def _make_head(self, head, now):
-        """``head`` became the oldest in flight: its search may take the allowance."""
+        """``head`` became the oldest in flight: its search is waited for from now."""
         c = self.c
         head.attempts = _Attempts(c, "SOLVE", len(head.frame) + lengths()["ping"],
                                   head.reply_len)
-        head.until = now + c.timing.search_wait(len(head.frame), head.reply_len,
-                                                c.version.clock_hz, head.probes)
+        head.until = now + self._search_wait(head)
+
+    def _search_wait(self, head):
+        """How long the head's search may stay silent before it is probed: with the counters
+        asked for, the search allowance (:meth:`host.device.link.LinkTiming.search_wait`: a
+        probe costs the device cycles, which its counters would show); without them, an
+        attempt's wait, doubled with every probe answered, up to 16 times (a lost request
+        is found in a fraction of a second, also on the virtual board)."""
+        c = self.c
+        if head.counters:
+            return c.timing.search_wait(len(head.frame), head.reply_len, c.version.clock_hz,
+                                        head.probes)
+        return c.timing.attempt_wait(len(head.frame), head.reply_len, 0) * \
+            2 ** min(head.probes, 4)
 
     def _rearm(self, head, wait):
         head.until = self.clock() + wait
@@ -448,9 +461,7 @@ class Pipeline:
             return
         head.attempts.alive()
         head.probes += 1
-        c = self.c
-        self._rearm(head, c.timing.search_wait(len(head.frame), head.reply_len,
-                                               c.version.clock_hz, head.probes))
+        self._rearm(head, self._search_wait(head))
 
     # -- the time limit (one SOLVE in flight) --
 

@@ -187,3 +187,19 @@ def test_a_lossy_line_at_the_fast_rate_with_several_in_flight_gives_no_wrong_ans
         else:
             assert isinstance(outcome, (B.BoardError, Result))
     assert right >= len(NAMES) - 1
+
+
+def test_without_counters_a_lost_request_is_found_without_the_search_allowance():
+    """Plain solving (no counters asked for) probes after an attempt's wait, not after the
+    search allowance (2^25 device cycles): a probe's cycles disturb no count it shows."""
+    connection, device, clock = on_clock(Forgetful, lose={1})
+    allowance = connection.timing.search_allowance(connection.version.clock_hz)
+    start = clock.now
+    outcomes = stream(connection, NAMES[:1], unique=True, counters=False)
+    assert_right(outcomes, NAMES[:1])
+    assert len(solves(device)) == 2
+    assert clock.now - start < allowance
+    connection, device, clock = on_clock(Forgetful, lose={1})
+    start = clock.now
+    assert_right(stream(connection, NAMES[:1], unique=True, counters=True), NAMES[:1])
+    assert clock.now - start > allowance  # with the counters, the allowance first

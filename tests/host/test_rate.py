@@ -11,11 +11,11 @@ from slitherlink.host import device as B
 from slitherlink.host import protocol as P
 from slitherlink.host.device import port as port_module
 from slitherlink.host.device.link import frame_lengths
-from slitherlink.host.device.rates import offered_rates
 from slitherlink.host.engines.board import solve_on
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.result import Status
 from slitherlink.spec.target import DEFAULT_TARGET, get_board
+from slitherlink.spec.uart import offered_bauds
 from tests.conftest import load
 from tests.host.clock import Clock
 
@@ -52,7 +52,7 @@ def test_connecting_switches_to_the_fastest_rate_and_confirms_it():
 
 def test_baud_chooses_an_offered_rate():
     bridge = get_board(DEFAULT_TARGET.board).bridge_max_baud
-    rates = offered_rates(DEFAULT_TARGET.clock_hz, bridge)
+    rates = offered_bauds(DEFAULT_TARGET.clock_hz, bridge)
     assert len(rates) >= 3
     wanted = rates[1]
     connection, device, _ = on_clock(rate=wanted)
