@@ -71,10 +71,10 @@ static void set_rate(uint32_t bit_time, uint32_t baud)
 {
     while (!tx_idle())
         ;
-    REG(SOC_UART_DIVISOR) = bit_time;
+    REG(SOC_UART_DIVISOR) = bit_time;   /* at once: the host may send at the new rate now */
+    rx_clear();
     now = baud;
     rx_timeout(cycles_of(bit_time));
-    rx_clear();
 }
 
 void baud_switch(uint32_t bit_time, uint32_t baud)

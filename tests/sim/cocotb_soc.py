@@ -38,8 +38,12 @@ class Bench:
         self.decoder = F.Decoder()
         self.frames = []
 
-    def set_rate(self, baud):
-        """The host's side of the line at ``baud`` (an exact bit time in ns)."""
+    async def set_rate(self, baud):
+        """The host's side of the line at ``baud`` (an exact bit time in ns), after the BAUD
+        reply: two byte times at the old rate later (a real host, behind its USB bridge,
+        answers much later), so the device has switched (it does once its reply's stop bit
+        is out)."""
+        await Timer(2 * self.byte_time_ns(), unit="ns")
         self.source.bit_ns = self.sink.bit_ns = 1e9 / baud
 
     async def start(self):
@@ -163,8 +167,8 @@ async def modes_and_limits(dut):
     await Timer(2000 * bench.period_ns, unit="ns")
     await bench.ping(seq=11)
     for seq in range(12, 12 + S.QUEUE_DEPTH - 1):
-        await bench.send(F.solve(two, seq=seq))
-    busy = await bench.request(F.solve(two, seq=20))
+        await bench.send(F.solve(two, seq=seq, mode=S.Mode.PAPER))
+    busy = await bench.request(F.solve(two, seq=20, mode=S.Mode.PAPER))
     assert (busy.type, busy.seq, busy.code) == (MT.ERROR, 20, S.ErrorCode.BUSY), busy
     r = await bench.request(F.frame(MT.ABORT, seq=21))
     assert r.type == MT.RESULT and r.seq == 10 and r.flags & S.RESULT_ABORTED, r
@@ -186,7 +190,7 @@ async def set_baud(dut):
     fast = 4_000_000
     r = await bench.request(F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=fast), seq=5))
     assert (r.type, r.seq, r.baud, r.divisor) == (MT.BAUD, 5, fast, 13), r
-    bench.set_rate(fast)
+    await bench.set_rate(fast)
     v = await bench.ping(seq=6)
     assert (v.baud, v.start_baud) == (fast, bench.baud)
     two, _ = load("edge_1x3_two_solutions")
@@ -196,7 +200,7 @@ async def set_baud(dut):
     assert (r.type, r.code) == (MT.ERROR, S.ErrorCode.BAD_BAUD), r
     r = await bench.request(F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=bench.baud), seq=9))
     assert (r.type, r.baud) == (MT.BAUD, bench.baud), r
-    bench.set_rate(bench.baud)
+    await bench.set_rate(bench.baud)
     assert (await bench.ping(seq=10)).baud == bench.baud
 
 

@@ -42,7 +42,8 @@ def build(request):
 @pytest.fixture
 def connection(build):
     band, vboard = build
-    board = B.Connection(vboard.port, baud=vboard.baud, virtual=True)
+    # at the start rate (--baud): see tests/sim/test_vboard.py's connection
+    board = B.Connection(vboard.port, baud=vboard.baud, rate=vboard.baud, virtual=True)
     try:
         yield band, board
     finally:

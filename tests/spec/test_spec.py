@@ -182,9 +182,12 @@ def test_one_divisor_limit():
     assert board.divisor_for(50_000_000, board.DEFAULT_BAUD) == 434
     with pytest.raises(ValueError, match="too fast"):
         board.divisor_for(50_000_000, 50_000_000 // (board.MIN_DIVISOR - 1))
-    # the fractional bit time makes a rate that whole cycles would miss by 3 % (18.5 cycles)
-    made = board.baud_of(50_000_000, board.bit_time_for(50_000_000, 2_700_000))
-    assert abs(made - 2_700_000) / 2_700_000 < 0.001
+    # a fractional bit time makes a rate between whole divisors (18.52 cycles) to 0.01 %
+    assert board.divisor_for(50_000_000, 2_700_000) == 19
+    bit_time = board.bit_time_for(50_000_000, 2_700_000)
+    assert abs(board.baud_of(50_000_000, bit_time) - 2_700_000) < 2_700_000 * 1e-4
+    with pytest.raises(ValueError, match="too slow"):
+        board.divisor_for(50_000_000, 50_000_000 >> board.DIVISOR_CYCLE_BITS)
     with pytest.raises(ValueError, match="positive"):
         board.divisor_for(50_000_000, 0)
 
