@@ -542,7 +542,10 @@ class Connection:
                     self._learn(data, heard.value, len(data) + reply_len, self.clock() - first)
                 return heard.value
             attempts.failed(wait, heard)
-            flushed = self.flush(timeout=wait)  # after silence: end what may be pending
+            # after silence, end what may be pending on the device; a frame of the device's
+            # that came back (damaged, or answering something else) says that it was not
+            # inside a candidate of ours, and the flush would only cost its bytes
+            flushed = 0 if heard.bad or heard.replies else self.flush(timeout=wait)
 
     def _learn(self, frame, reply, nbytes, seconds):
         """Time the link on a request answered to a frame sent once: a PING whose VERSION

@@ -267,4 +267,4 @@ def test_model_engine_time_limit_ends_in_limit_status():
     puzzle, _ = load("loopy_20x20_hard_01")
     result = solve(puzzle, unique=True, time_limit=0.2, mode="paper")
     assert result.status is Status.LIMIT and result.solution is None
-    assert "stopped after" in result.message and result.mode == "paper"
+    assert "time limit of 0.2 s reached" in result.message and result.mode == "paper"
