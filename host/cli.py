@@ -35,7 +35,7 @@ attribute set on it.  Every answer is checked by the rules checker once, in
 :func:`host.engines.checked`: a solution that fails is never shown, the puzzle
 is reported as an engine error.
 
-An engine module may define ``finish()``, called at the end of the run (the board closes
+An engine module may define ``end_of_run()``, called at the end of the run (the board closes
 its connections there).
 
 ``--verbose`` / ``-v`` (repeatable) turns on Python logging on standard error:
@@ -537,7 +537,7 @@ def _run(args, stdin, stdout, stderr, complain):
             progress.close()
         if out_file is not None:
             out_file.close()
-        finish = getattr(engines.engine_module(args.engine), "finish", None)
+        finish = getattr(engines.engine_module(args.engine), "end_of_run", None)
         if finish is not None:  # e.g. the board's connections: closed at the run's end
             finish()
     seconds = time.perf_counter() - start

@@ -37,7 +37,7 @@ from ..errors import OptionError
 from ..puzzle import Puzzle, transpose_colouring
 from . import DEFAULT_MODE, Mode, Result, chosen_mode
 
-__all__ = ["solve", "solve_on", "solve_stream", "check_options", "finish", "MAX_CHECKS"]
+__all__ = ["solve", "solve_on", "solve_stream", "check_options", "end_of_run", "MAX_CHECKS"]
 
 #: The largest --max-checks (or, in deduce mode, --max-decisions) the SOLVE request
 #: carries (0 means no bound).
@@ -76,7 +76,7 @@ def check_options(*, max_checks=None, max_decisions=None, retries=None, time_lim
             raise OptionError(f"{name} must be positive, not {value}")
 
 
-def finish():
+def end_of_run():
     """The end of a program's solving: close every connection (a device at a fast rate is
     asked back to its start rate) and stop every virtual board."""
     close_all()

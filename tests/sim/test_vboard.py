@@ -35,12 +35,8 @@ def echo_build():
 
 
 def cycles_now(board):
-    """Ask a running harness for its cycle count (SIGUSR1 -> a "CYCLES n" line)."""
-    board.process.send_signal(signal.SIGUSR1)
-    line = board._readline(5.0)
-    match = re.fullmatch(r"CYCLES (\d+)\n", line)
-    assert match, line
-    return int(match.group(1))
+    """The board's exact cycle count (:meth:`sim.vboard.VirtualBoard.stamp`)."""
+    return board.stamp()[0]
 
 
 def test_echo_through_the_pty(echo_build):
