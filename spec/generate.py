@@ -11,7 +11,7 @@ import argparse
 import sys
 from pathlib import Path
 
-from . import combinations, exits, protocol, registers
+from . import combinations, exits, protocol, registers, target, uart
 
 __all__ = ["REPO", "HEADERS", "outputs", "stale", "write", "main"]
 
@@ -50,7 +50,23 @@ def outputs(root=REPO):
     text = _splice((root / soc).read_text(), "soc diagram", registers.soc_diagram(), soc)
     out[soc] = _splice(text, "soc tables", registers.soc_markdown(), soc)
     out.update(_exit_code_docs(root))
+    boards = Path("docs/boards.md")
+    out[boards] = _splice((root / boards).read_text(), "uart rates", uart_rates_markdown(),
+                          boards)
     return out
+
+
+def uart_rates_markdown():
+    """The rates each board's default build offers (:func:`spec.uart.offered_bauds`)."""
+    lines = ["| board | default build's clock | USB-UART bridge (fastest rate) | rates offered, "
+             "baud (the first: VERSION's `max_baud`, what the host asks for) |",
+             "|---|---|---|---|"]
+    for board in target.BOARDS.values():
+        build = target.default_target(board.name)
+        rates = uart.offered_bauds(build.clock_hz, board.bridge_max_baud, build.baud)
+        lines.append(f"| {board.title} | {build.clock_hz / 1e6:g} MHz | {board.uart_bridge} "
+                     f"({board.bridge_max_baud:,}) | {', '.join(f'{r:,}' for r in rates)} |")
+    return "\n".join(lines) + "\n"
 
 
 def _exit_code_docs(root):
