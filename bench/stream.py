@@ -55,11 +55,12 @@ DEFAULT_CLASSES = grid_name(DEFAULT_GRID)
 
 def sample(classes, per_class, seed=1, names=()):
     """``{grid: [name, ...]}``: ``per_class`` puzzles of each class (the smallest build that
-    holds them), chosen with ``seed`` from the corpus, in name order."""
+    holds them), chosen with ``seed`` from the corpus' puzzles with one solution (each
+    answer must be the corpus' solution), in name order."""
     rows = corpus.manifest()
     chosen = {grid: [] for grid in classes}
     for row in rows:
-        if names and row["name"] not in names:
+        if (names and row["name"] not in names) or (not names and row["unique"] != "yes"):
             continue
         grid = class_for({"rows": int(row["rows"]), "cols": int(row["cols"])}, classes)
         if grid is not None:
@@ -129,7 +130,8 @@ def _solved(outcome, solution, name):
 
 
 def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, log=print):
-    """Per rate of ``rates``: the latency of ``latency_count`` puzzles sent alone and the
+    """Per rate of ``rates``: the latency of the ``latency_count`` largest puzzles, each sent
+    alone, and the
     throughput of all of ``names`` streamed, on a virtual board of ``grid``'s build, in the
     board's own cycles; every answer checked against the corpus' solution."""
     from slitherlink.host.device import Connection
@@ -145,13 +147,14 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, log=print):
             connection = Connection(board.port, baud=build.baud, rate=rate, virtual=True,
                                     health=board.problem)
             try:
-                version = connection.connect()
-                if version.baud != rate:
+                connection.connect()
+                if connection.baud != rate:
                     raise SystemExit(f"stream: the board did not switch to {rate} baud "
                                      f"({connection.rate_note or 'no reason given'})")
                 stream = checked_stream(solve_stream)
                 latencies = []
-                for name, puzzle, solution in loaded[:latency_count]:
+                full = sorted(loaded, key=lambda item: -item[1].rows * item[1].cols)
+                for name, puzzle, solution in full[:latency_count]:   # the largest
                     board.stamp()
                     ((_, outcome),) = stream([(name, puzzle)], opener=lambda: connection,
                                              counters=False, depth=1)
@@ -226,8 +229,8 @@ def table(results, meta):
                 f"{row['per_second'] / entry['sat_2']:.1f}x | {_time(entry['host_cost'])} |")
     lines += ["", "Streamed and latency: exact, in the board's cycles at its design clock "
               "(the virtual board's link stamps: first start bit in to last stop bit out), "
-              "plain answers (no counters), the device's queue kept full; latency: a puzzle "
-              "sent alone. sat: wall time on this machine, the same puzzles, not unique. "
+              "plain answers (no counters), the device's queue kept full; latency: each of "
+              f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone. sat: wall time on this machine, the same puzzles, not unique. "
               "Host's cost: parse, encode, decode and the rules check of one puzzle, wall "
               "time (median); a real board's throughput is bounded by it too."]
     return "\n".join(lines) + "\n"
