@@ -192,17 +192,17 @@ static inline uint32_t settling(uint32_t max_solutions)
 }
 
 /* The short path is the whole search of a puzzle that deduction alone settles (most of
-   them: docs/deduce.md section 7): a DEDUCE that ends within 128 polls with a conflict,
+   them: docs/deduce.md section 9): a DEDUCE that ends within 128 polls with a conflict,
    or complete with the solutions asked for or nothing to backtrack to, is answered here,
    exactly as deduce_search() would, without its register saves (about 150 cycles of a
-   10x10's answer, docs/deduce.md section 12.11).  Everything else goes on in
+   10x10's answer, docs/decisions/2026-11-24-firmware-short-path.md).  Everything else goes on in
    deduce_search().
 
    The solve's cycles (result->cycles) run from "puzzle loaded" (the clues written and
    LOAD issued; the DEDUCE write waits for LOAD to end) to "answer ready" (the firmware
    knows that the search has ended).  The DEDUCE command is the first thing done, the
    result's bookkeeping is done while the engine runs, and the test that ends the search
-   here is one lookup in a set made before (docs/deduce.md section 12.13). */
+   here is one lookup in a set made before (docs/deduce.md section 9). */
 void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
 {
     uint32_t settle = max_solutions > 1u ? settling(2u) : settling(1u);
