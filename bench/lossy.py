@@ -48,6 +48,8 @@ def SearchingFakeDevice(**options):  # noqa: N802 -- a device kind, as a class i
 
 
 DEFAULT_LOSSES = (0.001, 0.01, 0.05)
+#: the devices a run may use, by their name on the command line
+DEVICES = {"fake": "fake device", "vboard": "virtual board"}
 
 
 def pick_puzzles(count, *, max_side=10, root=PUZZLES):
@@ -137,16 +139,20 @@ def run(loss, puzzles, *, seed=1, retries=None, mode="paper", kind="fake", baud=
     return records
 
 
-def table(all_records):
-    head = (f"{'device':>6} | {'baud':>7} | {'loss':>6} | {'puzzles':>7} | {'right':>5} | "
-            f"{'wrong':>5} | {'failed':>6} | {'past bound':>10} | {'success':>7} | "
-            f"{'median s':>8} | {'max s':>6} | failures (exit code: n)")
-    lines = [head, "-" * len(head)]
+def table(all_records, meta=None):
+    """The Markdown table of the runs (one row per device and loss rate), with ``meta``'s
+    line (date, command, commit, load) above it when given."""
+    lines = []
+    if meta:
+        lines += [f"Run of {meta['date']}: `{meta['command']}`; source {meta['commit']}; "
+                  f"load average at the start {meta['load']:.1f}.", ""]
+    lines += ["| device | rate (baud) | damaged bytes | puzzles | right | wrong | failed | "
+              "past bound | median s | max s | resends | failures (exit code: n) |",
+              "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for (kind, loss), records in all_records.items():
         rows = [r for r in records if not r.get("summary")]
         summary = next((r for r in records if r.get("summary")), {})
         past = sum(r["seconds"] > r["bound"] for r in rows)
-        n = len(rows)
         right = sum(r["outcome"] == "right" for r in rows)
         wrong = sum(r["outcome"] == "wrong" for r in rows)
         failed = [r for r in rows if r["outcome"] == "failed"]
@@ -154,12 +160,26 @@ def table(all_records):
         for r in failed:
             codes[r["exit_code"]] = codes.get(r["exit_code"], 0) + 1
         times = [r["seconds"] for r in rows] or [0.0]
-        lines.append(f"{kind:>6} | {summary.get('baud') or '-':>7} | {100 * loss:>5.1f}% | "
-                     f"{n:>7} | {right:>5} | {wrong:>5} | {len(failed):>6} | {past:>10} "
-                     f"| {100 * right / max(n, 1):>6.1f}% | {statistics.median(times):>8.3f} "
-                     f"| {max(times):>6.2f} | "
-                     + (", ".join(f"{c}: {k}" for c, k in sorted(codes.items())) or "-"))
+        rate = summary.get("baud")
+        lines.append(f"| {DEVICES[kind]} | {f'{rate:,}' if rate else '-'} | {100 * loss:g} % "
+                     f"| {len(rows)} | {right} | {wrong} | {len(failed)} | {past} | "
+                     f"{statistics.median(times):.3f} | {max(times):.2f} | "
+                     f"{summary.get('resends_open_session', '-')} | "
+                     + (", ".join(f"{c}: {k}" for c, k in sorted(codes.items())) or "-")
+                     + " |")
     return "\n".join(lines)
+
+
+def _meta(argv):
+    import os
+    import subprocess
+    from datetime import datetime, timezone
+    args = sys.argv[1:] if argv is None else list(argv)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
+                            text=True, cwd=Path(__file__).parent).stdout.strip() or "unknown"
+    return {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+            "command": " ".join(["python -m slitherlink.bench.lossy", *args]),
+            "commit": commit, "load": os.getloadavg()[0]}
 
 
 def main(argv=None):
@@ -181,6 +201,8 @@ def main(argv=None):
     parser.add_argument("--depth", type=int, default=None,
                         help="SOLVEs in flight (default: the device's queue)")
     parser.add_argument("--json", metavar="FILE", help="write every record as JSON")
+    parser.add_argument("--update-docs", action="store_true",
+                        help="write the table into docs/benchmark.md (block 'lossy')")
     args = parser.parse_args(argv)
     try:
         losses = [float(x) for x in args.losses.split(",")]
@@ -189,7 +211,7 @@ def main(argv=None):
     puzzles = pick_puzzles(args.puzzles)
     all_records = {}
     kinds = [k for k in args.devices.split(",") if k]
-    if not kinds or set(kinds) - {"fake", "vboard"}:
+    if not kinds or set(kinds) - set(DEVICES):
         parser.error(f"--devices {args.devices!r}: choose from fake, vboard")
     for kind in kinds:
         for loss in losses:
@@ -199,7 +221,11 @@ def main(argv=None):
                                           depth=args.depth)
             print(f"{kind}, loss {100 * loss:g} %: {time.monotonic() - start:.1f} s",
                   file=sys.stderr, flush=True)
-    print(table(all_records))
+    text = table(all_records, _meta(argv))
+    print(text)
+    if args.update_docs:
+        from slitherlink.bench.hardware import update_docs
+        update_docs(text, None, print, "lossy")
     if args.json:
         Path(args.json).write_text(json.dumps(
             {f"{k[0]} {k[1]}": v for k, v in all_records.items()}, indent=1))

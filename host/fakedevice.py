@@ -17,7 +17,8 @@ need no simulator, and follows the device's rules of :mod:`spec.protocol` to the
   each taking ``delay`` seconds of device time, and answered with ANSWER, or RESULT /
   DEDUCE_RESULT when it asks for the counters (FLAG_COUNTERS); a resend (the SEQ and CRC
   of a request queued or being solved) is dropped, one of the last
-  :data:`spec.protocol.STORE_DEPTH` answered gets its stored answer again;
+  :data:`spec.protocol.STORE_DEPTH` answered gets its stored answer again, and so does a
+  RESEND naming it (ERROR PENDING for one queued or being solved, UNKNOWN_SEQ else);
 * ABORT ends the running search (its reply, with the ABORTED flag, the counters so far
   and the SOLVE's SEQ), empties the queue (no replies) and forgets the stored answers;
   ERROR NOT_BUSY when no search runs;
@@ -467,7 +468,23 @@ class FakeDevice:
             return self._set_baud(frame, at, error)
         if frame.type == P.MsgType.SOLVE:
             return self._solve(frame, at, error)
+        if frame.type == P.MsgType.RESEND:
+            return self._resend(frame, at, error)
         return error(P.ErrorCode.UNKNOWN_TYPE, frame.type)
+
+    def _resend(self, frame, at, error):
+        try:
+            key = (frame.seq, P.decode_resend(frame))
+        except P.ProtocolError as refused:
+            return error(refused.code, refused.detail)
+        for seq, stored_crc, reply in self._store:
+            if (seq, stored_crc) == key:
+                return self._send(reply, at)
+        searches = ([self._running] if self._running else []) + list(self._queue)
+        place = next((i for i, s in enumerate(searches) if (s.seq, s.crc) == key), None)
+        if place is not None:
+            return error(P.ErrorCode.PENDING, place)
+        return error(P.ErrorCode.UNKNOWN_SEQ)
 
     def _solve(self, frame, at, error):
         crc = P.crc16(frame.encode()[1:-FrameCrc.SIZE])

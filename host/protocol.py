@@ -28,6 +28,7 @@ from slitherlink.spec.protocol import Answer as AnswerLayout
 from slitherlink.spec.protocol import Baud as BaudLayout
 from slitherlink.spec.protocol import DeduceResult as DeduceResultLayout
 from slitherlink.spec.protocol import Error as ErrorLayout
+from slitherlink.spec.protocol import Resend as ResendLayout
 from slitherlink.spec.protocol import Result as ResultLayout
 from slitherlink.spec.protocol import SetBaud as SetBaudLayout
 from slitherlink.spec.protocol import Solve as SolveLayout
@@ -44,7 +45,8 @@ __all__ = [
     "DEDUCE_RESULT_HEADER", "VERSION_PAYLOAD", "ERROR_PAYLOAD", "Mode", "as_mode", "MsgType",
     "ErrorCode", "ProtocolError", "crc16", "header_check", "Frame", "BadFrame",
     "FrameDecoder", "length_limits", "encode_frame", "encode_ping", "encode_abort",
-    "encode_stats", "encode_set_baud", "decode_set_baud", "encode_solve", "encode_solve_raw",
+    "encode_stats", "encode_set_baud", "decode_set_baud", "encode_resend", "decode_resend",
+    "frame_crc", "encode_solve", "encode_solve_raw",
     "SolveRequest", "decode_solve", "AnswerReply", "encode_answer", "decode_answer",
     "ResultReply", "encode_result", "decode_result", "DeduceResultReply",
     "encode_deduce_result", "decode_deduce_result", "OUTCOMES", "VersionReply",
@@ -265,6 +267,25 @@ def decode_set_baud(frame):
     _expect(frame, MsgType.SET_BAUD)
     _exact_length(frame, SetBaudLayout)
     return SetBaudLayout.unpack(frame.payload)[0]["baud"]
+
+
+def frame_crc(frame):
+    """The CRC of an encoded frame (its last two bytes): with its SEQ, the name of a SOLVE
+    that RESEND gives."""
+    return FrameCrc.unpack(bytes(frame[-FrameCrc.SIZE:]))[0]["crc"]
+
+
+def encode_resend(crc, seq=1):
+    """RESEND: ask again for the answer to the SOLVE of SEQ ``seq`` whose frame's CRC is
+    ``crc`` (:func:`frame_crc`)."""
+    return encode_frame(MsgType.RESEND, ResendLayout.pack(crc=crc), seq=seq)
+
+
+def decode_resend(frame):
+    """The SOLVE frame CRC a RESEND names; ProtocolError (BAD_LENGTH) for a wrong length."""
+    _expect(frame, MsgType.RESEND)
+    _exact_length(frame, ResendLayout)
+    return ResendLayout.unpack(frame.payload)[0]["crc"]
 
 
 def pack_clues(codes):

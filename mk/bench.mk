@@ -31,3 +31,13 @@ bench-model: setup
 ## bench-stream    stream puzzles through the virtual board at each rate its build offers (exact device time), beside sat on 1 and 2 cores; STREAM_ARGS="..." for options
 bench-stream: setup
 	$(PY) -m slitherlink.bench.stream $(STREAM_ARGS)
+
+# The lossy-link benchmark (bench/lossy.py): solves through a link that damages a share of
+# its bytes, the virtual board (the real firmware) and the fake device side by side.
+#   make bench-lossy LOSSY_ARGS="--devices vboard --losses 0.05 --puzzles 20 --mode deduce"
+LOSSY_ARGS ?= --mode deduce
+.PHONY: bench-lossy
+
+## bench-lossy     solves through a lossy link (0.1 %, 1 %, 5 % of bytes damaged), virtual board and fake device side by side; LOSSY_ARGS="..." for options
+bench-lossy: setup
+	$(PY) -m slitherlink.bench.lossy $(LOSSY_ARGS)

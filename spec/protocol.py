@@ -49,7 +49,13 @@ Requests and their replies (the device's rules; the fake device follows them):
 * A SOLVE whose SEQ and CRC are those of a request queued or being solved is a
   resend: it is dropped (its answer is on its way).  One whose SEQ and CRC are those of
   one of the last :data:`STORE_DEPTH` requests answered gets that answer again, without
-  a new search: the host asks for an answer it lost by sending its request again.
+  a new search.
+* RESEND asks for an answer again in 9 bytes instead of the whole SOLVE: its SEQ and its
+  payload (the SOLVE frame's CRC) name the SOLVE.  The device sends the stored answer
+  again, or ERROR PENDING when that SOLVE is queued or being solved (its answer is on its
+  way), or ERROR UNKNOWN_SEQ when it has no such SOLVE (the SOLVE was lost: the host sends
+  it again).  On a lossy line a lost answer thus costs a short request, not the whole
+  SOLVE again.
 * ABORT ends the running search (its reply carries the ABORTED flag and the counters so
   far), empties the queue (those requests get no reply) and forgets the stored answers;
   with no search running it gets ERROR NOT_BUSY.
@@ -87,7 +93,7 @@ __all__ = [
     "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "CRC8_POLY",
     "CRC8_TABLE", "crc8", "header_check", "MsgType", "ErrorCode", "Status", "status_of",
     "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc", "Empty",
-    "Solve", "SetBaud", "Answer", "Result", "DeduceResult", "Version", "Baud", "Error",
+    "Solve", "Resend", "SetBaud", "Answer", "Result", "DeduceResult", "Version", "Baud", "Error",
     "Stats", "PAYLOADS", "REQUEST_LENGTHS", "COUNTERS", "DEDUCE_COUNTERS", "STATS_COUNTERS",
     "solve_length", "answer_length", "result_length", "reply_length", "c_header", "markdown",
 ]
@@ -154,6 +160,7 @@ class MsgType(enum.IntEnum):
     ABORT = 0x03    # request: empty payload; the running search's reply, or ERROR NOT_BUSY
     STATS = 0x04    # request: empty payload; reply STATS_REPLY (also while a search runs)
     SET_BAUD = 0x05  # request: a baud rate; reply BAUD (or ERROR)
+    RESEND = 0x06   # request: a SOLVE's CRC (under its SEQ); its stored answer again (or ERROR)
     VERSION = 0x81  # reply to PING
     ANSWER = 0x82   # reply to SOLVE: the status and the colouring
     STATS_REPLY = 0x84  # reply to STATS: the receiver's counters
@@ -183,6 +190,9 @@ class ErrorCode(enum.IntEnum):
     BAD_HEADER = 14    # the header's CHECK did not match; detail: the CHECK received
     BAD_BAUD = 15      # SET_BAUD asked for a rate the build does not offer; detail: the
                        # divisor it would need (0 when it is beyond 16 bits)
+    PENDING = 16       # RESEND: that SOLVE is queued or being solved; detail: its place in
+                       # the queue (0: being solved)
+    UNKNOWN_SEQ = 17   # RESEND: no SOLVE of that SEQ and CRC is queued or stored
 
 
 class Status(enum.IntEnum):
@@ -421,6 +431,11 @@ class Empty(Layout, c_name="EMPTY"):
     """The payload of PING and ABORT: nothing."""
 
 
+class Resend(Layout, c_name="RESEND"):
+    """RESEND: which SOLVE's answer to send again (with the SOLVE's SEQ in the header)."""
+    crc: u16("the CRC of that SOLVE's frame (its last two bytes)")
+
+
 class Solve(Layout, c_name="SOLVE"):
     """SOLVE: a puzzle."""
     rows: u8(f"1 .. the build's maximum (VERSION max_rows; at most {MAX_GRID})")
@@ -545,13 +560,15 @@ class Stats(Layout, c_name="STATS"):
 
 #: The payload layout of every message type.
 PAYLOADS = {MsgType.PING: Empty, MsgType.SOLVE: Solve, MsgType.ABORT: Empty,
-            MsgType.STATS: Empty, MsgType.SET_BAUD: SetBaud, MsgType.VERSION: Version,
+            MsgType.STATS: Empty, MsgType.SET_BAUD: SetBaud, MsgType.RESEND: Resend,
+            MsgType.VERSION: Version,
             MsgType.ANSWER: Answer, MsgType.RESULT: Result, MsgType.STATS_REPLY: Stats,
             MsgType.BAUD: Baud, MsgType.ERROR: Error, MsgType.DEDUCE_RESULT: DeduceResult}
 
 #: The payload length of every request but SOLVE (whose length follows its grid).
 REQUEST_LENGTHS = {MsgType.PING: Empty.SIZE, MsgType.ABORT: Empty.SIZE,
-                   MsgType.STATS: Empty.SIZE, MsgType.SET_BAUD: SetBaud.SIZE}
+                   MsgType.STATS: Empty.SIZE, MsgType.SET_BAUD: SetBaud.SIZE,
+                   MsgType.RESEND: Resend.SIZE}
 
 #: The counters of STATS_REPLY, in payload order.
 STATS_COUNTERS = tuple(f.name for f in Stats.FIELDS)
@@ -700,7 +717,12 @@ def c_header():
              f"#define PROTO_CRC_INIT 0x{CRC_INIT:04X}u", ""]
     for t in MsgType:
         lines.append(f"#define MSG_{t.name} 0x{t.value:02X}u")
-    lines.append("")
+    lines += ["", "/* The payload length of a request of `type` but SOLVE (REQUEST_LENGTHS); "
+              "`other` for SOLVE and unknown types. */",
+              "#define PROTO_REQUEST_LENGTH(type, other) \\"]
+    for t, n in REQUEST_LENGTHS.items():
+        lines.append(f"    ((type) == MSG_{t.name} ? {n}u : \\")
+    lines += ["    (other)" + ")" * len(REQUEST_LENGTHS), ""]
     for e in ErrorCode:
         lines.append(f"#define ERR_{e.name} {e.value}u")
     lines.append("")
@@ -763,6 +785,8 @@ _DETAILS = {
     ErrorCode.NO_DEDUCE: "the low 16 bits of the deduction engine's ID register read",
     ErrorCode.BAD_HEADER: "the CHECK received",
     ErrorCode.BAD_BAUD: "the divisor the rate would need (0 when beyond 16 bits)",
+    ErrorCode.PENDING: "the SOLVE's place in the queue (0: being solved)",
+    ErrorCode.UNKNOWN_SEQ: "0",
 }
 
 _TYPES = {
@@ -777,6 +801,8 @@ _TYPES = {
                     "runs"),
     MsgType.SET_BAUD: ("host -> device", "see below; answered by BAUD at the old rate (or "
                        "ERROR BAD_BAUD, or BUSY while a search runs or waits)"),
+    MsgType.RESEND: ("host -> device", "see below; the stored answer to the SOLVE it names, "
+                     "or ERROR PENDING (queued or being solved) or UNKNOWN_SEQ (not there)"),
     MsgType.VERSION: ("device -> host", "see below"),
     MsgType.ANSWER: ("device -> host", "see below"),
     MsgType.STATS_REPLY: ("device -> host", "see below"),
@@ -823,6 +849,7 @@ def markdown():
     out += ["", "### RESULT payload", ""] + layout_table(Result)
     out += ["", "### DEDUCE_RESULT payload", ""] + layout_table(DeduceResult)
     out += ["", "### SET_BAUD payload", ""] + layout_table(SetBaud)
+    out += ["", "### RESEND payload", ""] + layout_table(Resend)
     out += ["", "### BAUD payload", ""] + layout_table(Baud)
     out += ["", "### VERSION payload", ""] + layout_table(Version)
     out += ["", "### STATS_REPLY payload", ""] + layout_table(Stats)

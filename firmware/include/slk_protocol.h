@@ -31,6 +31,7 @@
 #define MSG_ABORT 0x03u
 #define MSG_STATS 0x04u
 #define MSG_SET_BAUD 0x05u
+#define MSG_RESEND 0x06u
 #define MSG_VERSION 0x81u
 #define MSG_ANSWER 0x82u
 #define MSG_STATS_REPLY 0x84u
@@ -38,6 +39,15 @@
 #define MSG_RESULT 0x88u
 #define MSG_DEDUCE_RESULT 0x89u
 #define MSG_ERROR 0xFFu
+
+/* The payload length of a request of `type` but SOLVE (REQUEST_LENGTHS); `other` for SOLVE and unknown types. */
+#define PROTO_REQUEST_LENGTH(type, other) \
+    ((type) == MSG_PING ? 0u : \
+    ((type) == MSG_ABORT ? 0u : \
+    ((type) == MSG_STATS ? 0u : \
+    ((type) == MSG_SET_BAUD ? 4u : \
+    ((type) == MSG_RESEND ? 2u : \
+    (other))))))
 
 #define ERR_BAD_CRC 1u
 #define ERR_BAD_LENGTH 2u
@@ -54,6 +64,8 @@
 #define ERR_NO_DEDUCE 13u
 #define ERR_BAD_HEADER 14u
 #define ERR_BAD_BAUD 15u
+#define ERR_PENDING 16u
+#define ERR_UNKNOWN_SEQ 17u
 
 #define STATUS_SOLVED_UNIQUE 0u
 #define STATUS_SOLVED 1u
@@ -154,6 +166,12 @@ static inline void proto_put_u64(uint8_t *p, uint64_t v)
 #define PROTO_SET_BAUD_BAUD_OFFSET 0u
 #define PROTO_GET_SET_BAUD_BAUD(p) proto_get_u32((p) + PROTO_SET_BAUD_BAUD_OFFSET)
 #define PROTO_PUT_SET_BAUD_BAUD(p, v) proto_put_u32((p) + PROTO_SET_BAUD_BAUD_OFFSET, (v))
+
+/* Resend: RESEND: which SOLVE's answer to send again (with the SOLVE's SEQ in the header). */
+#define PROTO_RESEND_SIZE 2u
+#define PROTO_RESEND_CRC_OFFSET 0u
+#define PROTO_GET_RESEND_CRC(p) proto_get_u16((p) + PROTO_RESEND_CRC_OFFSET)
+#define PROTO_PUT_RESEND_CRC(p, v) proto_put_u16((p) + PROTO_RESEND_CRC_OFFSET, (v))
 
 /* Version: VERSION: what the build is. */
 #define PROTO_VERSION_SIZE 24u

@@ -273,11 +273,8 @@ static int stopped(void)
 /* The longest payload a request of `type` may announce in this build. */
 static uint32_t max_length(uint32_t type)
 {
-    if (type == MSG_PING || type == MSG_ABORT || type == MSG_STATS)
-        return PROTO_EMPTY_SIZE;
-    if (type == MSG_SET_BAUD)
-        return PROTO_SET_BAUD_SIZE;
-    return PROTO_RX_PAYLOAD_MAX;   /* SOLVE, and a type it does not know (UNKNOWN_TYPE) */
+    /* SOLVE, and a type it does not know (UNKNOWN_TYPE): the build's largest request */
+    return PROTO_REQUEST_LENGTH(type, PROTO_RX_PAYLOAD_MAX);
 }
 
 int rx_next(frame_t *frame)

@@ -5,7 +5,8 @@
  * The answers to the last PROTO_STORE_DEPTH SOLVEs are kept, whole frames, so a SOLVE that
  * comes again (the same SEQ and frame CRC: the host lost the answer) gets the same bytes
  * again without a search; one that comes again while it is queued or solved is dropped
- * (its answer is on its way).  ABORT ends the running search (its reply carries the
+ * (its answer is on its way).  RESEND names a SOLVE by its SEQ and CRC: its kept answer is
+ * sent again, or ERROR PENDING (queued or solved now) or UNKNOWN_SEQ (not here).  ABORT ends the running search (its reply carries the
  * ABORTED flag and is not kept), empties the queue behind it and forgets the kept answers.
  * SET_BAUD is served only while nothing is queued (baud.c switches).  PING and STATS are
  * answered at any time.
@@ -78,20 +79,22 @@ void serve_answer(uint32_t type, uint32_t len)
 
 /* ---- SOLVE --------------------------------------------------------------------- */
 
-static int in_queue(const frame_t *f)
+/* The place in the queue of the SOLVE of SEQ `seq` and frame CRC `crc` (0: being solved),
+   or -1. */
+static int queue_place(uint32_t seq, uint32_t crc)
 {
     for (uint32_t i = 0; i < queued; i++) {
         const request_t *r = &queue[queue_slot(i)];
-        if (r->seq == f->seq && r->crc == f->crc)
-            return 1;
+        if (r->seq == seq && r->crc == crc)
+            return (int)i;
     }
-    return 0;
+    return -1;
 }
 
-static const answer_t *kept(const frame_t *f)
+static const answer_t *kept(uint32_t seq, uint32_t crc)
 {
     for (uint32_t i = 0; i < stored; i++)
-        if (store[i].seq == f->seq && store[i].crc == f->crc)
+        if (store[i].seq == seq && store[i].crc == crc)
             return &store[i];
     return 0;
 }
@@ -141,9 +144,9 @@ static int refused(const frame_t *f)
 
 static void serve_solve(const frame_t *f)
 {
-    if (in_queue(f))
+    if (queue_place(f->seq, f->crc) >= 0)
         return;
-    const answer_t *a = kept(f);
+    const answer_t *a = kept(f->seq, f->crc);
     if (a) {
         send_bytes(a->frame, a->len);
         return;
@@ -163,6 +166,26 @@ static void serve_solve(const frame_t *f)
             rx_service();
     }
     queued++;
+}
+
+/* RESEND: the stored answer to the SOLVE it names again, else where that SOLVE is. */
+static void serve_resend(const frame_t *f)
+{
+    if (f->len != PROTO_RESEND_SIZE) {
+        send_error(ERR_BAD_LENGTH, MSG_RESEND, f->seq, PROTO_RESEND_SIZE);
+        return;
+    }
+    uint32_t crc = PROTO_GET_RESEND_CRC(f->payload);
+    const answer_t *a = kept(f->seq, crc);
+    if (a) {
+        send_bytes(a->frame, a->len);
+        return;
+    }
+    int place = queue_place(f->seq, crc);
+    if (place >= 0)
+        send_error(ERR_PENDING, MSG_RESEND, f->seq, (uint32_t)place);
+    else
+        send_error(ERR_UNKNOWN_SEQ, MSG_RESEND, f->seq, 0);
 }
 
 /* ---- the other requests ------------------------------------------------------------ */
@@ -214,6 +237,9 @@ static void serve_request(const frame_t *f, int searching)
     switch (f->type) {
     case MSG_SOLVE:
         serve_solve(f);
+        break;
+    case MSG_RESEND:
+        serve_resend(f);
         break;
     case MSG_PING:
         send_version(f->seq);

@@ -55,8 +55,7 @@ _SEQ = P.FrameHeader.offset("seq")
 _DAMAGE_CODES = (P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT, P.ErrorCode.OVERRUN,
                  P.ErrorCode.BAD_LENGTH, P.ErrorCode.BAD_HEADER)
 #: frame types the host sends: one of them coming back is an echo of ours
-_REQUEST_TYPES = frozenset({P.MsgType.PING, P.MsgType.SOLVE, P.MsgType.ABORT, P.MsgType.STATS,
-                            P.MsgType.SET_BAUD})
+_REQUEST_TYPES = frozenset(P.REQUEST_LENGTHS) | {P.MsgType.SOLVE}
 
 #: link key -> (the slowdown last measured there, whether it was calibrated): a
 #: connection opened again after a failure starts from it, not from the prior

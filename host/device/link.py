@@ -375,6 +375,8 @@ def _describe(frame):
                     + (" counters" if flags & P.FLAG_COUNTERS else ""))
         if frame.type == P.MsgType.SET_BAUD:
             return f"SET_BAUD {P.decode_set_baud(frame)}"
+        if frame.type == P.MsgType.RESEND:
+            return f"RESEND of the SOLVE with CRC 0x{P.decode_resend(frame):04X}"
         if frame.type in (P.MsgType.PING, P.MsgType.ABORT, P.MsgType.STATS):
             return name
         reply = P.decode_reply(frame)

@@ -10,12 +10,14 @@ colouring still goes through the rules checker, :func:`host.engines.checked`.)
 
 A request or an answer lost on the way is asked for again by sending the same request again
 (the same SEQ and bytes: the device drops it while it is queued or being solved, answers it
-from its store when it was answered, solves it when it never got it):
+from its store when it was answered, solves it when it never got it), or, where the answer
+is more likely lost than the request, by a RESEND that names it (9 bytes: the device sends
+the stored answer again, or says PENDING, or UNKNOWN_SEQ and the SOLVE follows):
 
 * at once when the answer to a request sent *after* it comes first (the device answers its
-  queue in order: the earlier request, or its answer, was lost);
-* at once when a damaged frame comes back: the oldest request in flight (the head: its
-  answer comes next);
+  queue in order: the earlier request, or its answer, was lost): a RESEND for the head;
+* at once when a damaged frame comes back: a RESEND for the oldest request in flight (the
+  head: its answer comes next);
 * at once when the device reports a frame of ours damaged (an ERROR with SEQ 0): the last
   request sent (no later answer will tell of its loss);
 * after silence (the head's wait, :mod:`host.device.link`): the flush, the head again, and
@@ -367,6 +369,8 @@ class Pipeline:
     def _refused(self, job, reply, owed):
         c, now = self.c, self.clock()
         code = reply.code
+        if reply.request_type == P.MsgType.RESEND:
+            return self._resend_refused(job, reply)
         if code == P.ErrorCode.BUSY:  # sent again after the next answer, or the head's wait
             job.busy += 1
             if job.busy > c.retries:
@@ -392,9 +396,11 @@ class Pipeline:
 
     # -- sending again --
 
-    def _resend_head(self, head, damaged, why, flush=False):
+    def _resend_head(self, head, damaged, why, flush=False, ask=False):
         """Count a failed attempt of the head (raises when they have run out) and send it
-        again; after silence the flush first, the rest in flight again, and a probe."""
+        again; after silence the flush first, the rest in flight again, and a probe.  With
+        ``ask`` (its answer was most likely lost, the SOLVE not) a RESEND asks for the
+        answer instead: 9 bytes instead of the whole SOLVE."""
         waited = self.clock() - self._wait.begin if self._wait is not None else 0.0
         heard = self._heard if self._heard is not None else _Heard()
         try:
@@ -408,12 +414,35 @@ class Pipeline:
         now = self.clock()
         if head.aborting:
             self.c._write(P.encode_abort(self._abort_seq), "ABORT again")
+        elif ask:
+            self._ask_again(head, now)
         else:
             self._send(head, now, "again")
             if flush:
                 self._probe_device()
         self._rearm(head, head.attempts.wait(flushed))
         self._resent_in_wait = True
+
+    def _ask_again(self, job, now):
+        """RESEND: ask for the answer to ``job``'s SOLVE again (the device sends it again
+        from its store, or says where the SOLVE is: :meth:`_resend_refused`)."""
+        job.sends += 1     # answered now, it was not answered at the first send
+        job.last_sent = now
+        self.c.resends += 1
+        self.c._write(P.encode_resend(P.frame_crc(job.frame), job.seq), f"{job.label}: its answer again")
+
+    def _resend_refused(self, job, reply):
+        """The device's ERROR to a RESEND: PENDING, the SOLVE is there (queued or being
+        solved: the head's search is waited for afresh); anything else (UNKNOWN_SEQ, or a
+        device without RESEND), the SOLVE itself is sent again."""
+        head = self._head()
+        if reply.code == P.ErrorCode.PENDING:
+            if job is head and not head.aborting:
+                head.attempts.alive()
+                self._rearm(head, self._search_wait(head))
+            return None
+        self._send(job, self.clock(), "the device does not have it")
+        return None
 
     def _timed_out(self, head):
         """The head's wait ran out: silence (or garbage, then quiet)."""
@@ -422,7 +451,7 @@ class Pipeline:
     def _lost(self, job, why):
         head = self._head()
         if job is head and head.attempts is not None:
-            return self._resend_head(head, True, why)
+            return self._resend_head(head, True, why, ask=True)
         self._send(job, self.clock(), "again")
         return None
 
@@ -430,7 +459,7 @@ class Pipeline:
         """A damaged frame came back: most likely the head's answer."""
         head = self._head()
         if head is not None and not self._resent_in_wait:
-            self._resend_head(head, True, why)
+            self._resend_head(head, True, why, ask=True)
 
     def _reported(self):
         """The device reports a frame of ours damaged: send the last one sent again (the

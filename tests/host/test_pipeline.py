@@ -95,17 +95,80 @@ class LosesAnswers(FakeDevice):
         return super()._send(frame, at)
 
 
-def test_a_lost_answer_is_asked_for_again_with_the_same_seq_and_answered_from_the_store():
-    """The first answer is lost: the answer to the second comes first, so the first request
-    is sent again at once, the same bytes (SEQ and CRC), and the device answers it from its
-    store without a new search."""
+def resends(device):
+    return [f for f in device.requests if f.type == P.MsgType.RESEND]
+
+
+def test_a_lost_answer_is_asked_for_again_with_a_resend_and_answered_from_the_store():
+    """The first answer is lost: the answer to the second comes first, so the host asks
+    for the first answer at once with a RESEND naming the first SOLVE (its SEQ and CRC),
+    and the device answers it from its store without a new search; no SOLVE is sent
+    again."""
     connection, device, _ = on_clock(LosesAnswers, lose=1, delay=0.5, timeout=5.0)
     outcomes = stream(connection, NAMES[:4], unique=True)
     assert_right(outcomes, NAMES[:4])
-    sent = solves(device)
-    assert len(sent) == 5
-    assert sent[4].encode() == sent[0].encode()  # the first, again: the same frame
+    sent, asked = solves(device), resends(device)
+    assert len(sent) == 4
+    assert [(f.seq, P.decode_resend(f)) for f in asked] == \
+        [(sent[0].seq, P.frame_crc(sent[0].encode()))]
     assert device.searches == 4  # its answer came from the store
+
+
+class LosesSolves(FakeDevice):
+    """Gets the first ``lose`` SOLVEs damaged: each is dropped and its ERROR BAD_CRC comes
+    back damaged too (the host hears a frame with a bad CRC)."""
+
+    def __init__(self, *, lose=1, **options):
+        super().__init__(**options)
+        self.lose = lose
+
+    def _request(self, frame, at):
+        if frame.type == P.MsgType.SOLVE and self.lose:
+            self.lose -= 1
+            error = P.encode_error(P.ErrorCode.BAD_CRC, 0, 0)
+            return self._send(error[:-1] + bytes([error[-1] ^ 0xFF]), at)
+        return super()._request(frame, at)
+
+
+def test_a_resend_for_a_solve_the_device_never_got_brings_the_solve_again():
+    """A damaged frame comes back while the one SOLVE in flight never arrived whole: the
+    host asks for its answer (RESEND), the device says UNKNOWN_SEQ, and the SOLVE follows."""
+    connection, device, _ = on_clock(LosesSolves, lose=1, timeout=5.0)
+    outcomes = stream(connection, NAMES[:1], unique=True)
+    assert_right(outcomes, NAMES[:1])
+    kinds = [f.type for f in device.requests if f.type in (P.MsgType.SOLVE,
+                                                           P.MsgType.RESEND)]
+    assert kinds == [P.MsgType.SOLVE, P.MsgType.RESEND, P.MsgType.SOLVE]
+    assert device.searches == 1
+
+
+def test_a_resend_while_the_solve_is_searched_is_answered_pending():
+    """RESEND of a SOLVE still being solved: ERROR PENDING with its place (0); of one
+    queued behind it: its place; of one the device never had: UNKNOWN_SEQ."""
+    clock = Clock()
+    device = FakeDevice(timer=clock, delay=10.0)
+    puzzle = load(NAMES[0])[0]
+    first = P.encode_solve(puzzle, mode=P.Mode.DEDUCE, seq=5)
+    second = P.encode_solve(puzzle, mode=P.Mode.DEDUCE, unique=True, seq=6)
+    device.write(first + second)
+    clock.sleep(0.1)
+    device.read(device.in_waiting)
+    for frame, seq, code, detail in ((first, 5, P.ErrorCode.PENDING, 0),
+                                     (second, 6, P.ErrorCode.PENDING, 1),
+                                     (first, 7, P.ErrorCode.UNKNOWN_SEQ, 0)):
+        device.write(P.encode_resend(P.frame_crc(frame), seq))
+        clock.sleep(0.1)
+        (reply,) = P.FrameDecoder().feed(device.read(device.in_waiting))
+        error = P.decode_error(reply)
+        assert (reply.seq, error.code, error.request_type, error.detail) == \
+            (seq, code, P.MsgType.RESEND, detail)
+    clock.sleep(30.0)
+    answers = P.FrameDecoder().feed(device.read(device.in_waiting))
+    assert [a.seq for a in answers] == [5, 6]
+    device.write(P.encode_resend(P.frame_crc(first), 5))
+    clock.sleep(0.1)
+    (again,) = P.FrameDecoder().feed(device.read(device.in_waiting))
+    assert again.encode() == answers[0].encode()
 
 
 class Forgetful(FakeDevice):

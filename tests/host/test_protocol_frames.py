@@ -41,6 +41,8 @@ def _encode(kind, a):
         return P.encode_stats(seq)
     if kind == "set_baud":
         return P.encode_set_baud(a["baud"], seq)
+    if kind == "resend":
+        return P.encode_resend(a["crc"], seq)
     if kind == "solve":
         codes, cols = a["codes"], a["cols"]
         clues = [[None if v == P.CLUE_BLANK else v for v in codes[r * cols:(r + 1) * cols]]
@@ -78,7 +80,7 @@ def _encode(kind, a):
 
 def test_record_covers_every_message_type_and_error():
     kinds = {f["kind"] for f in FRAMES}
-    assert {"ping", "abort", "stats", "set_baud", "solve", "answer", "result", "deduce_result",
+    assert {"ping", "abort", "stats", "set_baud", "resend", "solve", "answer", "result", "deduce_result",
             "version", "baud", "stats_reply", "error"} <= kinds
     codes = {f["args"]["code"] for f in FRAMES if f["kind"] == "error"}
     assert {int(c) for c in P.ErrorCode} <= codes
@@ -112,6 +114,8 @@ def test_the_record_is_the_specification_s_frame():
     f = recorded["set_baud"]
     assert f["hex"] == _by_hand(0x05, f["args"]["seq"],
                                 struct.pack("<I", f["args"]["baud"])).hex()
+    f = recorded["resend"]
+    assert f["hex"] == _by_hand(0x06, f["args"]["seq"], struct.pack("<H", f["args"]["crc"])).hex()
     f = recorded["error"]
     a = f["args"]
     assert f["hex"] == _by_hand(0xFF, a["seq"], struct.pack("<BBH", a["code"], a["request_type"],
@@ -155,6 +159,8 @@ def test_decoder_reads_recorded_frame(index):
         assert P.decode_baud(frame) == P.BaudReply(a["baud"], a["divisor"], a["seq"])
     elif f["kind"] == "set_baud":
         assert P.decode_set_baud(frame) == a["baud"]
+    elif f["kind"] == "resend":
+        assert P.decode_resend(frame) == a["crc"]
     elif f["kind"] == "stats_reply":
         assert P.decode_stats(frame).as_dict() == dict.fromkeys(P.STATS_COUNTERS, 0) | \
             a["counters"]
@@ -178,7 +184,8 @@ def record():
     deduce = {name: (i + 1) * 1_000_003 for i, name in enumerate(P.DEDUCE_RESULT_COUNTERS)}
     frames = [("ping", {"seq": 1}), ("abort", {"seq": 2}), ("stats", {"seq": 255}),
               ("set_baud", {"baud": 1_000_000, "seq": 3}),
-              ("set_baud", {"baud": 12_000_000, "seq": 0x5A})]
+              ("set_baud", {"baud": 12_000_000, "seq": 0x5A}),
+              ("resend", {"crc": 0xBEEF, "seq": 0x33})]
     for mode, counters, unique, max_checks, seq in (("paper", True, False, 0, 4),
                                                      ("deduce", False, True, 123456, 0xA5)):
         frames.append(("solve", {"rows": 10, "cols": 10, "codes": codes, "unique": unique,
@@ -219,7 +226,8 @@ def record():
     for code in P.ErrorCode:
         frames.append(("error", {"code": int(code), "request_type": 0 if code in (
             P.ErrorCode.BAD_HEADER, P.ErrorCode.BAD_CRC, P.ErrorCode.TIMEOUT,
-            P.ErrorCode.OVERRUN) else int(P.MsgType.SOLVE), "detail": 0xBEEF & (code * 4099),
+            P.ErrorCode.OVERRUN) else int(P.MsgType.RESEND) if code in (
+            P.ErrorCode.PENDING, P.ErrorCode.UNKNOWN_SEQ) else int(P.MsgType.SOLVE), "detail": 0xBEEF & (code * 4099),
             "seq": 0 if code in (P.ErrorCode.BAD_HEADER, P.ErrorCode.BAD_CRC,
                                  P.ErrorCode.TIMEOUT, P.ErrorCode.OVERRUN) else 14 + code}))
     return {"note": "frames of protocol version 2, recorded with host/protocol.py by "

@@ -10,7 +10,8 @@ SoC at its design clock, starting at 115200 baud), in the protocol's own bytes
   every reply with its request's SEQ;
 * the queue: SOLVEs queued behind a running one and answered in order, BUSY when full;
   a resend answered from the kept answers (one search, two answers, the same bytes) or
-  dropped while its request is queued; ABORT with a queue;
+  dropped while its request is queued; RESEND (PENDING, UNKNOWN_SEQ, the kept answer);
+  ABORT with a queue;
 * the rate: SET_BAUD to a faster rate and back, its fallback when the host does not
   confirm, rates the build does not offer (BAD_BAUD), streaming at the fastest rate with
   the queue full and no byte lost;
@@ -261,6 +262,7 @@ def test_a_damaged_check_is_dropped_at_once(link):
 
 @pytest.mark.parametrize("request_type, length", [
     (MT.PING, 1), (MT.STATS, 3), (MT.ABORT, 200), (MT.SET_BAUD, S.SetBaud.SIZE + 1),
+    (MT.RESEND, S.Resend.SIZE + 1),
     (MT.SOLVE, S.solve_length(10, 10) + 1), (0x42, S.solve_length(10, 10) + 1),
     (MT.SOLVE, S.MAX_PAYLOAD)])
 def test_a_len_beyond_the_build_is_dropped_at_once(link, request_type, length):
@@ -313,6 +315,34 @@ def test_a_resend_of_a_running_request_is_dropped(link):
     assert answer.type == MT.ANSWER and answer.seq == 23
     version = link.ask(F.frame(MT.PING, seq=24))
     assert version.type == MT.VERSION     # and nothing between: one answer only
+
+
+def resend(request, seq=None):
+    """RESEND of the SOLVE frame ``request``: its SEQ (or ``seq``) and its CRC."""
+    return F.frame(MT.RESEND, request[-S.FrameCrc.SIZE:],
+                   seq=request[S.FrameHeader.offset("seq")] if seq is None else seq)
+
+
+def test_resend_names_a_solve_by_seq_and_crc(link):
+    """RESEND of the SOLVE being solved: PENDING 0; of the one queued behind it: PENDING 1;
+    of a SEQ and CRC the board never had: UNKNOWN_SEQ; once answered: the answer's bytes
+    again, without a search; a short one: BAD_LENGTH."""
+    running, waiting = long_solve(61), F.solve(load("janko_1165")[0], seq=62)
+    link.send(running + waiting)
+    link.ping(seq=60)             # the search runs: both are in
+    for request, seq, code, detail in ((running, 61, S.ErrorCode.PENDING, 0),
+                                       (waiting, 62, S.ErrorCode.PENDING, 1),
+                                       (running, 63, S.ErrorCode.UNKNOWN_SEQ, 0)):
+        reply = link.ask(resend(request, seq))
+        assert (reply.type, reply.seq, reply.code, reply.fields["type"], reply.detail) == (
+            MT.ERROR, seq, code, MT.RESEND, detail)
+    answers = link.read(2)
+    assert [a.seq for a in answers] == [61, 62]
+    for answer, request in zip(answers, (running, waiting)):
+        assert link.ask(resend(request)).raw == answer.raw
+    short = link.ask(F.frame(MT.RESEND, b"\x01", seq=64))
+    assert (short.seq, short.code, short.fields["type"], short.detail) == (
+        64, S.ErrorCode.BAD_LENGTH, MT.RESEND, S.Resend.SIZE)
 
 
 def test_the_queue_full_and_empty(link):
