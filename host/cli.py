@@ -153,6 +153,11 @@ def exit_code_for(status, *, unique):
     return ExitCode.ENGINE
 
 
+def _model_time_limit():
+    from slitherlink.host.engines.model import DEFAULT_TIME_LIMIT
+    return DEFAULT_TIME_LIMIT
+
+
 class Outcome:
     """What happened to one input: a puzzle and its result, or an input error."""
 
@@ -325,7 +330,9 @@ def build_parser():
                              f"({', '.join(FORMATS)})")
     limits = parser.add_argument_group("limits")
     limits.add_argument("--time-limit", type=_positive_float, metavar="SECONDS",
-                        help="stop an engine after SECONDS (engines that support it)")
+                        help="stop an engine after SECONDS (engines that support it; the "
+                             "model engine's default: "
+                             f"{_model_time_limit():g} s)")
     limits.add_argument("--max-checks", type=_positive_int, metavar="N",
                         help="paper mode: stop the search after N partial-condition checks "
                              "(model, board)")
@@ -598,13 +605,14 @@ class Progress:
     once a run has taken :data:`PROGRESS_AFTER` seconds, when standard error is a
     terminal: puzzles done (of how many, when known), how they ended, the rate."""
 
-    def __init__(self, stream, total=None):
+    def __init__(self, stream, total=None, timer=time.monotonic):
         isatty = getattr(stream, "isatty", None)
         self.stream = stream if isatty is not None and isatty() else None
-        self.total, self.start, self.shown, self.width = total, time.monotonic(), 0.0, 0
+        self.timer = timer
+        self.total, self.start, self.shown, self.width = total, timer(), 0.0, 0
 
     def update(self, outcomes):
-        now = time.monotonic()
+        now = self.timer()
         if self.stream is None or now - self.start < PROGRESS_AFTER or now - self.shown < 0.1:
             return
         self.shown = now

@@ -174,3 +174,41 @@ def test_standard_input_that_trickles_forever_ends_in_one_line(monkeypatch):
         os.close(write)
     assert code == ExitCode.INPUT
     assert "no complete puzzle line within 0.3 s" in err.getvalue().splitlines()[0]
+
+
+class Terminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def test_the_progress_line_on_a_terminal_after_a_second():
+    """Nothing in the first PROGRESS_AFTER seconds; then one line, rewritten in place (at
+    most ten times a second): done of all, how they ended, the rate; cleared at the end.
+    Nothing at all when standard error is not a terminal."""
+    from slitherlink.host.cli import PROGRESS_AFTER, Outcome, Progress
+    from slitherlink.host.result import Result, Status
+    now = [0.0]
+    terminal = Terminal()
+    progress = Progress(terminal, total=3, timer=lambda: now[0])
+    puzzle = load("janko_1165")[0]
+    solved = Outcome("a", puzzle, Result("sat", Status.SOLVED_UNIQUE))
+    failed = Outcome("b", puzzle, None, ExitCode.INPUT, "bad")
+    progress.update([solved])
+    assert terminal.getvalue() == ""                 # too early
+    now[0] = PROGRESS_AFTER + 1.0
+    progress.update([solved, failed])
+    line = "[2/3] 1 solved, 1 not; 1.0 puzzles/s"
+    assert terminal.getvalue() == "\r" + line
+    now[0] += 0.05
+    progress.update([solved, failed, solved])
+    assert terminal.getvalue() == "\r" + line        # at most ten times a second
+    now[0] += 0.1
+    progress.update([solved, failed, solved])
+    assert terminal.getvalue().endswith("\r[3/3] 2 solved, 1 not; 1.4 puzzles/s")
+    progress.close()
+    assert terminal.getvalue().endswith("\r" + " " * len(line) + "\r")
+    plain = io.StringIO()
+    quiet = Progress(plain, total=3, timer=lambda: now[0] + 10.0)
+    quiet.update([solved])
+    quiet.close()
+    assert plain.getvalue() == ""
