@@ -209,6 +209,7 @@ def main(argv=None):
     except ValueError:
         parser.error(f"--losses {args.losses!r} is not a list of numbers")
     puzzles = pick_puzzles(args.puzzles)
+    meta = _meta(argv)   # the load at the start
     all_records = {}
     kinds = [k for k in args.devices.split(",") if k]
     if not kinds or set(kinds) - set(DEVICES):
@@ -221,7 +222,7 @@ def main(argv=None):
                                           depth=args.depth)
             print(f"{kind}, loss {100 * loss:g} %: {time.monotonic() - start:.1f} s",
                   file=sys.stderr, flush=True)
-    text = table(all_records, _meta(argv))
+    text = table(all_records, meta)
     print(text)
     if args.update_docs:
         from slitherlink.bench.hardware import update_docs
