@@ -24,6 +24,10 @@ puzzles, on one core and on two (two processes), in wall time.
     python -m slitherlink.bench.stream --classes 10x10,30x30 --per-class 20
     python -m slitherlink.bench.stream --update-docs           # write the table into docs/benchmark.md
 
+With ``--profile`` the board is the profiling build (:mod:`sim.vboard.profile`: the same
+cycles) and each rate's stream is followed by the table of the firmware's functions that
+took its cycles, per puzzle.
+
 A benchmark, not a test (tests/bench/test_stream.py runs it on a few puzzles).
 """
 
@@ -129,20 +133,29 @@ def _solved(outcome, solution, name):
         raise SystemExit(f"stream: {name}: a wrong answer ({outcome.status.name})")
 
 
-def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, log=print):
+def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=False, log=print):
     """Per rate of ``rates``: the latency of the ``latency_count`` largest puzzles, each sent
     alone, and the
     throughput of all of ``names`` streamed, on a virtual board of ``grid``'s build, in the
-    board's own cycles; every answer checked against the corpus' solution."""
+    board's own cycles; every answer checked against the corpus' solution.  ``profile``:
+    on the profiling board, each row's ``profile`` is the stream's cycles per firmware
+    function (:func:`sim.vboard.profile.by_function`), also logged as a table."""
+    import tempfile
+    from slitherlink.boards.design import firmware_image
     from slitherlink.host.device import Connection
     from slitherlink.host.engines import checked_stream
     from slitherlink.host.engines.board import solve_stream
     from slitherlink.sim.vboard import VirtualBoard, build_design
-    build = build_design("soc", params=vboard_params(class_target(grid)), quiet=True)
+    from slitherlink.sim.vboard import profile as profiler
+    build = build_design("soc", params=vboard_params(class_target(grid)), profile=profile,
+                         quiet=True)
     loaded = [(name, *corpus.load(name)) for name in names]
     clock = build.clock_hz
     rows = []
-    with VirtualBoard("soc", build=build) as board:
+    workdir = tempfile.TemporaryDirectory(prefix="stream-profile-")
+    counts = f"{workdir.name}/counts"
+    with workdir, VirtualBoard("soc", build=build,
+                               args=["--profile", counts] if profile else []) as board:
         for rate in rates:
             connection = Connection(board.port, baud=build.baud, rate=rate, virtual=True,
                                     health=board.problem)
@@ -180,6 +193,10 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, log=print):
                    "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames)}
             log(f"  {grid_name(grid)} @ {rate:>9,} baud: {row['per_second']:10,.0f} puzzles/s, "
                 f"latency median {row['latency_median'] * 1e6:8,.1f} µs")
+            if profile:
+                elf = firmware_image(class_target(grid)).elf
+                row["profile"] = profiler.by_function(profiler.read(counts), elf)
+                log(profiler.table(row["profile"], per=len(loaded)))
             rows.append(row)
     return rows
 
@@ -249,6 +266,9 @@ def parse_args(argv):
                    help="comma-separated rates, or 'all' (default: the start rate, 1 and "
                         "3 Mbaud, and the fastest the build offers)")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--profile", action="store_true",
+                   help="on the profiling board: print each stream's cycles per firmware "
+                        "function")
     p.add_argument("--update-docs", action="store_true",
                    help="write the table into docs/benchmark.md (block 'stream')")
     args = p.parse_args(argv)
@@ -281,7 +301,7 @@ def run(args, log=print):
         cls = grid_name(grid)
         builds[cls] = class_target(grid).name
         log(f"{cls}: {len(picked)} puzzles at {', '.join(f'{r:,}' for r in rates)} baud")
-        board = board_run(grid, picked, rates, log=log)
+        board = board_run(grid, picked, rates, profile=args.profile, log=log)
         results[cls] = {"board": board, "sat_1": peer_throughput(list(picked), 1),
                         "sat_2": peer_throughput(list(picked), 2),
                         "host_cost": host_cost(picked)}

@@ -40,11 +40,13 @@ class FirmwareError(RuntimeError):
 
 
 class Image(bytes):
-    """A firmware RAM image; ``ram_size`` is the RAM it was linked for (its stack at the top)."""
+    """A firmware RAM image; ``ram_size`` is the RAM it was linked for (its stack at the top);
+    ``elf`` the ELF file it was made from (its symbols), when built here."""
 
-    def __new__(cls, data, ram_size):
+    def __new__(cls, data, ram_size, elf=None):
         image = super().__new__(cls, data)
         image.ram_size = ram_size
+        image.elf = elf
         return image
 
 
@@ -100,8 +102,9 @@ def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", ou
     check_build_size(max_rows, max_cols)
     _compilers(cc_kind)
     ram_size = ram_size or default_ram_size(max_rows, max_cols, cc_kind=cc_kind)
-    data = _build(max_rows, max_cols, ram_size=ram_size, cc_kind=cc_kind, out_dir=out_dir)[0]
-    return Image(data, ram_size)
+    data, _, elf = _build(max_rows, max_cols, ram_size=ram_size, cc_kind=cc_kind,
+                          out_dir=out_dir)
+    return Image(data, ram_size, elf)
 
 
 def generated_files(max_rows, max_cols, *, ram_size):
@@ -113,7 +116,7 @@ def generated_files(max_rows, max_cols, *, ram_size):
 
 
 def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
-    """``(image bytes, end of .bss)``; see :func:`build_firmware`."""
+    """``(image bytes, end of .bss, the ELF's path)``; see :func:`build_firmware`."""
     check_build_size(max_rows, max_cols)
     cc, objcopy = _compilers(cc_kind)
     out_dir = Path(out_dir or build_root() / "firmware"
@@ -130,7 +133,7 @@ def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
     stamp, image, elf_out = out_dir / "slitherlink.firmware.sha256", out_dir / "firmware.bin", \
         out_dir / "firmware.elf"
     if stamp.exists() and image.exists() and elf_out.exists() and stamp.read_text() == digest:
-        return image.read_bytes(), symbol(elf_out, "__bss_end")
+        return image.read_bytes(), symbol(elf_out, "__bss_end"), elf_out
 
     with tempfile.TemporaryDirectory(dir=out_dir, prefix=".build-") as tmp:
         tmp = Path(tmp)
@@ -175,27 +178,34 @@ def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
         stamp_tmp = tmp / "stamp"
         stamp_tmp.write_text(digest)
         os.replace(stamp_tmp, stamp)
-    return data, end
+    return data, end, out_dir / "firmware.elf"
 
 
-def symbol(elf, name):
-    """Address of symbol ``name`` in the 32-bit ELF file ``elf`` (its symbol table), or None."""
+def symbols(elf):
+    """``[(name, address, size, kind)]`` of the 32-bit ELF file ``elf``'s symbol table
+    (``kind``: the ELF symbol type, 2 for a function); ``[]`` for anything else."""
     data = Path(elf).read_bytes()
     if data[:4] != b"\x7fELF" or data[4] != 1:
-        return None
+        return []
     shoff, = struct.unpack_from("<I", data, 0x20)
     shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
     sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize)
                 for i in range(shnum)]
+    found = []
     for sec in sections:
         if sec[1] == 2:  # SHT_SYMTAB
             strtab = sections[sec[6]]
             for off in range(sec[4], sec[4] + sec[5], 16):
-                st_name, st_value = struct.unpack_from("<II", data, off)
+                st_name, st_value, st_size, st_info = struct.unpack_from("<IIIB", data, off)
                 start = strtab[4] + st_name
-                if data[start:data.index(b"\0", start)].decode() == name:
-                    return st_value
-    return None
+                found.append((data[start:data.index(b"\0", start)].decode(), st_value,
+                              st_size, st_info & 15))
+    return found
+
+
+def symbol(elf, name):
+    """Address of symbol ``name`` in the 32-bit ELF file ``elf`` (its symbol table), or None."""
+    return next((address for found, address, _, _ in symbols(elf) if found == name), None)
 
 
 def main(argv=None):

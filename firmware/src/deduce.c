@@ -11,6 +11,8 @@
 #include "deduce.h"
 #include "io.h"
 #include "rules.h"
+#include "arith.h"
+#include "clues.h"
 #include "proto.h"
 #include "serve.h"
 
@@ -30,15 +32,35 @@ int deduce_ok(void)
     return DED(SLK_DEDUCE_ID) == want_id && (DED(SLK_DEDUCE_CONFIG) & size_mask) == want_config;
 }
 
+/* The engine's code of each of a word's codes: a clue 0..3 as it is, a blank
+   SLK_CLUE_BLANK (the blank codes changed by PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK). */
+static inline uint32_t engine_codes(uint32_t word)
+{
+    return word ^ clue_spread(clue_blanks(word), PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK);
+}
+
+_Static_assert((PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK) < 16u, "a code's change stays in it");
+_Static_assert(SLK_CLUE_BLANK <= SLK_DEDUCE_CLUE_CLUE_MASK, "the engine's blank fits");
+
 void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
 {
-    uint32_t i = 0;
+    uint32_t bytes = PROTO_SOLVE_CLUES_BYTES(mul_small(rows, cols));
+    uint32_t word = 0, have = 0, k = 0, since = 0;   /* codes in word; cells since a drain */
     for (uint32_t r = 0; r < rows; r++) {
-        for (uint32_t c = 0; c < cols; c++, i++) {
-            uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
-            DED(SLK_DEDUCE_CLUE_ADDR(r, c)) = code == PROTO_CLUE_BLANK ? SLK_CLUE_BLANK : code;
+        volatile uint32_t *clue = &DED(SLK_DEDUCE_CLUE_ADDR(r, 0));
+        for (uint32_t c = 0; c < cols; c++) {
+            if (!have) {
+                word = engine_codes(clue_word(codes, k++, bytes));
+                have = CLUES_PER_WORD;
+            }
+            clue[c] = word & SLK_DEDUCE_CLUE_CLUE_MASK;
+            word >>= 4;
+            have--;
         }
-        rx_service();   /* the requests behind this one keep arriving */
+        if ((since += cols) >= 32u) {
+            since = 0;
+            rx_service();   /* the requests behind this one keep arriving */
+        }
     }
     uint32_t island = (uint32_t)island_free(rows, cols, codes);
     rx_service();
@@ -88,6 +110,11 @@ static void save_solution(deduce_result_t *result)
     }
 }
 
+/* Colouring chunks: at most 16 cells, so that one never spans two DEDUCE_ROW words and
+   fits beside the fewer than 8 bits waiting for a byte. */
+#define CHUNK 16u
+_Static_assert(SLK_DEDUCE_ROW_CELLS % CHUNK == 0, "a chunk within a row word");
+
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
 {
     uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
@@ -96,16 +123,14 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
         solution_in_engine = 0;
     }
     for (uint32_t r = 0; r < puzzle_rows; r++) {
-        for (uint32_t c = 0; c < puzzle_cols; c += 8) {
-            uint32_t take = puzzle_cols - c < 8u ? puzzle_cols - c : 8u;
+        for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
+            uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
             uint32_t chunk = (result->inside[r][c / SLK_DEDUCE_ROW_CELLS]
                               >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u);
             acc |= chunk << have;
-            have += take;
-            if (have >= 8u) {
+            for (have += take; have >= 8u; have -= 8u) {
                 out[bytes++] = (uint8_t)acc;
                 acc >>= 8;
-                have -= 8u;
             }
         }
     }

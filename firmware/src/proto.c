@@ -38,8 +38,9 @@
 #define RXBUF (PROTO_QUEUE_DEPTH * RXFRAME)
 
 static uint8_t rxbuf[RXBUF];          /* a ring: the candidate starts at rxbuf[head] */
-static uint8_t payload[PROTO_RX_PAYLOAD_MAX];  /* the payload of the last good frame */
-static uint8_t txbuf[PROTO_TX_FRAME_MAX];
+/* the payload of the last good frame */
+static uint8_t payload[PROTO_WORDS(PROTO_RX_PAYLOAD_MAX)] __attribute__((aligned(4)));
+static uint8_t txbuf[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
 const uint8_t *const tx_frame = txbuf;
 static uint32_t head, count;          /* count bytes are buffered from head on */
@@ -92,21 +93,22 @@ static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
    when a byte arrived.  Never sends anything and never moves buffered bytes. */
 static __attribute__((noinline)) int rx_drain(void)
 {
-    int got = 0;
-    uint32_t at = wrap(head + count);
-    while (count < RXBUF) {
+    uint32_t at = wrap(head + count), room = RXBUF - count, got = 0;
+    while (got < room) {
         uint32_t word = REG(SOC_UART_DATA);
         if (word & SOC_UART_DATA_EMPTY_MASK)
             break;
         rxbuf[at] = (uint8_t)(word >> SOC_UART_DATA_BYTE_SHIFT);
-        at = wrap(at + 1);
-        count++;
-        stats.rx_bytes++;
-        got = 1;
+        if (++at == RXBUF)
+            at = 0;
+        got++;
     }
-    if (got)
-        last_rx = cycles_lo();
-    return got;
+    if (!got)
+        return 0;
+    count += got;
+    stats.rx_bytes += got;
+    last_rx = cycles_lo();
+    return 1;
 }
 
 void rx_service(void)
@@ -122,26 +124,38 @@ static void rx_drop(uint32_t n)
 }
 
 /* Copy n buffered bytes from offset `from` of the candidate to out, receiving every 32
-   bytes (behind the candidate: the bytes read stay put). */
-static void rx_copy(uint8_t *out, uint32_t from, uint32_t n)
+   bytes (behind the candidate: the bytes read stay put); returns the CRC `crc` continued
+   over them.  The ring is read in runs without a wrap. */
+static uint32_t rx_take(uint8_t *out, uint32_t from, uint32_t n, uint32_t crc)
 {
-    for (uint32_t i = wrap(head + from); n--; i = wrap(i + 1)) {
-        *out++ = rxbuf[i];
-        if ((n & 31u) == 0)
+    uint32_t i = wrap(head + from);
+    while (n) {
+        uint32_t run = RXBUF - i;
+        if (run > n)
+            run = n;
+        if (run > 32u)
+            run = 32u;
+        const uint8_t *in = rxbuf + i;
+        for (uint32_t j = 0; j < run; j++) {
+            uint32_t byte = in[j];
+            out[j] = (uint8_t)byte;
+            crc = crc_step(crc, byte);
+        }
+        out += run;
+        n -= run;
+        i = wrap(i + run);
+        if (n)
             rx_drain();
     }
+    return crc;
 }
 
-/* CRC of n buffered bytes from offset `from`, receiving every 32 bytes. */
-static uint32_t rx_crc(uint32_t from, uint32_t n)
+/* Copy the few (a header's, a trailer's) buffered bytes from offset `from` of the
+   candidate to out. */
+static void rx_copy(uint8_t *out, uint32_t from, uint32_t n)
 {
-    uint32_t crc = PROTO_CRC_INIT;
-    for (uint32_t i = wrap(head + from); n--; i = wrap(i + 1)) {
-        crc = crc_step(crc, rxbuf[i]);
-        if ((n & 31u) == 0)
-            rx_drain();  /* appends behind the candidate: the bytes read stay put */
-    }
-    return crc;
+    for (uint32_t i = wrap(head + from); n--; i = wrap(i + 1))
+        *out++ = rxbuf[i];
 }
 
 /* ---- transmitter ------------------------------------------------------------- */
@@ -153,6 +167,10 @@ int tx_idle(void)
 
 void send_bytes(const uint8_t *p, uint32_t n)
 {
+    if (tx_idle()) {   /* the TX FIFO is empty: its depth goes in without a look */
+        for (uint32_t k = n < SOC_UART_TX_DEPTH ? n : SOC_UART_TX_DEPTH; k--; n--)
+            uart_put(*p++);
+    }
     while (n--) {
         while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_READY_MASK))
             rx_drain();
@@ -307,7 +325,11 @@ int rx_next(frame_t *frame)
         uint32_t end = PROTO_FRAME_SIZE + len;
         rx_copy(trailer, end, PROTO_FRAME_CRC_SIZE);
         uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
-        if (rx_crc(PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET) != got) {
+        /* the CRC over LEN .. the header's end, then on over the payload as it is copied */
+        uint32_t crc = PROTO_CRC_INIT;
+        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < PROTO_FRAME_SIZE; i++)
+            crc = crc_step(crc, header[i]);
+        if (rx_take(payload, PROTO_FRAME_SIZE, len, crc) != got) {
             drop(ERR_BAD_CRC, got);
             continue;
         }
@@ -316,7 +338,6 @@ int rx_next(frame_t *frame)
         frame->crc = (uint16_t)got;
         frame->len = len;
         frame->payload = payload;
-        rx_copy(payload, PROTO_FRAME_SIZE, len);
         rx_drop(total);
         stats.frames_good++;
         return 1;

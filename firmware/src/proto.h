@@ -18,11 +18,15 @@
                                         PROTO_DEDUCE_RESULT_LENGTH(SLK_MAX_ROWS * SLK_MAX_COLS))
 #define PROTO_TX_FRAME_MAX (PROTO_TX_PAYLOAD_MAX + PROTO_OVERHEAD)
 
+/* n bytes rounded up to whole words: the size of a buffer copied a word at a time. */
+#define PROTO_WORDS(n) (((n) + 3u) & ~3u)
+
 typedef struct {
     uint8_t type, seq;
     uint16_t crc;            /* the frame's CRC: with seq, what tells a resend */
     uint32_t len;
-    const uint8_t *payload;  /* a copy, valid until the next rx_next() */
+    const uint8_t *payload;  /* a copy (word-aligned, whole words), valid until the next
+                                rx_next() */
 } frame_t;
 
 /* The receiver's bit time: `cycles` whole clock cycles (its inter-byte timeout). */
@@ -45,7 +49,7 @@ int rx_next(frame_t *frame);
 
 /* The payload of the next reply: fill it at the PROTO_* offsets, then send_frame(). */
 extern uint8_t *const reply_payload;
-/* The last frame send_frame() sent, whole. */
+/* The last frame send_frame() sent, whole (word-aligned, whole words). */
 extern const uint8_t *const tx_frame;
 /* Frame the `len` bytes at reply_payload as a message of `type` answering request `seq`
    and send it; while the TX FIFO is full, keep receiving.  Returns the frame's length. */

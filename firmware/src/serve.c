@@ -18,6 +18,7 @@
 #include "serve.h"
 #include "arith.h"
 #include "baud.h"
+#include "clues.h"
 #include "io.h"
 
 /* A reply kept for a resend: the request's SEQ and frame CRC, the whole reply frame. */
@@ -25,7 +26,7 @@ typedef struct {
     uint8_t seq;
     uint16_t crc;
     uint32_t len;
-    uint8_t frame[PROTO_TX_FRAME_MAX];
+    uint8_t frame[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 } answer_t;
 
 static request_t queue[PROTO_QUEUE_DEPTH];
@@ -34,6 +35,19 @@ static int aborting;                  /* an ABORT ended the running search */
 static answer_t store[PROTO_STORE_DEPTH];
 static uint32_t stored, store_next;   /* answers kept in store[0 .. stored); the next slot */
 static uint32_t version, accelerator_id_read, deduce_id_read;
+
+/* Copy n bytes between word-aligned buffers a word at a time (the bytes past n up to the
+   word's end too: every buffer here is whole words), receiving every 32 words. */
+static void copy_words(void *to, const void *from, uint32_t n)
+{
+    uint32_t *t = to;
+    const uint32_t *f = from;
+    for (uint32_t i = 0; 4u * i < n; i++) {
+        t[i] = f[i];
+        if ((i & 31u) == 31u)
+            rx_service();
+    }
+}
 
 static uint32_t queue_slot(uint32_t i)
 {
@@ -63,11 +77,7 @@ void serve_answer(uint32_t type, uint32_t len)
         a->seq = r->seq;
         a->crc = r->crc;
         a->len = n;
-        for (uint32_t i = 0; i < n; i++) {
-            a->frame[i] = tx_frame[i];
-            if ((i & 31u) == 31u)
-                rx_service();
-        }
+        copy_words(a->frame, tx_frame, n);
         store_next = store_next + 1 == PROTO_STORE_DEPTH ? 0 : store_next + 1;
         if (stored < PROTO_STORE_DEPTH)
             stored++;
@@ -126,11 +136,12 @@ static int refused(const frame_t *f)
     if (flags & ~PROTO_SOLVE_FLAGS)
         return refuse(ERR_BAD_FLAGS, f, flags);
     const uint8_t *codes = p + PROTO_SOLVE_CLUES_OFFSET;
-    for (uint32_t i = 0; i < cells; i++) {
-        uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
-        if (code > 3u && code != PROTO_CLUE_BLANK)
-            return refuse(ERR_BAD_CLUE, f, i);
-        if ((i & 31u) == 31u)
+    uint32_t bytes = PROTO_SOLVE_CLUES_BYTES(cells);
+    for (uint32_t k = 0; CLUES_PER_WORD * k < cells; k++) {
+        uint32_t bad = clue_bad(clue_word(codes, k, bytes)) & clue_cells(k, cells);
+        if (bad)
+            return refuse(ERR_BAD_CLUE, f, CLUES_PER_WORD * k + clue_first(bad));
+        if ((k & 3u) == 3u)
             rx_service();
     }
     if (flags & PROTO_FLAG_DEDUCE) {
@@ -160,11 +171,7 @@ static void serve_solve(const frame_t *f)
     request_t *r = &queue[queue_slot(queued)];
     r->seq = f->seq;
     r->crc = f->crc;
-    for (uint32_t i = 0; i < f->len; i++) {
-        r->payload[i] = f->payload[i];
-        if ((i & 31u) == 31u)
-            rx_service();
-    }
+    copy_words(r->payload, f->payload, f->len);
     queued++;
 }
 

@@ -74,7 +74,8 @@ def trace_kind(path):
     return "fst" if str(path).endswith(".fst") else "vcd"
 
 
-def build_design(name="soc", *, params=None, trace=None, force=False, quiet=False, root=None):
+def build_design(name="soc", *, params=None, trace=None, profile=False, force=False,
+                 quiet=False, root=None):
     """Build (or find the cached build of) a virtual board; returns a :class:`Build`.
 
     ``params`` of the SoC: the fields of its target to change from the default one
@@ -88,8 +89,8 @@ def build_design(name="soc", *, params=None, trace=None, force=False, quiet=Fals
     build_name, factory, key = make(dict(params or {}))
     if name == "echo" and trace in (None, "vcd"):
         trace = "vcd"  # the small self-test board always has VCD tracing: one build
-    return build(factory, name=build_name, inputs=inputs, trace=trace, force=force,
-                 quiet=quiet, root=root, key=key, snapshot=_SNAPSHOT)
+    return build(factory, name=build_name, inputs=inputs, trace=trace, profile=profile,
+                 force=force, quiet=quiet, root=root, key=key, snapshot=_SNAPSHOT)
 
 
 class VirtualBoard:

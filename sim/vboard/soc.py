@@ -53,4 +53,5 @@ def design(target=DEFAULT_TARGET):
     return Design(design_name(target), TOP_NAME, target.clock_hz, target.baud, sources,
                   ports={"clk": "clk", "rst": "rst", "uart_rx": "uart_rx",
                          "uart_tx": "uart_tx", "trap": "trap"},
+                  pc=("picorv32", "cpu", "dbg_insn_addr"),
                   info={**target.as_dict(), "firmware_bytes": len(image)})
