@@ -87,7 +87,7 @@ def noise(rng, expected):
             parts.append(F.frame(kind_type, seq=seq(rng), length=rng.randrange(
                 least, S.MAX_PAYLOAD + 1))[:S.FrameHeader.SIZE])
         elif kind == 4:  # a well-formed frame of no known type: always answered
-            kind_type = rng.choice([0x06, 0x42, 0x7F, 0x81, 0xFE])  # not 0: "no type"
+            kind_type = rng.choice([0x07, 0x42, 0x7F, 0x81, 0xFE])  # not 0: "no type"
             n = seq(rng)
             parts.append(F.frame(kind_type, bytes(rng.randrange(256)
                                                   for _ in range(rng.randrange(4))), seq=n))
