@@ -4,8 +4,9 @@ band model's (:func:`model.band.band_solve`: the search of :func:`model.deduce.s
 flood and label iterations counted as passes), on corpus puzzles up to the build's 10x10:
 unique, several solutions, none, a decision bound, and branching, through both of the
 firmware's paths (deduce_run's short one and deduce_search()).  On the default board (band
-1, the Arty's build) and on two other builds: band 4 (three words at 10x10) and band 1 with
-the ECP5 builds' fast label network.  A build without the engine refuses deduce mode
+1, the Arty's build) and, marked slow (two more SoC builds; the engine's own tests cover
+both variants against the model in every run), on two other builds: band 4 (three words
+at 10x10) and band 1 with the ECP5 builds' fast label network.  A build without the engine refuses deduce mode
 (ERROR NO_DEDUCE) and keeps serving."""
 
 import pytest
@@ -31,7 +32,9 @@ def band_model(puzzle, *, band=1, unique, max_decisions=None):
     return want.outcome, {key: counters[key] for key in DEDUCE_COUNTERS}
 
 
-@pytest.fixture(scope="module", params=sorted(BUILDS))
+@pytest.fixture(scope="module", params=[
+    pytest.param(name, marks=() if name == "default" else pytest.mark.slow)
+    for name in sorted(BUILDS)])
 def build(request):
     """``(band, virtual board)`` of a build: the default one, or one of :data:`BUILDS`."""
     params = BUILDS[request.param]
@@ -145,6 +148,7 @@ def test_a_puzzle_solved_transposed_on_a_non_square_build():
     assert {key: result.counters[key] for key in counters} == counters
 
 
+@pytest.mark.slow  # a SoC build of its own; the clocks are equal in test_propagator.py too
 def test_the_fast_label_network_takes_the_same_cycles():
     """The two label row networks compute the same labels in the same clocks
     (docs/deduce.md): every counter and the solve's exact cycles are
