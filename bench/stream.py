@@ -135,14 +135,16 @@ def _solved(outcome, solution, name):
 
 def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=False, log=print):
     """Per rate of ``rates``: the latency of the ``latency_count`` largest puzzles, each sent
-    alone, and the
-    throughput of all of ``names`` streamed, on a virtual board of ``grid``'s build, in the
-    board's own cycles; every answer checked against the corpus' solution.  ``profile``:
-    on the profiling board, each row's ``profile`` is the stream's cycles per firmware
-    function (:func:`sim.vboard.profile.by_function`), also logged as a table."""
+    alone, and the throughput of all of ``names`` streamed, on a virtual board of
+    ``grid``'s build started for that rate, in the board's own cycles; every answer checked
+    against the corpus' solution; ``resends``: the requests the rate's connection sent
+    again (0 on a clean run).  ``profile``: on the profiling board, each row's ``profile``
+    is the stream's cycles per firmware function (:func:`sim.vboard.profile.by_function`),
+    also logged as a table."""
     import tempfile
     from slitherlink.boards.design import firmware_image
     from slitherlink.host.device import Connection
+    from slitherlink.host.device.connection import forget_links
     from slitherlink.host.engines import checked_stream
     from slitherlink.host.engines.board import solve_stream
     from slitherlink.sim.vboard import VirtualBoard, build_design
@@ -152,11 +154,15 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
     loaded = [(name, *corpus.load(name)) for name in names]
     clock = build.clock_hz
     rows = []
-    workdir = tempfile.TemporaryDirectory(prefix="stream-profile-")
-    counts = f"{workdir.name}/counts"
-    with workdir, VirtualBoard("soc", build=build,
-                               args=["--profile", counts] if profile else []) as board:
-        for rate in rates:
+    for rate in rates:
+        # a board of its own per rate, met at its start rate: a board left at a fast rate
+        # is found again only after the host's attempts at the start rate, whose flushes
+        # take minutes of simulation
+        forget_links()
+        workdir = tempfile.TemporaryDirectory(prefix="stream-profile-")
+        counts = f"{workdir.name}/counts"
+        with workdir, VirtualBoard("soc", build=build,
+                                   args=["--profile", counts] if profile else []) as board:
             connection = Connection(board.port, baud=build.baud, rate=rate, virtual=True,
                                     health=board.problem)
             try:
@@ -190,7 +196,8 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                    "bytes_out": statistics.median(f[1] for f in frames),
                    "latency_median": statistics.median(latencies),
                    "latency_max": max(latencies),
-                   "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames)}
+                   "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames),
+                   "resends": connection.resends}
             log(f"  {grid_name(grid)} @ {rate:>9,} baud: {row['per_second']:10,.0f} puzzles/s, "
                 f"latency median {row['latency_median'] * 1e6:8,.1f} µs")
             if profile:

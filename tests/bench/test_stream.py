@@ -1,6 +1,7 @@
 """The link benchmark (bench/stream.py): two tiny puzzles streamed through the default
 build's virtual board at its start rate and its fastest, every answer checked; the board's
-own stamps bound the figures from below by the bytes on the line."""
+own stamps bound the figures from below by the bytes on the line.  A rate after another
+fast one meets its board at the start rate (no attempt in vain)."""
 
 import pytest
 
@@ -35,6 +36,18 @@ def test_two_puzzles_at_the_start_rate_and_the_fastest(corpus):
     assert entry["sat_1"] > 0 and entry["sat_2"] > 0 and entry["host_cost"] > 0
     text = S.table(results, meta)
     assert f"| {DEFAULT_TARGET.max_rows}x{DEFAULT_TARGET.max_cols} | {fastest:,} | 2 |" in text
+
+
+def test_a_fast_rate_after_another_meets_its_board_at_the_start_rate(corpus):
+    """The second fast rate's connection is answered at its first attempt: it does not
+    find a board left at the first one (the host would try the start rate three times
+    before the rate it left it at, with flushes that take minutes of simulation)."""
+    grid = (DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols)
+    rates = S.offered(grid)[:2]
+    assert len(rates) == 2 and DEFAULT_TARGET.baud not in rates
+    rows = S.board_run(grid, NAMES[:1], rates, latency_count=1, log=lambda text: None)
+    assert [row["rate"] for row in rows] == list(rates)
+    assert [row["resends"] for row in rows] == [0, 0]
 
 
 def test_usage_errors(capsys):
