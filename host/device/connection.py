@@ -626,9 +626,11 @@ class Connection:
 
     def candidate_rates(self):
         """The rates a device may be at when a connection opens, in the order they are
-        tried: the start rate, the rate this link was last set to, ``--baud``, the fastest
-        of every known board's default build (:func:`host.device.rates.known_rates`)."""
-        rates = [self.start_baud, self.ledger.rate, self.rate, *known_rates()]
+        tried: the rate this program last left the link at (a virtual board stays at the
+        rate of its last connection; a board whose rate was restored is at its start rate),
+        the start rate, ``--baud``, the fastest of every known board's default build
+        (:func:`host.device.rates.known_rates`)."""
+        rates = [self.ledger.rate, self.start_baud, self.rate, *known_rates()]
         return list(dict.fromkeys(r for r in rates if r))
 
     def _reach(self, rates, request, retries_elsewhere=None):

@@ -153,3 +153,24 @@ def test_an_unwritable_latency_timer_is_said_once(tmp_path, monkeypatch, caplog)
 def test_a_port_without_a_latency_timer(tmp_path):
     assert port_module.set_latency_timer("/dev/pts/3", root=tmp_path) is None
     assert port_module.set_latency_timer("/dev/ttyUSB9", root=tmp_path) is None
+
+
+def test_a_board_left_at_a_fast_rate_is_tried_there_first():
+    """A virtual board keeps the rate of its last connection (it is not asked back to its
+    start rate on close): the next connection on the same link (the same ledger, as two
+    connections to one port share) reaches it at its first attempt at that rate, without
+    silent attempts and flushes at the start rate."""
+    clock = Clock()
+    device = FakeDevice(timer=clock)
+    first = B.Connection("/dev/pts/fake", line=device, clock=clock, virtual=True)
+    first.connect()
+    first.close()
+    assert device.baud == device.max_baud > device.start_baud   # left at the fast rate
+    before = len(device.requests)
+    second = B.Connection("/dev/pts/fake", line=device, clock=clock, virtual=True)
+    second.ledger = first.ledger
+    assert second.candidate_rates()[:2] == [device.max_baud, device.start_baud]
+    second.connect()
+    assert kinds(device)[before:] == ["ABORT", "PING"]   # already at the fastest rate
+    assert second.resends == 0 and second.baud == device.max_baud
+    assert solves_right(second)
