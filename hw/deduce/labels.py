@@ -490,11 +490,7 @@ class Labels(wiring.Component):
                          for c in range(p)]
             x = []
             for c in range(p):
-                if self.network == "fast":
-                    x.append(_min3(m, f"x_{k}_{c}", old[c], lb[c], before[c], la[c], after[c]))
-                else:
-                    t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
-                    x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
+                x.append(_min3(m, f"x_{k}_{c}", old[c], lb[c], before[c], la[c], after[c]))
             outs.append(run_min(m, f"run{k}", x, vl, network=self.network))
         for j in range(band):
             for c in range(p):
