@@ -54,21 +54,22 @@ each seeing the new labels of the row before it (combinationally; the first row
 the registered row) and the old labels of the row after it, exactly the
 model's order.  Row update: every point takes the minimum of its label, the
 label of the row before across a LINE H edge and the label of the row after
-across a LINE H edge (two compare-and-selects), then every run of points joined
+across a LINE H edge (the three compared side by side and one select,
+:func:`_min3`: one compare-and-select deep), then every run of points joined
 by LINE V edges takes its minimum: a segmented prefix-min left to right,
 then the value at the run's right end is copied back along the run (2:1
 multiplexers): the prefix-min over Sklansky's network (``ceil(log2 P)``
 levels, ``P/2`` operators a level), the copy back over the network of
 :func:`prefix_levels` with one Brent-Kung level at each end of a Sklansky
 network (``ceil(log2 P) + 1`` levels, about a fifth fewer operators).  The
-combinational path of a clock is ``band x (2 + ceil(log2 P))``
+combinational path of a clock is ``band x (1 + ceil(log2 P))``
 compare-and-selects and ``band x (1 + ceil(log2 P))`` multiplexer levels: at
-20x36 (``P = 37``), 8 compare-and-selects and 7 multiplexer levels a row.  That
+20x36 (``P = 37``), 7 compare-and-selects and 7 multiplexer levels a row.  That
 is ``network="small"``; ``network="fast"`` (docs/deduce.md section 8.3)
-compares the three candidates side by side with one select, and takes each
-run's minimum as the smaller of the prefix-min left to right and its mirror
-image right to left: ``band x (2 + ceil(log2 P))`` compare-and-selects and no
-copy back, the same labels in the same clocks, for about twice the operators.
+takes each run's minimum as the smaller of the prefix-min left to right and
+its mirror image right to left: ``band x (2 + ceil(log2 P))``
+compare-and-selects and no copy back, the same labels in the same clocks, for
+about twice the operators.
 The new labels are registered (they are the next group's "row before"), and
 the findings below (equalities, popcounts, accumulators) are computed from that
 register in the next clock, with the window registered beside it: a pipeline
@@ -490,11 +491,7 @@ class Labels(wiring.Component):
                          for c in range(p)]
             x = []
             for c in range(p):
-                if self.network == "fast":
-                    x.append(_min3(m, f"x_{k}_{c}", old[c], lb[c], before[c], la[c], after[c]))
-                else:
-                    t1 = _cs(m, f"x1_{k}_{c}", lb[c], before[c], old[c])
-                    x.append(_cs(m, f"x2_{k}_{c}", la[c], after[c], t1))
+                x.append(_min3(m, f"x_{k}_{c}", old[c], lb[c], before[c], la[c], after[c]))
             outs.append(run_min(m, f"run{k}", x, vl, network=self.network))
         for j in range(band):
             for c in range(p):

@@ -39,7 +39,14 @@ from the trail).  Each clock of a copy takes the lowest group in ``differ``.
   changed by each save by the count of the word it copies less the count of
   the word it overwrites), and a restore adds, for each word it copies, the
   count of the propagated word less the snapshot word's (two popcounts a
-  clock).
+  clock).  For the clock rate this is a pipeline: the two popcounts of the
+  words arriving are registered, added to ``known_base`` (a save) or to the
+  restore's sums in the next clock, the restore's total is registered the
+  clock after its last addition and used (kept as the IN probe's count, or
+  the cell scored and the best cell updated) in the clock after that: three
+  clocks after the restore's last clock, while the next propagation (at
+  least three clocks) or the next scan (four clocks before it can pick a
+  cell or end a pass) runs, so the engine's clocks are as without it.
 * The dirty flag is copied in the first clock of a save and of a restore.
   When the next step is a propagation from the restored state with the probed
   cell OUT (the OUT probe after a successful IN probe, or the fix after a
@@ -287,6 +294,32 @@ class Prober(wiring.Component):
         m.d.comb += snap_known.eq(s_rd.data[C0] | s_rd.data[C1])
         pc_snap = Signal(self.score_bits + 1)
         m.d.comb += pc_snap.eq(popcount(m, snap_known & word_grid, name="snap_known"))
+        # -- the score pipeline (module docstring, "The score"): the popcounts registered,
+        # added in the next clock (``add_save``: to ``known_base``; ``add_restore``: to
+        # ``count`` and ``count_snap``); a restore's ``total`` the clock after its last
+        # addition, and its use (``score_op``) the clock after that
+        pc_r, pc_snap_r = Signal.like(pc), Signal.like(pc_snap)
+        m.d.sync += [pc_r.eq(pc), pc_snap_r.eq(pc_snap)]
+        add_save, add_fresh, add_restore = Signal(), Signal(), Signal()
+        m.d.sync += [add_save.eq(0), add_restore.eq(0)]
+        with m.If(add_save):
+            m.d.sync += known_base.eq(known_base + pc_r - Mux(add_fresh, 0, pc_snap_r))
+        with m.If(add_restore):
+            m.d.sync += [count.eq(count + pc_r), count_snap.eq(count_snap + pc_snap_r)]
+        # what the restore that ended wants of its total: nothing, keep it as the IN
+        # probe's count, or score the cell
+        KEEP_IN, SCORE = 1, 2
+        op_1, op_2, score_op = Signal(2), Signal(2), Signal(2)
+        m.d.sync += [op_1.eq(0), op_2.eq(op_1), score_op.eq(op_2)]
+        total = Signal(self.score_bits + 1)
+        m.d.sync += total.eq(known_base + count - count_snap)
+        with m.If(score_op == KEEP_IN):
+            m.d.sync += count_in.eq(total)
+        with m.If(score_op == SCORE):
+            # min(total, count_in) > best, the two compares side by side
+            with m.If(~in_skip & (total > best) & (count_in > best)):
+                m.d.sync += [best.eq(Mux(total < count_in, total, count_in)), best_valid.eq(1),
+                             best_group.eq(cell_group), best_pos.eq(cell_pos)]
 
         # -- the scan window
         rd = Signal(range(-1, groups + 2))     # the group read in this clock
@@ -445,7 +478,7 @@ class Prober(wiring.Component):
                                  s_wr.en.eq(1),
                                  l_wr.addr.eq(pend_g), l_wr.data.eq(prop.label_out),
                                  l_wr.en.eq(1)]
-                    m.d.sync += known_base.eq(known_base + pc - Mux(fresh, 0, pc_snap))
+                    m.d.sync += [add_save.eq(1), add_fresh.eq(fresh)]
                 with m.If(differ.any()):       # read the next one
                     copy_pick()
                     m.d.comb += [prop.addr.eq(pick), prop.label_addr.eq(pick)]
@@ -489,7 +522,7 @@ class Prober(wiring.Component):
                         m.d.comb += prop.state_in.eq(with_cell(s_rd.data, pend_g, ~colour))
                     with m.Else():
                         m.d.comb += prop.state_in.eq(s_rd.data)
-                    m.d.sync += [count.eq(count + pc), count_snap.eq(count_snap + pc_snap)]
+                    m.d.sync += add_restore.eq(1)
                     with m.If(~hit):           # and its colours implied
                         old = Mux(implied_valid.bit_select(pend_g, 1), i_rd.data, 0)
                         m.d.comb += [i_rd.addr.eq(pend_g), i_wr.addr.eq(pend_g),
@@ -500,9 +533,6 @@ class Prober(wiring.Component):
                 with m.If(differ.any()):
                     copy_pick()
                     m.d.comb += [l_rd.addr.eq(pick), prop.addr.eq(pick)]
-                total = Signal(self.score_bits + 1)
-                m.d.comb += total.eq(known_base + count + Mux(pend, pc, 0)
-                                     - count_snap - Mux(pend, pc_snap, 0))
                 with m.If(~differ.any()):      # the last word's count has come
                     m.d.sync += pend.eq(0)
                     m.d.comb += differ_cell.eq(put)   # the cell's word differs again
@@ -512,15 +542,12 @@ class Prober(wiring.Component):
                     with m.Elif(colour & out_skip):   # OUT implied: no OUT probe, no score
                         after_cell()
                     with m.Elif(colour):       # the OUT probe (the snapshot is still valid)
-                        m.d.sync += [count_in.eq(total), colour.eq(0)]
+                        m.d.sync += [op_1.eq(KEEP_IN), colour.eq(0)]
                         bump("probes", "saves")
                         m.d.comb += prop.start.eq(1)
                         m.next = "PROBE"
                     with m.Else():             # both succeeded: the score
-                        score = Mux(total < count_in, total, count_in)
-                        with m.If(~in_skip & (score > best)):
-                            m.d.sync += [best.eq(score), best_valid.eq(1),
-                                         best_group.eq(cell_group), best_pos.eq(cell_pos)]
+                        m.d.sync += op_1.eq(SCORE)
                         after_cell()
             with m.State("FIX"):
                 m.d.comb += [busy.eq(1), active.eq(1)]
