@@ -14,7 +14,7 @@ protocol (:mod:`host.protocol`):
   ABORT, PING, the switch to the fast rate (:class:`Connection`);
 * :mod:`host.device.pipeline` -- the SOLVEs, several in flight, answered in order;
 * :mod:`host.device.virtual` -- starting the virtual board when no port is
-  given, and telling when it has died;
+  given, connecting to one (:func:`connect_to`), and telling when it has died;
 * :mod:`host.device.sessions` -- the connections of this program, kept from
   one puzzle to the next and closed at its end (:func:`open_connection`,
   :func:`close_all`);
@@ -28,7 +28,8 @@ from .errors import (BoardError, DeviceError, GarbledAnswer, NoAnswer, NoDeduceE
                      PortError, TooLarge, VirtualBoardFailed)
 from .link import DEFAULT_RETRIES
 from .sessions import close_all, connections, drop, open_connection
+from .virtual import connect_to
 
-__all__ = ["Connection", "open_connection", "drop", "close_all", "connections", "DEFAULT_RETRIES",
+__all__ = ["Connection", "connect_to", "open_connection", "drop", "close_all", "connections", "DEFAULT_RETRIES",
            "BoardError", "PortError", "NoAnswer", "GarbledAnswer", "TooLarge", "DeviceError",
            "NoDeduceEngine", "VirtualBoardFailed"]

@@ -7,7 +7,8 @@ on a pseudo-terminal), building it first if needed, through exactly the same
 connection asks :func:`death` now and then, so that a board that died (its
 process ended, or its CPU trapped) is reported as such, at once.
 
-The board reports its simulated time (the harness prints ``CYCLES n`` when sent SIGUSR1:
+The board reports its simulated time (the harness prints ``CYCLES n RX a TX b`` when sent
+SIGUSR1, the last two its link stamps, :meth:`sim.vboard.VirtualBoard.stamp`:
 :class:`SimulatedTime`), without a byte on its UART, so nothing of its cycle counts is
 disturbed: the host learns from it exactly how much slower than the board the simulation
 runs (the link's slowdown, :meth:`host.device.link.LinkTiming.simulated`: every wait in
@@ -24,7 +25,7 @@ import time
 from .connection import Connection
 from .errors import VirtualBoardFailed
 
-__all__ = ["start_virtual", "death", "SimulatedTime", "FROZEN_SECONDS"]
+__all__ = ["start_virtual", "connect_to", "death", "SimulatedTime", "FROZEN_SECONDS"]
 
 #: seconds of wall time in which a running virtual board's clock must advance (or it
 #: report its time at all) while a host waits on it
@@ -73,7 +74,7 @@ def _catches(pid, signum):
 
 class SimulatedTime:
     """The simulated time of a running virtual board's harness: :meth:`tick` (called now
-    and then while the host waits) asks for it with SIGUSR1 and reads the ``CYCLES n``
+    and then while the host waits) asks for it with SIGUSR1 and reads the ``CYCLES n ...``
     lines of the answers that have come, without waiting.  :attr:`slowdown` is the wall
     time of a second of the board's clock, measured over about a second; :meth:`frozen`
     says whether the clock has not advanced (or not been reported) for ``seconds``."""
@@ -121,7 +122,7 @@ class SimulatedTime:
             self._buffer += data
         *lines, self._buffer = self._buffer.split(b"\n")
         for line in lines:
-            match = re.fullmatch(rb"CYCLES (\d+)", line.strip())
+            match = re.fullmatch(rb"CYCLES (\d+)(?: RX \d+ TX \d+)?", line.strip())
             if match:
                 cycles = int(match.group(1))
                 self.samples.append((now, cycles))
@@ -167,6 +168,21 @@ def start_virtual(timeout=None, retries=None, vboard=None, rate=None):
     except BaseException:
         vboard.stop()
         raise
+    try:
+        connection = connect_to(vboard, rate=rate, timeout=timeout, retries=retries)
+    except BaseException:
+        vboard.stop()
+        raise
+    return connection, vboard
+
+
+def connect_to(vboard, **options):
+    """A :class:`Connection` (not yet connected) to the running virtual board ``vboard``
+    (``options``: Connection's; its port and start rate by default), watched as every
+    connection to a virtual board is: a board that dies or traps is reported at once, one
+    whose clock stands still within :data:`FROZEN_SECONDS`, and the board's simulated
+    time sets the link's slowdown, so every wait is scaled from the measured speed of the
+    board (on a busy machine too)."""
     simulated = SimulatedTime.of(vboard)
     link = {}
 
@@ -193,11 +209,7 @@ def start_virtual(timeout=None, retries=None, vboard=None, rate=None):
         if simulated.slowdown is not None and "connection" in link:
             link["connection"].simulated(simulated.slowdown)
 
-    try:
-        connection = Connection(vboard.port, baud=vboard.baud, rate=rate, timeout=timeout,
-                                retries=retries, virtual=True, health=health)
-    except BaseException:
-        vboard.stop()
-        raise
+    options = {"baud": vboard.baud, "virtual": True, **options}
+    connection = Connection(vboard.port, health=health, **options)
     link["connection"] = connection
-    return connection, vboard
+    return connection

@@ -46,7 +46,7 @@ def build(request):
 def connection(build):
     band, vboard = build
     # at the start rate (--baud): see tests/sim/test_vboard.py's connection
-    board = B.Connection(vboard.port, baud=vboard.baud, rate=vboard.baud, virtual=True)
+    board = B.connect_to(vboard, rate=vboard.baud)
     try:
         yield band, board
     finally:
@@ -57,7 +57,7 @@ def connection(build):
 def default_board():
     """The default virtual board (the Arty's 10x10 build, both modes)."""
     with VirtualBoard("soc", build=build_design("soc", quiet=True)) as vboard:
-        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.connect_to(vboard) as board:
             yield board
 
 
@@ -117,7 +117,7 @@ def test_a_build_without_the_engine_refuses_deduce_mode():
                          quiet=True)
     puzzle, solution = load("edge_1x2_3")
     with VirtualBoard("soc", build=build) as vboard:
-        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.connect_to(vboard) as board:
             assert not board.connect().deduce_ok
             # asked directly, past the host's own check
             board.send(P.encode_solve(puzzle, mode="deduce"))
@@ -159,7 +159,7 @@ def test_the_fast_label_network_takes_the_same_cycles():
     for network in ("small", "fast"):
         build = build_design("soc", params={"label_network": network}, quiet=True)
         with VirtualBoard("soc", build=build) as vboard:
-            with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
+            with B.connect_to(vboard) as board:
                 board.connect()
                 for name in names:
                     puzzle, solution = load(name)
@@ -186,7 +186,7 @@ def test_every_corpus_puzzle_up_to_the_build_in_deduce_mode(corpus, record_prope
                          quiet=True)
     cycles = []
     with VirtualBoard("soc", build=build) as vboard:
-        with B.Connection(vboard.port, baud=vboard.baud, virtual=True) as board:
+        with B.connect_to(vboard) as board:
             board.connect()
             for row in rows:
                 puzzle, solution = load(row["name"])
