@@ -166,6 +166,9 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
             connection = Connection(board.port, baud=build.baud, rate=rate, virtual=True,
                                     health=board.problem)
             try:
+                # the waits from the board's measured speed (on a busy machine too), not
+                # from the prior of a pseudo-terminal
+                connection.simulated(board.slowdown())
                 connection.connect()
                 if connection.baud != rate:
                     raise SystemExit(f"stream: the board did not switch to {rate} baud "

@@ -198,6 +198,18 @@ class VirtualBoard:
                                     f"{line.strip() or 'no answer'}")
         return int(fields[1]), int(fields[3]), int(fields[5])
 
+    def slowdown(self, seconds=1.0):
+        """Wall seconds a second of the board's clock takes now, measured by two stamps
+        ``seconds`` apart (its clock runs while a host has its pty open): what a host's
+        waits are scaled by (:meth:`host.device.Connection.simulated`)."""
+        cycles, start = self.stamp()[0], time.monotonic()
+        time.sleep(seconds)
+        later, wall = self.stamp()[0], time.monotonic() - start
+        if later <= cycles:
+            raise VirtualBoardError("the virtual board's clock did not advance "
+                                    f"(cycle {cycles}): is a host attached?")
+        return wall / ((later - cycles) / self.clock_hz)
+
     def running(self):
         return self.process is not None and self.process.poll() is None
 
