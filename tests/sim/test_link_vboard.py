@@ -422,7 +422,14 @@ def test_set_baud_falls_back_when_not_confirmed(board, link):
 
 
 def test_rates_the_build_does_not_offer(board, link):
-    for baud, detail in ((12_000_000, 3), (4_000_001, 9), (0, 0), (100, 0)):
+    """BAD_BAUD's detail: the whole cycles a bit the rate would need at the board's clock
+    (rounded), 0 when beyond 16 bits (or for no rate at all)."""
+    def needed(baud):
+        cycles = (2 * board.clock_hz + baud) // (2 * baud) if baud else 0
+        return cycles if cycles < 1 << 16 else 0
+
+    for baud in (12_000_000, 4_000_001, 0, 100):
+        detail = needed(baud)
         reply = set_baud(link, baud, seq=80)
         assert (reply.type, reply.seq, reply.code, reply.detail) == (
             MT.ERROR, 80, S.ErrorCode.BAD_BAUD, detail), baud
