@@ -172,14 +172,13 @@ def table(all_records, meta=None):
 
 def _meta(argv):
     import os
-    import subprocess
     from datetime import datetime, timezone
+
+    from slitherlink.bench.hardware import git_state
     args = sys.argv[1:] if argv is None else list(argv)
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True, cwd=Path(__file__).parent).stdout.strip() or "unknown"
     return {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "command": " ".join(["python -m slitherlink.bench.lossy", *args]),
-            "commit": commit, "load": os.getloadavg()[0]}
+            "commit": git_state(), "load": os.getloadavg()[0]}
 
 
 def main(argv=None):
