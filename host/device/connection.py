@@ -320,8 +320,10 @@ class Connection:
 
     @property
     def max_payload(self):
-        """The device's largest request payload, None before VERSION."""
-        return self.version.max_payload if self.version is not None else None
+        """The device's largest request payload: VERSION's; before it, the one the link's
+        last VERSION in this program told (None if none did)."""
+        return self.version.max_payload if self.version is not None else \
+            self.ledger.max_payload
 
     def close(self):
         try:
@@ -598,6 +600,7 @@ class Connection:
             raise DeviceError(f"{self.what} reports that its accelerator does not answer "
                               f"with the right ID and size (rebuild the bitstream)")
         self.version = version
+        self.ledger.max_payload = version.max_payload
         return version
 
     def abort(self, retries=None):

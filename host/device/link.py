@@ -318,6 +318,10 @@ class Ledger:
         self.size = size
         self.owed = 0
         self.rate = None  # the rate the device was last set to (it may still be there)
+        # the largest request payload of the device's last VERSION: the flush of a new
+        # connection before its own VERSION (the protocol's largest takes minutes of a
+        # virtual board at its start rate)
+        self.max_payload = None
         seqs = P.REQUEST_SEQS
         self._next = random.randrange(seqs.start, seqs.stop) if first is None else first
         self._used = set()

@@ -266,6 +266,38 @@ def test_lost_request_is_sent_again():
     assert clock.now - start == pytest.approx(0.3, abs=0.01)  # one wait, then at once
 
 
+class DeafToAborts(FakeDevice):
+    """Loses the first ``lose`` ABORT requests."""
+
+    def __init__(self, lose, **kwargs):
+        super().__init__(**kwargs)
+        self.lose = lose
+
+    def _request(self, frame, at):
+        if frame.type == P.MsgType.ABORT and self.lose:
+            self.lose -= 1
+            return None
+        return super()._request(frame, at)
+
+
+def test_a_new_connection_flushes_the_last_version_s_largest_request(serve):
+    """Before its own VERSION, a connection's flush is as long as the largest request the
+    port's device last told this program of, not the protocol's largest."""
+    device = DeafToAborts(lose=0, max_rows=4, max_cols=4)
+    port = serve(device)
+    with B.Connection(port, timeout=0.3) as first:
+        first.connect()
+    device.lose = 1
+    heard, before = device.stats["rx_bytes"], len(device.requests)
+    with B.Connection(port, timeout=0.3) as second:
+        assert second.max_payload == device.max_payload < P.MAX_PAYLOAD
+        second.connect()
+    requests = device.requests[before:]
+    assert [f.type for f in requests[:2]] == [P.MsgType.ABORT] * 2   # lost, then again
+    flush = P.OVERHEAD + device.max_payload
+    assert device.stats["rx_bytes"] - heard == sum(len(f.encode()) for f in requests) + flush
+
+
 def test_solve_request_lost_again_and_again():
     """Two lost SOLVEs in a row: sent a third time (three silent attempts would be a
     silent device)."""

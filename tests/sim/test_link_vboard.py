@@ -18,6 +18,10 @@ SoC at its design clock, starting at 115200 baud), in the protocol's own bytes
 * the harness: the host's line rate is the pty's, so a host at another rate than the
   board's garbles, as on a real link.
 
+The tests that wait out the rate's confirmation window (a quarter of a second of device
+time) and the harness's test run on a 4x4 paper-only build at the default build's clock
+and start rate, which simulates about six times as fast.
+
 Device time is the board's exact cycle count (SIGUSR1); wall-clock deadlines only bound a
 test that would otherwise hang.
 """
@@ -42,9 +46,9 @@ DEADLINE = 120.0
 SLOWEST = 10_000
 #: a puzzle whose paper-mode search runs for more than 300k checks
 LONG = "janko_0101"
-#: checks of a long search: about 4 M cycles, far more than a request and its answer take
-#: on the line (about 0.5 M cycles at 115200 baud)
-LONG_CHECKS = 40_000
+#: checks of a long search: about 2 M cycles, far more than a request and its answer take
+#: on the line (about 0.3 M cycles at 115200 baud)
+LONG_CHECKS = 20_000
 MT = S.MsgType
 
 
@@ -127,10 +131,29 @@ def board():
         yield vboard
 
 
+@pytest.fixture(scope="module")
+def small_board():
+    """The rate's board: the default build's clock and start rate on a 4x4 paper-only grid,
+    which simulates about six times as fast (the rate is the firmware's and the UART's, not
+    the grid's)."""
+    build = build_design("soc", params={"max_rows": 4, "max_cols": 4, "deduce": 0},
+                         quiet=True)
+    with VirtualBoard("soc", build=build) as vboard:
+        yield vboard
+
+
 @pytest.fixture
 def link(board):
     with Link(board) as session:
         session.ping()      # whatever an earlier test left pending is over
+        yield session
+
+
+@pytest.fixture
+def small_link(small_board, board):
+    assert (small_board.clock_hz, small_board.baud) == (board.clock_hz, board.baud)
+    with Link(small_board) as session:
+        session.ping()
         yield session
 
 
@@ -392,7 +415,8 @@ def set_baud(link, baud, seq):
     return link.ask(F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=baud), seq=seq))
 
 
-def test_set_baud_to_the_fastest_and_back(board, link):
+def test_set_baud_to_the_fastest_and_back(small_board, small_link):
+    board, link = small_board, small_link
     fastest = link.ping().max_baud
     reply = set_baud(link, fastest, seq=60)      # BAUD comes at the old rate
     assert (reply.type, reply.seq, reply.baud) == (MT.BAUD, 60, fastest)
@@ -400,9 +424,9 @@ def test_set_baud_to_the_fastest_and_back(board, link):
     link.set_rate(fastest)
     version = link.ping(seq=61)                  # confirms
     assert (version.baud, version.start_baud) == (fastest, board.baud)
-    puzzle, _ = load("janko_0751")
-    check_answer(link.ask(F.solve(puzzle, seq=62)), puzzle, F.expected_deduce(puzzle), seq=62,
-                 flags=S.RESULT_DEDUCE)
+    puzzle, _ = load("janko_0002")
+    check_answer(link.ask(F.solve(puzzle, seq=62, mode=S.Mode.PAPER, unique=True)), puzzle,
+                 F.expected_paper(puzzle, unique=True), seq=62, flags=S.RESULT_UNIQUE)
     wait_cycles(board, link, board.clock_hz >> S.BAUD_CONFIRM_CYCLES_SHIFT)
     assert link.ping(seq=63).baud == fastest     # confirmed: kept after the window
     reply = set_baud(link, board.baud, seq=64)
@@ -411,8 +435,9 @@ def test_set_baud_to_the_fastest_and_back(board, link):
     assert link.ping(seq=65).baud == board.baud
 
 
-def test_set_baud_falls_back_when_not_confirmed(board, link):
+def test_set_baud_falls_back_when_not_confirmed(small_board, small_link):
     """The host stays at the start rate: after the window the device is back at it."""
+    board, link = small_board, small_link
     reply = set_baud(link, 2_000_000, seq=70)
     assert (reply.type, reply.baud) == (MT.BAUD, 2_000_000)
     assert reply.divisor == rates.divisor_for(board.clock_hz, 2_000_000)
@@ -473,9 +498,10 @@ def test_streaming_at_the_fastest_rate(board, link):
 
 # -- the harness ------------------------------------------------------------------------------
 
-def test_a_host_at_another_rate_garbles(board):
+def test_a_host_at_another_rate_garbles(small_board):
     """The harness serialises at the pty's rate: a host at half the board's rate is not
     understood, and what comes back is not frames; at the board's rate it is again."""
+    board = small_board
     with Link(board, baud=board.baud // 2) as wrong:
         wrong.send(F.frame(MT.PING, seq=1) * 4)
         # the device time of the PINGs at half the rate and four VERSIONs back, twice over

@@ -198,8 +198,7 @@ def connection(soc_board):
     # at the start rate (--baud): a host that closes does not switch a virtual board back,
     # and the next connection reaches it at the fast rate only after many attempts at the
     # start rate; the fast rate is the per-board tests' (and tests/sim/test_link_vboard.py's)
-    board = B.Connection(soc_board.port, baud=soc_board.baud, rate=soc_board.baud,
-                         virtual=True)
+    board = B.connect_to(soc_board, rate=soc_board.baud)   # waits from its measured speed
     try:
         yield board
     finally:
