@@ -32,41 +32,24 @@ int deduce_ok(void)
     return DED(SLK_DEDUCE_ID) == want_id && (DED(SLK_DEDUCE_CONFIG) & size_mask) == want_config;
 }
 
-/* The engine's code of each of a word's codes: a clue 0..3 as it is, a blank
-   SLK_CLUE_BLANK (the blank codes changed by PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK). */
-static inline uint32_t engine_codes(uint32_t word)
-{
-    return word ^ clue_spread(clue_blanks(word), PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK);
-}
+_Static_assert(SLK_DEDUCE_STREAM_CELLS == CLUES_PER_WORD, "a DEDUCE_CLUES write is a word of codes");
+_Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as it is");
 
-_Static_assert((PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK) < 16u, "a code's change stays in it");
-_Static_assert(SLK_CLUE_BLANK <= SLK_DEDUCE_CLUE_CLUE_MASK, "the engine's blank fits");
-
+/* SIZE (it starts the engine's clue stream), the clue words as the SOLVE carries them
+   (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
 void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
 {
-    uint32_t bytes = PROTO_SOLVE_CLUES_BYTES(mul_small(rows, cols));
-    uint32_t word = 0, have = 0, k = 0, since = 0;   /* codes in word; cells since a drain */
-    for (uint32_t r = 0; r < rows; r++) {
-        volatile uint32_t *clue = &DED(SLK_DEDUCE_CLUE_ADDR(r, 0));
-        for (uint32_t c = 0; c < cols; c++) {
-            if (!have) {
-                word = engine_codes(clue_word(codes, k++, bytes));
-                have = CLUES_PER_WORD;
-            }
-            clue[c] = word & SLK_DEDUCE_CLUE_CLUE_MASK;
-            word >>= 4;
-            have--;
-        }
-        if ((since += cols) >= 32u) {
-            since = 0;
-            rx_service();   /* the requests behind this one keep arriving */
-        }
-    }
+    uint32_t cells = mul_small(rows, cols), bytes = PROTO_SOLVE_CLUES_BYTES(cells);
     uint32_t island = (uint32_t)island_free(rows, cols, codes);
-    rx_service();
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
+    for (uint32_t k = 0; CLUES_PER_WORD * k < cells; k++) {
+        DED(SLK_DEDUCE_CLUES) = clue_word(codes, k, bytes);
+        if ((k & 7u) == 7u)
+            rx_service();   /* the requests behind this one keep arriving */
+    }
+    rx_service();
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
     puzzle_rows = rows;
     puzzle_cols = cols;
