@@ -14,7 +14,8 @@ byte, bit 31 ``empty`` set when there was none, a write queues a byte and waits
 while the transmit FIFO is full; STATUS: the FIFOs' state and the sticky
 RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
 RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
-firmware's STATS reply; DIVISOR: the bit time).
+firmware's STATS reply; DIVISOR: the bit time; CRC and CRC_DATA: the link's CRC, fed the
+bytes the firmware stores, :class:`hw.crc.CRC16`).
 """
 
 from amaranth import C, Cat, Module, Mux, Signal
@@ -25,10 +26,12 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_DIVISOR
 from slitherlink.spec.registers import UART as UART_BLOCK
-from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartDivisor,
-                                        UartRxFrameErrors, UartRxOverruns, UartStatus)
+from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartCrc, UartCrcData,
+                                        UartData, UartDivisor, UartRxFrameErrors,
+                                        UartRxOverruns, UartStatus)
 
 from . import bus
+from .crc import CRC16
 
 __all__ = ["UART", "UARTRx", "UARTTx", "BitClock"]
 
@@ -189,7 +192,9 @@ class UART(wiring.Component):
         with m.If(receiver.frame_error):
             m.d.sync += [frame_error.eq(1), frame_errors.eq(frame_errors + 1)]
 
+        m.submodules.crc = crc = CRC16()
         b = self.bus
+        m.d.comb += crc.data.eq(b.wdata)
         ready = Signal()
         rdata = Signal(32)
         m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
@@ -239,6 +244,12 @@ class UART(wiring.Component):
                     m.d.sync += [rdata.eq(0), bit_time.eq(b.wdata[:DIVISOR_BITS])]
                 with m.Else():
                     m.d.sync += rdata.eq(bit_time)
+            with m.Elif(reg == UartCrc.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, crc.value))]
+                m.d.comb += crc.set.eq(is_write)
+            with m.Elif(reg == UartCrcData.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(0)]
+                m.d.comb += crc.lanes.eq(b.wstrb)
             with m.Else():
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
         return m

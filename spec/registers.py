@@ -66,7 +66,7 @@ CLUE_BLANK = 0b100
 
 #: Depths of the UART's FIFOs, in bytes.
 UART_RX_DEPTH = 64
-UART_TX_DEPTH = 16
+UART_TX_DEPTH = 64
 
 #: Bytes of RAM kept free above the firmware's data for the stack.
 STACK_RESERVE = 2048
@@ -393,7 +393,20 @@ class UartDivisor(Register, address=0x10, access="rw"):
     cycles: Field(DIVISOR_CYCLE_BITS, "the bit time's whole clock cycles")
 
 
-UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor)
+class UartCrc(Register, address=0x14, access="rw"):
+    """The link's CRC-16/CCITT-FALSE (the frames' CRC, spec.protocol.crc16) over the bytes fed
+    to CRC_DATA; a write sets it (the protocol's CRC_INIT starts a frame's)."""
+    crc: Field(16, "the CRC so far")
+
+
+class UartCrcData(Register, address=0x18, access="w"):
+    """Continues CRC over the written bytes, byte lane 0 first: a byte store feeds its byte,
+    a word store four (one clock, no wait)."""
+    bytes: Field(32, "the bytes; lanes without a write enable are not fed")
+
+
+UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor,
+                  UartCrc, UartCrcData)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------

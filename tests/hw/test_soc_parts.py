@@ -332,3 +332,39 @@ def test_memory_map_and_ram_size():
     """The SoC decodes the blocks of spec.registers.MEMORY_MAP; the firmware fits its RAM."""
     assert SYSCTL.size == 4 * len(SYSCTL_REGISTERS)
     assert default_ram_size(10, 10) >= 16384
+
+
+def test_uart_crc_registers_equal_the_protocol_crc():
+    """CRC and CRC_DATA (hw/crc.py): a write sets the CRC; byte stores (each lane) and word
+    stores continue it over their bytes, lane 0 first; it reads back as spec.protocol.crc16
+    of the bytes fed, with the CRC set anywhere."""
+    import random
+    from slitherlink.spec.protocol import CRC_INIT, crc16
+    from slitherlink.spec.registers import UartCrc, UartCrcData
+    uart = UART(BIT_TIME)
+    rng = random.Random(5)
+    checked = []
+
+    async def testbench(ctx):
+        for start in (CRC_INIT, 0, 0x1D0F, rng.randrange(1 << 16)):
+            await bus_access(ctx, uart.bus, UartCrc.address, start)
+            fed = bytearray()
+            for _ in range(40):
+                lanes = rng.choice([0b0001, 0b0010, 0b0100, 0b1000, 0b1111, 0b0011, 0b1100])
+                word = rng.randrange(1 << 32)
+                _, cycles = await bus_access(ctx, uart.bus, UartCrcData.address, word,
+                                             wstrb=lanes)
+                assert cycles <= 2
+                fed += bytes(word >> (8 * k) & 0xFF for k in range(4) if lanes >> k & 1)
+                value, _ = await bus_access(ctx, uart.bus, UartCrc.address)
+                assert value == crc16(fed, start), (fed.hex(), start)
+            checked.append(len(fed))
+        await bus_access(ctx, uart.bus, UartCrc.address, CRC_INIT)
+        for byte in b"123456789":
+            await bus_access(ctx, uart.bus, UartCrcData.address, byte, wstrb=1)
+        value, _ = await bus_access(ctx, uart.bus, UartCrc.address)
+        assert value == 0x29B1   # CRC-16/CCITT-FALSE's check value
+        checked.append(value)
+
+    run(uart, testbench)
+    assert len(checked) == 5 and min(checked[:4]) >= 40
