@@ -368,6 +368,7 @@ class UartStatus(Register, address=0x4, access="rw"):
     tx_idle: Field(1, "everything has been sent")
     rx_overrun: Field(1, "sticky: a byte was lost because the receive FIFO was full")
     rx_frame_error: Field(1, "sticky: a stop bit was 0")
+    rx_level: Field(8, "read only: received bytes waiting in the FIFO", offset=8)
 
 
 class UartRxOverruns(Register, address=0x8, access="r"):
@@ -405,8 +406,14 @@ class UartCrcData(Register, address=0x18, access="w"):
     bytes: Field(32, "the bytes; lanes without a write enable are not fed")
 
 
+class UartRxWord(Register, address=0x1C, access="r"):
+    """Pop four received bytes at once; read it when STATUS.rx_level is at least 4 (a byte
+    that is not there reads 0)."""
+    bytes: Field(32, "the bytes, the first received in bits 7:0")
+
+
 UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor,
-                  UartCrc, UartCrcData)
+                  UartCrc, UartCrcData, UartRxWord)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------
@@ -488,6 +495,14 @@ DEDUCE = Block("Deduce", 0x3000_0000, WINDOW_SIZE, DEDUCE_REGISTERS, "SOC_DEDUCE
                "docs/registers.md")
 
 MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL, DEDUCE)
+
+
+def _check_uart():
+    if UART_RX_DEPTH >= 1 << UartStatus.field("rx_level").width:
+        raise ValueError("STATUS.rx_level cannot count a full receive FIFO")
+
+
+_check_uart()
 
 
 def _check_memory_map():

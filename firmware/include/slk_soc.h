@@ -31,6 +31,8 @@
 #define SOC_UART_STATUS_RX_OVERRUN_MASK 0x00000008u
 #define SOC_UART_STATUS_RX_FRAME_ERROR_SHIFT 4u
 #define SOC_UART_STATUS_RX_FRAME_ERROR_MASK 0x00000010u
+#define SOC_UART_STATUS_RX_LEVEL_SHIFT 8u
+#define SOC_UART_STATUS_RX_LEVEL_MASK 0x0000FF00u
 
 /* UartRxOverruns (r): Bytes the receiver lost because its FIFO was full, since reset. */
 #define SOC_UART_RX_OVERRUNS 0x10000008u
@@ -58,6 +60,11 @@
 #define SOC_UART_CRC_DATA 0x10000018u
 #define SOC_UART_CRC_DATA_BYTES_SHIFT 0u
 #define SOC_UART_CRC_DATA_BYTES_MASK 0xFFFFFFFFu
+
+/* UartRxWord (r): Pop four received bytes at once; read it when STATUS.rx_level is at least 4 (a byte */
+#define SOC_UART_RX_WORD 0x1000001Cu
+#define SOC_UART_RX_WORD_BYTES_SHIFT 0u
+#define SOC_UART_RX_WORD_BYTES_MASK 0xFFFFFFFFu
 
 /* CyclesLo (r): The cycle counter's low word; reading it latches the high word into CYCLES_HI. */
 #define SOC_SYSCTL_CYCLES_LO 0x10001000u

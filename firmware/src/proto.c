@@ -97,24 +97,41 @@ static uint32_t header_check(const uint8_t *h)
 
 static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
-/* Move the received bytes from the UART's FIFO into the ring; returns nonzero
-   when a byte arrived.  Never sends anything and never moves buffered bytes. */
+/* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
+   room) into the ring, four a read (RX_WORD), the last few one a read; returns nonzero when
+   a byte arrived.  Never sends anything and never moves buffered bytes. */
 static __attribute__((noinline)) int rx_drain(void)
 {
-    uint32_t at = wrap(head + count), room = RXBUF - count, got = 0;
-    while (got < room) {
-        uint32_t word = REG(SOC_UART_DATA);
-        if (word & SOC_UART_DATA_EMPTY_MASK)
-            break;
-        rxbuf[at] = (uint8_t)(word >> SOC_UART_DATA_BYTE_SHIFT);
+    uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
+                 >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
+    uint32_t at = wrap(head + count), room = RXBUF - count;
+    if (n > room)
+        n = room;
+    if (!n)
+        return 0;
+    count += n;
+    stats.rx_bytes += n;
+    for (; n >= 4u; n -= 4u) {
+        uint32_t word = REG(SOC_UART_RX_WORD);
+        if (at + 4u < RXBUF) {
+            rxbuf[at] = (uint8_t)word;
+            rxbuf[at + 1u] = (uint8_t)(word >> 8);
+            rxbuf[at + 2u] = (uint8_t)(word >> 16);
+            rxbuf[at + 3u] = (uint8_t)(word >> 24);
+            at += 4u;
+            continue;
+        }
+        for (uint32_t k = 0; k < 4u; k++, word >>= 8) {
+            rxbuf[at] = (uint8_t)word;
+            if (++at == RXBUF)
+                at = 0;
+        }
+    }
+    while (n--) {
+        rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
         if (++at == RXBUF)
             at = 0;
-        got++;
     }
-    if (!got)
-        return 0;
-    count += got;
-    stats.rx_bytes += got;
     last_rx = cycles_lo();
     return 1;
 }

@@ -368,3 +368,41 @@ def test_uart_crc_registers_equal_the_protocol_crc():
 
     run(uart, testbench)
     assert len(checked) == 5 and min(checked[:4]) >= 40
+
+
+def test_uart_rx_word_pops_four_bytes_and_status_counts_them():
+    """RX_WORD pops four received bytes, the first in bits 7:0, and STATUS.rx_level counts
+    the bytes waiting; with fewer than four waiting the missing bytes read 0."""
+    from slitherlink.spec.registers import UartRxWord
+    m = Module()
+    m.submodules.uart = uart = UART(BIT_TIME)
+    m.d.comb += uart.rx.eq(uart.tx)  # loop the line back
+    level = UartStatus.field("rx_level")
+    sent = bytes([0x11, 0xA2, 0x00, 0xFF, 0x5C, 0x07])
+    seen = []
+
+    async def rx_level(ctx):
+        status, _ = await bus_access(ctx, uart.bus, UartStatus.address)
+        return (status & level.mask) >> level.offset
+
+    async def testbench(ctx):
+        assert await rx_level(ctx) == 0
+        for byte in sent:
+            await bus_access(ctx, uart.bus, UartData.address, byte)
+        for _ in range(len(sent) * 10 * DIVISOR + 200):
+            if await rx_level(ctx) == len(sent):
+                break
+        assert await rx_level(ctx) == len(sent)
+        word, _ = await bus_access(ctx, uart.bus, UartRxWord.address)
+        seen.append(word)
+        assert word == int.from_bytes(sent[:4], "little")
+        assert await rx_level(ctx) == 2
+        word, _ = await bus_access(ctx, uart.bus, UartRxWord.address)
+        seen.append(word)
+        assert word == int.from_bytes(sent[4:], "little")
+        assert await rx_level(ctx) == 0
+        word, _ = await bus_access(ctx, uart.bus, UartData.address)
+        assert word == 1 << DATA_EMPTY
+
+    run(m, testbench)
+    assert len(seen) == 2
