@@ -37,15 +37,15 @@ _Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as 
 
 /* SIZE (it starts the engine's clue stream), the clue words as the SOLVE carries them
    (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
-void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
+void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *payload)
 {
-    uint32_t cells = mul_small(rows, cols), bytes = PROTO_SOLVE_CLUES_BYTES(cells);
-    uint32_t island = (uint32_t)island_free(rows, cols, codes);
+    uint32_t cells = mul_small(rows, cols);
+    uint32_t island = (uint32_t)island_free(rows, cols, payload + PROTO_SOLVE_CLUES_OFFSET);
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
     for (uint32_t k = 0; CLUES_PER_WORD * k < cells; k++) {
-        DED(SLK_DEDUCE_CLUES) = clue_word(codes, k, bytes);
+        DED(SLK_DEDUCE_CLUES) = solve_clue_word(payload, k);   /* past the grid: ignored */
         if ((k & 7u) == 7u)
             rx_service();   /* the requests behind this one keep arriving */
     }

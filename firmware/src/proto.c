@@ -40,7 +40,7 @@
 
 static uint8_t rxbuf[RXBUF];          /* a ring: the candidate starts at rxbuf[head] */
 /* the payload of the last good frame */
-static uint8_t payload[PROTO_WORDS(PROTO_RX_PAYLOAD_MAX)] __attribute__((aligned(4)));
+static uint8_t payload[PROTO_RX_PAYLOAD_BUFFER] __attribute__((aligned(4)));
 static uint8_t txbuf[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
 const uint8_t *const tx_frame = txbuf;
