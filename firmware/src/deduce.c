@@ -129,12 +129,12 @@ void deduce_counters(deduce_result_t *result)
 }
 
 /* The search from the first DEDUCE's STATUS on (busy: still running), model/deduce.py
-   solve()'s loop.  Not inlined: deduce_run's short path then needs no registers saved. */
+   solve()'s loop; `abort`: an ABORT came while the first DEDUCE ran.  Not inlined:
+   deduce_run's short path then needs no registers saved. */
 static __attribute__((noinline)) void deduce_search(uint32_t status, uint32_t max_solutions,
                                                     uint32_t decision_limit, uint64_t start,
-                                                    deduce_result_t *result)
+                                                    int abort, deduce_result_t *result)
 {
-    int abort = 0;
     uint32_t found = 0, decisions = 0;
     status = wait(status, &abort);
     while (!abort) {
@@ -206,11 +206,16 @@ static inline uint32_t settling(uint32_t max_solutions)
    10x10's answer, docs/decisions/2026-11-24-firmware-short-path.md).  Everything else goes on in
    deduce_search().
 
+   While the first DEDUCE runs the firmware serves the requests that arrived behind this
+   one (serve_while_searching: the next SOLVE is received, validated and queued while the
+   engine works; an ABORT among them ends the search after this DEDUCE).
+
    The solve's cycles (result->cycles) run from "puzzle loaded" (the clues written and
    LOAD issued; the DEDUCE write waits for LOAD to end) to "answer ready" (the firmware
-   knows that the search has ended).  The DEDUCE command is the first thing done, the
-   result's bookkeeping is done while the engine runs, and the test that ends the search
-   here is one lookup in a set made before (docs/deduce.md section 9). */
+   knows that the search has ended; with requests waiting, after serving them).  The
+   DEDUCE command is the first thing done, the result's bookkeeping is done while the
+   engine runs, and the test that ends the search here is one lookup in a set made before
+   (docs/deduce.md section 9). */
 void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
 {
     uint32_t settle = max_solutions > 1u ? settling(2u) : settling(1u);
@@ -222,11 +227,12 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     result->trail_full = 0;
     result->aborted = 0;
     __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
+    int abort = serve_while_searching();  /* the requests behind this one, meanwhile */
     uint32_t status = DED(SLK_DEDUCE_STATUS);
     for (uint32_t i = 0; i < 127u && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
         status = DED(SLK_DEDUCE_STATUS);
-    if (!((settle >> (status & SETTLE_BITS)) & 1u)) {
-        deduce_search(status, max_solutions, decision_limit, start, result);
+    if (abort || !((settle >> (status & SETTLE_BITS)) & 1u)) {
+        deduce_search(status, max_solutions, decision_limit, start, abort, result);
         return;
     }
     result->cycles = cycles64() - start;             /* "answer ready" */
