@@ -78,8 +78,9 @@ static uint32_t run(uint32_t command, int *abort)
 /* The first solution stays in the engine's state registers until a command would
    change them: then (and only then) it is copied into RAM, as the engine's row words
    (packing them into the reply's order is left to the reply).  A search that ends with
-   it still in the engine (every search without a branch) leaves the copy to
-   deduce_colouring, with the reply: the answer is ready, in hardware. */
+   it still in the engine (every search without a branch) has deduce_colouring pack it
+   from the engine's DEDUCE_ROW registers, with the reply: the answer is ready, in
+   hardware. */
 static int solution_in_engine;
 
 _Static_assert(SLK_DEDUCE_ROW_WORDS == 2u, "a row is two DEDUCE_ROW words");
@@ -98,22 +99,42 @@ static void save_solution(deduce_result_t *result)
 #define CHUNK 16u
 _Static_assert(SLK_DEDUCE_ROW_CELLS % CHUNK == 0, "a chunk within a row word");
 
+/* Row r's DEDUCE_ROW word `half`: from the engine, or the copy saved from it. */
+static inline uint32_t row_word(const deduce_result_t *result, int in_engine, uint32_t r,
+                                uint32_t half)
+{
+    return in_engine ? DED(SLK_DEDUCE_ROW_ADDR(r, half)) : result->inside[r][half];
+}
+
+/* The colouring of the first solution: cols bits a row, row-major, into bytes LSB first.
+   A row at most SHORT_ROW cells wide goes in whole beside the fewer than 8 bits waiting;
+   wider rows in chunks. */
+#define SHORT_ROW (32u - 7u)
+
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
 {
     uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
-    if (solution_in_engine) {
-        save_solution(result);
-        solution_in_engine = 0;
-    }
-    for (uint32_t r = 0; r < puzzle_rows; r++) {
-        for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
-            uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
-            uint32_t chunk = (result->inside[r][c / SLK_DEDUCE_ROW_CELLS]
-                              >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u);
-            acc |= chunk << have;
-            for (have += take; have >= 8u; have -= 8u) {
+    int in_engine = solution_in_engine;      /* the row words read from the engine, once */
+    solution_in_engine = 0;
+    if (puzzle_cols <= SHORT_ROW) {
+        uint32_t mask = (1u << puzzle_cols) - 1u;
+        for (uint32_t r = 0; r < puzzle_rows; r++) {
+            acc |= (row_word(result, in_engine, r, 0) & mask) << have;
+            for (have += puzzle_cols; have >= 8u; have -= 8u) {
                 out[bytes++] = (uint8_t)acc;
                 acc >>= 8;
+            }
+        }
+    } else {
+        for (uint32_t r = 0; r < puzzle_rows; r++) {
+            for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
+                uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
+                uint32_t word = row_word(result, in_engine, r, c / SLK_DEDUCE_ROW_CELLS);
+                acc |= ((word >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u)) << have;
+                for (have += take; have >= 8u; have -= 8u) {
+                    out[bytes++] = (uint8_t)acc;
+                    acc >>= 8;
+                }
             }
         }
     }
