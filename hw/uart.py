@@ -14,7 +14,9 @@ byte, bit 31 ``empty`` set when there was none, a write queues a byte and waits
 while the transmit FIFO is full; STATUS: the FIFOs' state and the sticky
 RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
 RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
-firmware's STATS reply; DIVISOR: the bit time).
+firmware's STATS reply; DIVISOR: the bit time; RX_WORD: four received bytes in one read,
+popped one a clock, and STATUS.rx_level how many are waiting; CRC and CRC_DATA: the link's CRC, fed the
+bytes the firmware stores, :class:`hw.crc.CRC16`).
 """
 
 from amaranth import C, Cat, Module, Mux, Signal
@@ -25,10 +27,13 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_DIVISOR
 from slitherlink.spec.registers import UART as UART_BLOCK
-from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartData, UartDivisor,
-                                        UartRxFrameErrors, UartRxOverruns, UartStatus)
+from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartCrc, UartCrcData,
+                                        UartData, UartDivisor, UartRxFrameErrors,
+                                        UartRxOverruns, UartRxWord, UartStatus)
 
 from . import bus
+from .bus import field_of
+from .crc import CRC16
 
 __all__ = ["UART", "UARTRx", "UARTTx", "BitClock"]
 
@@ -189,7 +194,11 @@ class UART(wiring.Component):
         with m.If(receiver.frame_error):
             m.d.sync += [frame_error.eq(1), frame_errors.eq(frame_errors + 1)]
 
+        m.submodules.crc = crc = CRC16()
+        popped = Signal(range(5))       # RX_WORD: bytes popped into word4 so far
+        word4 = Signal(32)
         b = self.bus
+        m.d.comb += crc.data.eq(b.wdata)
         ready = Signal()
         rdata = Signal(32)
         m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
@@ -227,6 +236,7 @@ class UART(wiring.Component):
                             ~tx_fifo.r_rdy & transmitter.idle),
                         status[UartStatus.field("rx_overrun").offset].eq(overrun),
                         status[UartStatus.field("rx_frame_error").offset].eq(frame_error),
+                        field_of(UartStatus, "rx_level", status).eq(rx_fifo.r_level),
                     ]
                     m.d.sync += rdata.eq(status)
             with m.Elif(reg == UartRxOverruns.address >> 2):
@@ -239,6 +249,24 @@ class UART(wiring.Component):
                     m.d.sync += [rdata.eq(0), bit_time.eq(b.wdata[:DIVISOR_BITS])]
                 with m.Else():
                     m.d.sync += rdata.eq(bit_time)
+            with m.Elif(reg == UartRxWord.address >> 2):
+                # one byte a clock into the word's top; a byte not there (the FIFO empty)
+                # is a 0, one on its way into the FIFO's output is waited for
+                with m.If(popped == 4):
+                    m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, word4)), popped.eq(0)]
+                with m.Elif(is_write):
+                    m.d.sync += [ready.eq(1), rdata.eq(0)]
+                with m.Elif(rx_fifo.r_rdy | (rx_fifo.r_level == 0)):
+                    m.d.comb += rx_fifo.r_en.eq(1)
+                    m.d.sync += [popped.eq(popped + 1),
+                                 word4.eq(Cat(word4[8:], rx_fifo.r_data
+                                              & rx_fifo.r_rdy.replicate(8)))]
+            with m.Elif(reg == UartCrc.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, crc.value))]
+                m.d.comb += crc.set.eq(is_write)
+            with m.Elif(reg == UartCrcData.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(0)]
+                m.d.comb += crc.lanes.eq(b.wstrb)
             with m.Else():
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
         return m

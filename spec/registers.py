@@ -37,7 +37,8 @@ from slitherlink.spec.uart import DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
            "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
            "DEDUCE_HW_COUNTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL", "DEDUCE",
-           "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "DEDUCE_ROW_CELLS", "DEDUCE_ROW_WORDS",
+           "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "DEDUCE_STREAM_CELLS", "DEDUCE_ROW_CELLS",
+           "DEDUCE_ROW_WORDS",
            "deduce_clue_address", "deduce_row_address", "ADDR_WIDTH", "REGION_SHIFT",
            "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
            "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_RX_DEPTH", "UART_TX_DEPTH",
@@ -65,7 +66,7 @@ CLUE_BLANK = 0b100
 
 #: Depths of the UART's FIFOs, in bytes.
 UART_RX_DEPTH = 64
-UART_TX_DEPTH = 16
+UART_TX_DEPTH = 64
 
 #: Bytes of RAM kept free above the firmware's data for the stack.
 STACK_RESERVE = 2048
@@ -230,7 +231,7 @@ ACCEL_REGISTERS = REGISTERS = (Id, Config, Size, Control, Status, FloodIteration
 
 #: Value of the deduction engine's ID register: ASCII "SLD" and its register map version.
 DEDUCE_ID_MAGIC = 0x534C44
-DEDUCE_VERSION = 1
+DEDUCE_VERSION = 2
 
 #: The counters the engine keeps (:data:`spec.counters.DEDUCE_COUNTERS` but those the
 #: firmware counts), plus ``clocks``: every clock the engine was busy.
@@ -288,6 +289,22 @@ class DeduceStatus(Register, address=0x010, access="r"):
     trail_full: Field(1, "the trail holds trail_depth decisions (DECIDE is ignored)")
 
 
+#: Cells a DEDUCE_CLUES write carries, one 4-bit code each.
+DEDUCE_STREAM_CELLS = 8
+
+
+DeduceClues = type("DeduceClues", (Register,), {
+    "__doc__": """The next eight cells' clues in row-major order of DEDUCE_SIZE's grid; before LOAD.
+
+    A DEDUCE_SIZE write starts the stream at cell (0, 0); cells past the grid's last are
+    ignored.  Code j is cell j of the eight: 0..3 the digit, any other code blank (the
+    protocol's blank code as it is).  The stream writes whole words of the clue memory (the
+    cells of a word it does not reach become blank), so it replaces every clue written
+    before, by DEDUCE_CLUE or an earlier stream; it takes one clock a cell.""",
+    "__annotations__": {f"code{j}": Field(4, f"cell {j} of the eight: 0..3 the digit, else blank")
+                        for j in range(DEDUCE_STREAM_CELLS)}}, address=0x014, access="w")
+
+
 def _counter_register(name, address):
     doc = f"Counter {name} since LOAD (model.deduce.Counters; clocks: busy clocks)."
     if name in ("flood_iterations", "label_iterations"):
@@ -318,7 +335,7 @@ class DeduceClue(Register, address=DEDUCE_CLUE_BASE, access="w"):
 
 
 DEDUCE_REGISTERS = (DeduceId, DeduceConfig, DeduceSize, DeduceControl, DeduceStatus,
-                    *DEDUCE_COUNTER_REGISTERS, DeduceRow, DeduceClue)
+                    DeduceClues, *DEDUCE_COUNTER_REGISTERS, DeduceRow, DeduceClue)
 
 
 def deduce_clue_address(row, col):
@@ -351,6 +368,7 @@ class UartStatus(Register, address=0x4, access="rw"):
     tx_idle: Field(1, "everything has been sent")
     rx_overrun: Field(1, "sticky: a byte was lost because the receive FIFO was full")
     rx_frame_error: Field(1, "sticky: a stop bit was 0")
+    rx_level: Field(8, "read only: received bytes waiting in the FIFO", offset=8)
 
 
 class UartRxOverruns(Register, address=0x8, access="r"):
@@ -376,7 +394,26 @@ class UartDivisor(Register, address=0x10, access="rw"):
     cycles: Field(DIVISOR_CYCLE_BITS, "the bit time's whole clock cycles")
 
 
-UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor)
+class UartCrc(Register, address=0x14, access="rw"):
+    """The link's CRC-16/CCITT-FALSE (the frames' CRC, spec.protocol.crc16) over the bytes fed
+    to CRC_DATA; a write sets it (the protocol's CRC_INIT starts a frame's)."""
+    crc: Field(16, "the CRC so far")
+
+
+class UartCrcData(Register, address=0x18, access="w"):
+    """Continues CRC over the written bytes, byte lane 0 first: a byte store feeds its byte,
+    a word store four (one clock, no wait)."""
+    bytes: Field(32, "the bytes; lanes without a write enable are not fed")
+
+
+class UartRxWord(Register, address=0x1C, access="r"):
+    """Pop four received bytes at once; read it when STATUS.rx_level is at least 4 (a byte
+    that is not there reads 0)."""
+    bytes: Field(32, "the bytes, the first received in bits 7:0")
+
+
+UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor,
+                  UartCrc, UartCrcData, UartRxWord)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------
@@ -458,6 +495,14 @@ DEDUCE = Block("Deduce", 0x3000_0000, WINDOW_SIZE, DEDUCE_REGISTERS, "SOC_DEDUCE
                "docs/registers.md")
 
 MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL, DEDUCE)
+
+
+def _check_uart():
+    if UART_RX_DEPTH >= 1 << UartStatus.field("rx_level").width:
+        raise ValueError("STATUS.rx_level cannot count a full receive FIFO")
+
+
+_check_uart()
 
 
 def _check_memory_map():
@@ -546,6 +591,8 @@ def c_header():
               f"#define SLK_DEDUCE_REGMAP_VERSION {DEDUCE_VERSION}u",
               f"#define SLK_DEDUCE_CLUE_BASE 0x{DEDUCE_CLUE_BASE:04X}u",
               f"#define SLK_DEDUCE_ROW_BASE 0x{DEDUCE_ROW_BASE:04X}u",
+              "/* cells a DEDUCE_CLUES write carries, 4 bits each */",
+              f"#define SLK_DEDUCE_STREAM_CELLS {DEDUCE_STREAM_CELLS}u",
               "/* DEDUCE_ROW(r, half): cells half * SLK_DEDUCE_ROW_CELLS .. of row r, one bit each */",
               f"#define SLK_DEDUCE_ROW_CELLS {DEDUCE_ROW_CELLS}u",
               f"#define SLK_DEDUCE_ROW_WORDS {DEDUCE_ROW_WORDS}u",

@@ -8,7 +8,7 @@
 #define SOC_ACCEL_BASE 0x20000000u
 #define SOC_DEDUCE_BASE 0x30000000u
 #define SOC_UART_RX_DEPTH 64u
-#define SOC_UART_TX_DEPTH 16u
+#define SOC_UART_TX_DEPTH 64u
 /* spec.uart.MIN_DIVISOR: fewest clock cycles a bit */
 #define SOC_UART_MIN_DIVISOR 8u
 
@@ -31,6 +31,8 @@
 #define SOC_UART_STATUS_RX_OVERRUN_MASK 0x00000008u
 #define SOC_UART_STATUS_RX_FRAME_ERROR_SHIFT 4u
 #define SOC_UART_STATUS_RX_FRAME_ERROR_MASK 0x00000010u
+#define SOC_UART_STATUS_RX_LEVEL_SHIFT 8u
+#define SOC_UART_STATUS_RX_LEVEL_MASK 0x0000FF00u
 
 /* UartRxOverruns (r): Bytes the receiver lost because its FIFO was full, since reset. */
 #define SOC_UART_RX_OVERRUNS 0x10000008u
@@ -48,6 +50,21 @@
 #define SOC_UART_DIVISOR_FRACTION_MASK 0x000000FFu
 #define SOC_UART_DIVISOR_CYCLES_SHIFT 8u
 #define SOC_UART_DIVISOR_CYCLES_MASK 0x00FFFF00u
+
+/* UartCrc (rw): The link's CRC-16/CCITT-FALSE (the frames' CRC, spec.protocol.crc16) over the bytes fed */
+#define SOC_UART_CRC 0x10000014u
+#define SOC_UART_CRC_CRC_SHIFT 0u
+#define SOC_UART_CRC_CRC_MASK 0x0000FFFFu
+
+/* UartCrcData (w): Continues CRC over the written bytes, byte lane 0 first: a byte store feeds its byte, */
+#define SOC_UART_CRC_DATA 0x10000018u
+#define SOC_UART_CRC_DATA_BYTES_SHIFT 0u
+#define SOC_UART_CRC_DATA_BYTES_MASK 0xFFFFFFFFu
+
+/* UartRxWord (r): Pop four received bytes at once; read it when STATUS.rx_level is at least 4 (a byte */
+#define SOC_UART_RX_WORD 0x1000001Cu
+#define SOC_UART_RX_WORD_BYTES_SHIFT 0u
+#define SOC_UART_RX_WORD_BYTES_MASK 0xFFFFFFFFu
 
 /* CyclesLo (r): The cycle counter's low word; reading it latches the high word into CYCLES_HI. */
 #define SOC_SYSCTL_CYCLES_LO 0x10001000u

@@ -32,41 +32,24 @@ int deduce_ok(void)
     return DED(SLK_DEDUCE_ID) == want_id && (DED(SLK_DEDUCE_CONFIG) & size_mask) == want_config;
 }
 
-/* The engine's code of each of a word's codes: a clue 0..3 as it is, a blank
-   SLK_CLUE_BLANK (the blank codes changed by PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK). */
-static inline uint32_t engine_codes(uint32_t word)
-{
-    return word ^ clue_spread(clue_blanks(word), PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK);
-}
+_Static_assert(SLK_DEDUCE_STREAM_CELLS == CLUES_PER_WORD, "a DEDUCE_CLUES write is a word of codes");
+_Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as it is");
 
-_Static_assert((PROTO_CLUE_BLANK ^ SLK_CLUE_BLANK) < 16u, "a code's change stays in it");
-_Static_assert(SLK_CLUE_BLANK <= SLK_DEDUCE_CLUE_CLUE_MASK, "the engine's blank fits");
-
-void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
+/* SIZE (it starts the engine's clue stream), the clue words as the SOLVE carries them
+   (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
+void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *payload)
 {
-    uint32_t bytes = PROTO_SOLVE_CLUES_BYTES(mul_small(rows, cols));
-    uint32_t word = 0, have = 0, k = 0, since = 0;   /* codes in word; cells since a drain */
-    for (uint32_t r = 0; r < rows; r++) {
-        volatile uint32_t *clue = &DED(SLK_DEDUCE_CLUE_ADDR(r, 0));
-        for (uint32_t c = 0; c < cols; c++) {
-            if (!have) {
-                word = engine_codes(clue_word(codes, k++, bytes));
-                have = CLUES_PER_WORD;
-            }
-            clue[c] = word & SLK_DEDUCE_CLUE_CLUE_MASK;
-            word >>= 4;
-            have--;
-        }
-        if ((since += cols) >= 32u) {
-            since = 0;
-            rx_service();   /* the requests behind this one keep arriving */
-        }
-    }
-    uint32_t island = (uint32_t)island_free(rows, cols, codes);
-    rx_service();
+    uint32_t cells = mul_small(rows, cols);
+    uint32_t island = (uint32_t)island_free(rows, cols, payload + PROTO_SOLVE_CLUES_OFFSET);
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
+    for (uint32_t k = 0; CLUES_PER_WORD * k < cells; k++) {
+        DED(SLK_DEDUCE_CLUES) = solve_clue_word(payload, k);   /* past the grid: ignored */
+        if ((k & 7u) == 7u)
+            rx_service();   /* the requests behind this one keep arriving */
+    }
+    rx_service();
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
     puzzle_rows = rows;
     puzzle_cols = cols;
@@ -95,8 +78,9 @@ static uint32_t run(uint32_t command, int *abort)
 /* The first solution stays in the engine's state registers until a command would
    change them: then (and only then) it is copied into RAM, as the engine's row words
    (packing them into the reply's order is left to the reply).  A search that ends with
-   it still in the engine (every search without a branch) leaves the copy to
-   deduce_colouring, with the reply: the answer is ready, in hardware. */
+   it still in the engine (every search without a branch) has deduce_colouring pack it
+   from the engine's DEDUCE_ROW registers, with the reply: the answer is ready, in
+   hardware. */
 static int solution_in_engine;
 
 _Static_assert(SLK_DEDUCE_ROW_WORDS == 2u, "a row is two DEDUCE_ROW words");
@@ -115,22 +99,42 @@ static void save_solution(deduce_result_t *result)
 #define CHUNK 16u
 _Static_assert(SLK_DEDUCE_ROW_CELLS % CHUNK == 0, "a chunk within a row word");
 
+/* Row r's DEDUCE_ROW word `half`: from the engine, or the copy saved from it. */
+static inline uint32_t row_word(const deduce_result_t *result, int in_engine, uint32_t r,
+                                uint32_t half)
+{
+    return in_engine ? DED(SLK_DEDUCE_ROW_ADDR(r, half)) : result->inside[r][half];
+}
+
+/* The colouring of the first solution: cols bits a row, row-major, into bytes LSB first.
+   A row at most SHORT_ROW cells wide goes in whole beside the fewer than 8 bits waiting;
+   wider rows in chunks. */
+#define SHORT_ROW (32u - 7u)
+
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
 {
     uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
-    if (solution_in_engine) {
-        save_solution(result);
-        solution_in_engine = 0;
-    }
-    for (uint32_t r = 0; r < puzzle_rows; r++) {
-        for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
-            uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
-            uint32_t chunk = (result->inside[r][c / SLK_DEDUCE_ROW_CELLS]
-                              >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u);
-            acc |= chunk << have;
-            for (have += take; have >= 8u; have -= 8u) {
+    int in_engine = solution_in_engine;      /* the row words read from the engine, once */
+    solution_in_engine = 0;
+    if (puzzle_cols <= SHORT_ROW) {
+        uint32_t mask = (1u << puzzle_cols) - 1u;
+        for (uint32_t r = 0; r < puzzle_rows; r++) {
+            acc |= (row_word(result, in_engine, r, 0) & mask) << have;
+            for (have += puzzle_cols; have >= 8u; have -= 8u) {
                 out[bytes++] = (uint8_t)acc;
                 acc >>= 8;
+            }
+        }
+    } else {
+        for (uint32_t r = 0; r < puzzle_rows; r++) {
+            for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
+                uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
+                uint32_t word = row_word(result, in_engine, r, c / SLK_DEDUCE_ROW_CELLS);
+                acc |= ((word >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u)) << have;
+                for (have += take; have >= 8u; have -= 8u) {
+                    out[bytes++] = (uint8_t)acc;
+                    acc >>= 8;
+                }
             }
         }
     }
@@ -146,12 +150,12 @@ void deduce_counters(deduce_result_t *result)
 }
 
 /* The search from the first DEDUCE's STATUS on (busy: still running), model/deduce.py
-   solve()'s loop.  Not inlined: deduce_run's short path then needs no registers saved. */
+   solve()'s loop; `abort`: an ABORT came while the first DEDUCE ran.  Not inlined:
+   deduce_run's short path then needs no registers saved. */
 static __attribute__((noinline)) void deduce_search(uint32_t status, uint32_t max_solutions,
                                                     uint32_t decision_limit, uint64_t start,
-                                                    deduce_result_t *result)
+                                                    int abort, deduce_result_t *result)
 {
-    int abort = 0;
     uint32_t found = 0, decisions = 0;
     status = wait(status, &abort);
     while (!abort) {
@@ -223,11 +227,16 @@ static inline uint32_t settling(uint32_t max_solutions)
    10x10's answer, docs/decisions/2026-11-24-firmware-short-path.md).  Everything else goes on in
    deduce_search().
 
+   While the first DEDUCE runs the firmware serves the requests that arrived behind this
+   one (serve_while_searching: the next SOLVE is received, validated and queued while the
+   engine works; an ABORT among them ends the search after this DEDUCE).
+
    The solve's cycles (result->cycles) run from "puzzle loaded" (the clues written and
    LOAD issued; the DEDUCE write waits for LOAD to end) to "answer ready" (the firmware
-   knows that the search has ended).  The DEDUCE command is the first thing done, the
-   result's bookkeeping is done while the engine runs, and the test that ends the search
-   here is one lookup in a set made before (docs/deduce.md section 9). */
+   knows that the search has ended; with requests waiting, after serving them).  The
+   DEDUCE command is the first thing done, the result's bookkeeping is done while the
+   engine runs, and the test that ends the search here is one lookup in a set made before
+   (docs/deduce.md section 9). */
 void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
 {
     uint32_t settle = max_solutions > 1u ? settling(2u) : settling(1u);
@@ -239,11 +248,12 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     result->trail_full = 0;
     result->aborted = 0;
     __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
+    int abort = serve_while_searching();  /* the requests behind this one, meanwhile */
     uint32_t status = DED(SLK_DEDUCE_STATUS);
     for (uint32_t i = 0; i < 127u && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
         status = DED(SLK_DEDUCE_STATUS);
-    if (!((settle >> (status & SETTLE_BITS)) & 1u)) {
-        deduce_search(status, max_solutions, decision_limit, start, result);
+    if (abort || !((settle >> (status & SETTLE_BITS)) & 1u)) {
+        deduce_search(status, max_solutions, decision_limit, start, abort, result);
         return;
     }
     result->cycles = cycles64() - start;             /* "answer ready" */

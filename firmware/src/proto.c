@@ -18,8 +18,9 @@
  * a reply waits for room in the TX FIFO, received bytes are moved into the
  * frame buffer (rx_drain), so the UART's receive FIFO never overruns because of us.
  * No bytes are ever moved within the ring, and every long loop of this unit (a candidate's
- * CRC and copy, the garbage skip, a reply's CRC) drains the FIFO every 32 bytes; the other
- * units' long loops call rx_service().
+ * CRC and copy, the garbage skip: every 32 bytes; a reply's CRC: every 32 words) drains
+ * the FIFO; the other units' long loops call rx_service().  The frames' CRC-16 is the
+ * UART's CRC register's (CRC_DATA fed the bytes, a word at a time where they are aligned).
  * A good frame's payload is copied out of the ring.  STATS reports the receiver's counters.
  *
  * Every offset and size of a frame and of a payload is a PROTO_* define of the
@@ -39,7 +40,7 @@
 
 static uint8_t rxbuf[RXBUF];          /* a ring: the candidate starts at rxbuf[head] */
 /* the payload of the last good frame */
-static uint8_t payload[PROTO_WORDS(PROTO_RX_PAYLOAD_MAX)] __attribute__((aligned(4)));
+static uint8_t payload[PROTO_RX_PAYLOAD_BUFFER] __attribute__((aligned(4)));
 static uint8_t txbuf[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
 const uint8_t *const tx_frame = txbuf;
@@ -55,25 +56,32 @@ _Static_assert(PROTO_ERROR_SIZE + PROTO_OVERHEAD <= SOC_UART_TX_DEPTH,
                "an ERROR frame must fit the empty TX FIFO");
 _Static_assert(PROTO_RX_PAYLOAD_MAX <= PROTO_MAX_PAYLOAD, "a SOLVE beyond the protocol's");
 
-/* ---- CRC-16/CCITT-FALSE and the header's CRC-8 ----------------------------------- */
-
-static inline uint32_t crc_step(uint32_t crc, uint32_t byte)
-{
-    return ((crc << 8) & 0xFFFFu) ^ proto_crc_table[((crc >> 8) ^ byte) & 0xFFu];
-}
+/* ---- CRC-16/CCITT-FALSE (the UART's CRC registers) and the header's CRC-8 ---------- */
 
 static int rx_drain(void);
 
-/* CRC of a frame to send, receiving every 32 bytes */
-static uint32_t crc16(const uint8_t *p, uint32_t n)
+#define CRC_DATA_BYTE(lane) (*(volatile uint8_t *)(uintptr_t)(SOC_UART_CRC_DATA + (lane)))
+
+/* Start a frame's CRC. */
+static inline void crc_start(void) { REG(SOC_UART_CRC) = PROTO_CRC_INIT; }
+
+/* The CRC so far. */
+static inline uint32_t crc_value(void) { return REG(SOC_UART_CRC); }
+
+/* Continue the CRC over n bytes at p: a byte store each up to a word boundary, then a word
+   store each (receiving every 32 words), then the last bytes. */
+static void crc_feed(const uint8_t *p, uint32_t n)
 {
-    uint32_t crc = PROTO_CRC_INIT;
-    while (n--) {
-        crc = crc_step(crc, *p++);
-        if ((n & 31u) == 0)
+    for (; n && ((uintptr_t)p & 3u); n--, p++)
+        CRC_DATA_BYTE((uintptr_t)p & 3u) = *p;
+    const uint32_t *w = (const uint32_t *)p;
+    for (uint32_t i = 1; n >= 4u; n -= 4u, i++) {
+        REG(SOC_UART_CRC_DATA) = *w++;
+        if ((i & 31u) == 0)
             rx_drain();
     }
-    return crc;
+    for (p = (const uint8_t *)w; n; n--, p++)
+        CRC_DATA_BYTE((uintptr_t)p & 3u) = *p;
 }
 
 /* CHECK of a header at h: CRC-8 over LEN, TYPE and SEQ */
@@ -89,24 +97,41 @@ static uint32_t header_check(const uint8_t *h)
 
 static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
-/* Move the received bytes from the UART's FIFO into the ring; returns nonzero
-   when a byte arrived.  Never sends anything and never moves buffered bytes. */
+/* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
+   room) into the ring, four a read (RX_WORD), the last few one a read; returns nonzero when
+   a byte arrived.  Never sends anything and never moves buffered bytes. */
 static __attribute__((noinline)) int rx_drain(void)
 {
-    uint32_t at = wrap(head + count), room = RXBUF - count, got = 0;
-    while (got < room) {
-        uint32_t word = REG(SOC_UART_DATA);
-        if (word & SOC_UART_DATA_EMPTY_MASK)
-            break;
-        rxbuf[at] = (uint8_t)(word >> SOC_UART_DATA_BYTE_SHIFT);
+    uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
+                 >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
+    uint32_t at = wrap(head + count), room = RXBUF - count;
+    if (n > room)
+        n = room;
+    if (!n)
+        return 0;
+    count += n;
+    stats.rx_bytes += n;
+    for (; n >= 4u; n -= 4u) {
+        uint32_t word = REG(SOC_UART_RX_WORD);
+        if (at + 4u < RXBUF) {
+            rxbuf[at] = (uint8_t)word;
+            rxbuf[at + 1u] = (uint8_t)(word >> 8);
+            rxbuf[at + 2u] = (uint8_t)(word >> 16);
+            rxbuf[at + 3u] = (uint8_t)(word >> 24);
+            at += 4u;
+            continue;
+        }
+        for (uint32_t k = 0; k < 4u; k++, word >>= 8) {
+            rxbuf[at] = (uint8_t)word;
+            if (++at == RXBUF)
+                at = 0;
+        }
+    }
+    while (n--) {
+        rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
         if (++at == RXBUF)
             at = 0;
-        got++;
     }
-    if (!got)
-        return 0;
-    count += got;
-    stats.rx_bytes += got;
     last_rx = cycles_lo();
     return 1;
 }
@@ -123,10 +148,10 @@ static void rx_drop(uint32_t n)
     count -= n;
 }
 
-/* Copy n buffered bytes from offset `from` of the candidate to out, receiving every 32
-   bytes (behind the candidate: the bytes read stay put); returns the CRC `crc` continued
-   over them.  The ring is read in runs without a wrap. */
-static uint32_t rx_take(uint8_t *out, uint32_t from, uint32_t n, uint32_t crc)
+/* Copy n buffered bytes from offset `from` of the candidate to out, feeding each to the
+   CRC, receiving every 32 bytes (behind the candidate: the bytes read stay put).  The ring
+   is read in runs without a wrap. */
+static void rx_take(uint8_t *out, uint32_t from, uint32_t n)
 {
     uint32_t i = wrap(head + from);
     while (n) {
@@ -139,7 +164,7 @@ static uint32_t rx_take(uint8_t *out, uint32_t from, uint32_t n, uint32_t crc)
         for (uint32_t j = 0; j < run; j++) {
             uint32_t byte = in[j];
             out[j] = (uint8_t)byte;
-            crc = crc_step(crc, byte);
+            CRC_DATA_BYTE(0) = (uint8_t)byte;
         }
         out += run;
         n -= run;
@@ -147,7 +172,6 @@ static uint32_t rx_take(uint8_t *out, uint32_t from, uint32_t n, uint32_t crc)
         if (n)
             rx_drain();
     }
-    return crc;
 }
 
 /* Copy the few (a header's, a trailer's) buffered bytes from offset `from` of the
@@ -186,8 +210,9 @@ __attribute__((noinline)) uint32_t send_frame(uint32_t type, uint32_t seq, uint3
     PROTO_PUT_FRAME_SEQ(txbuf, seq);
     PROTO_PUT_FRAME_CHECK(txbuf, header_check(txbuf));
     uint32_t end = PROTO_FRAME_SIZE + len;
-    PROTO_PUT_FRAME_CRC_CRC(txbuf + end, crc16(txbuf + PROTO_FRAME_LENGTH_OFFSET,
-                                               end - PROTO_FRAME_LENGTH_OFFSET));
+    crc_start();
+    crc_feed(txbuf + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET);
+    PROTO_PUT_FRAME_CRC_CRC(txbuf + end, crc_value());
     end += PROTO_FRAME_CRC_SIZE;
     send_bytes(txbuf, end);
     return end;
@@ -326,10 +351,11 @@ int rx_next(frame_t *frame)
         rx_copy(trailer, end, PROTO_FRAME_CRC_SIZE);
         uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
         /* the CRC over LEN .. the header's end, then on over the payload as it is copied */
-        uint32_t crc = PROTO_CRC_INIT;
+        crc_start();
         for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < PROTO_FRAME_SIZE; i++)
-            crc = crc_step(crc, header[i]);
-        if (rx_take(payload, PROTO_FRAME_SIZE, len, crc) != got) {
+            CRC_DATA_BYTE(0) = header[i];
+        rx_take(payload, PROTO_FRAME_SIZE, len);
+        if (crc_value() != got) {
             drop(ERR_BAD_CRC, got);
             continue;
         }

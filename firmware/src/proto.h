@@ -21,6 +21,20 @@
 /* n bytes rounded up to whole words: the size of a buffer copied a word at a time. */
 #define PROTO_WORDS(n) (((n) + 3u) & ~3u)
 
+/* A request payload's buffer: whole words and one word more, so that a SOLVE's clue words
+   are read as two aligned words each (solve_clue_word). */
+#define PROTO_RX_PAYLOAD_BUFFER (PROTO_WORDS(PROTO_RX_PAYLOAD_MAX) + 4u)
+
+/* The codes of cells 8k .. 8k + 7 (clues.h) of the SOLVE payload p, a payload buffer, from
+   two aligned words; codes past the clues are whatever the buffer holds there. */
+_Static_assert(PROTO_SOLVE_CLUES_OFFSET % 4u != 0, "the clues start within a word");
+static inline uint32_t solve_clue_word(const uint8_t *p, uint32_t k)
+{
+    const uint32_t *w = (const uint32_t *)(const void *)p + PROTO_SOLVE_CLUES_OFFSET / 4u + k;
+    return (w[0] >> (8u * (PROTO_SOLVE_CLUES_OFFSET % 4u)))
+           | (w[1] << (32u - 8u * (PROTO_SOLVE_CLUES_OFFSET % 4u)));
+}
+
 typedef struct {
     uint8_t type, seq;
     uint16_t crc;            /* the frame's CRC: with seq, what tells a resend */

@@ -135,15 +135,18 @@ static int refused(const frame_t *f)
         return refuse(ERR_BAD_LENGTH, f, expected);
     if (flags & ~PROTO_SOLVE_FLAGS)
         return refuse(ERR_BAD_FLAGS, f, flags);
-    const uint8_t *codes = p + PROTO_SOLVE_CLUES_OFFSET;
-    uint32_t bytes = PROTO_SOLVE_CLUES_BYTES(cells);
-    for (uint32_t k = 0; CLUES_PER_WORD * k < cells; k++) {
-        uint32_t bad = clue_bad(clue_word(codes, k, bytes)) & clue_cells(k, cells);
+    uint32_t k = 0, bad = 0, last = (cells - 1u) / CLUES_PER_WORD;
+    for (; k < last; k++) {   /* every word whole but the last */
+        bad = clue_bad(solve_clue_word(p, k));
         if (bad)
-            return refuse(ERR_BAD_CLUE, f, CLUES_PER_WORD * k + clue_first(bad));
-        if ((k & 3u) == 3u)
+            break;
+        if ((k & 7u) == 7u)
             rx_service();
     }
+    if (!bad)
+        bad = clue_bad(solve_clue_word(p, k)) & clue_cells(k, cells);
+    if (bad)
+        return refuse(ERR_BAD_CLUE, f, CLUES_PER_WORD * k + clue_first(bad));
     if (flags & PROTO_FLAG_DEDUCE) {
         if (!(version & PROTO_VERSION_DEDUCE_OK))
             return refuse(ERR_NO_DEDUCE, f, deduce_id_read);

@@ -12,7 +12,7 @@
 typedef struct {
     uint8_t seq;
     uint16_t crc;
-    uint8_t payload[PROTO_WORDS(PROTO_RX_PAYLOAD_MAX)] __attribute__((aligned(4)));
+    uint8_t payload[PROTO_RX_PAYLOAD_BUFFER] __attribute__((aligned(4)));
 } request_t;
 
 /* Start serving: version_flags are VERSION's flags (PROTO_VERSION_*_OK), the build's;

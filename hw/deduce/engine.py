@@ -11,6 +11,11 @@ Commands (DEDUCE_CONTROL; each keeps STATUS.busy high until it ends):
 
 * **DEDUCE_CLUE** writes (before LOAD) go straight into the clue memory: the word of the
   clue's row is read and written back with the cell's clue bits changed (2 clocks).
+* **DEDUCE_CLUES** writes (before LOAD, after DEDUCE_SIZE) stream eight clues in the
+  grid's row-major order, one cell a clock: a cursor (row, column, and the cell's bit in
+  its group's word) starts at cell (0, 0) on every DEDUCE_SIZE write; the clues of the
+  cursor's group collect in a word that is written to the clue memory with every cell
+  (started empty in each new group: the cells it does not reach are blank).
 * **LOAD**: for every group, the clue word is read and written back with the grid of the
   run-time size (DEDUCE_SIZE) and the clues masked by it, and the state word is written
   with the initial state (cells beyond the grid OUT, variables the puzzle lacks S, the
@@ -164,6 +169,25 @@ class DeduceEngine(wiring.Component):
             m.d.comb += edited_clues.clue[d].eq(
                 prober.clue_out.clue[d] & ~clue_bit | Mux(clue_value == d, clue_bit, 0))
 
+        # --- the clue stream (DEDUCE_CLUES): a cursor and its group's clues so far ---------
+        codes = Signal(32)
+        left = Signal(range(regmap.DEDUCE_STREAM_CELLS + 1))   # codes of `codes` to stream
+        s_row = Signal(8)
+        s_col = Signal(8)
+        s_j = Signal(range(band))               # the cursor's framed row within its group
+        s_group = Signal(range(groups))
+        first_j = 1 % band                      # grid row 0 is framed row 1
+        s_row_start = Signal(bits)              # the cursor's row's column 0, one-hot
+        s_bit = Signal(bits)                    # the cursor's cell, one-hot
+        s_fresh = Signal()                      # a new group: its clues start empty
+        s_clues = Signal(self.prober.clue_layout)   # the group's clues streamed so far
+        s_valid = (s_row < rows) & (s_row < R)
+        s_code = codes[:4]
+        streamed = Signal(self.prober.clue_layout)
+        for d in range(4):
+            m.d.comb += streamed.clue[d].eq(Mux(s_fresh, 0, s_clues.clue[d])
+                                            | Mux((s_code == d) & (s_col < C), s_bit, 0))
+
         # --- the trail ----------------------------------------------------------------------
         depth_words = self.trail_depth * groups
         m.submodules.trail = trail = Memory(shape=self.trail_bits, depth=depth_words, init=[])
@@ -221,6 +245,7 @@ class DeduceEngine(wiring.Component):
         command = {name: Signal(name=f"cmd_{name}") for name in ("load", "deduce", "decide",
                                                                   "backtrack")}
         clue_write = Signal()
+        regs_clues_write = Signal()
         busy = Signal()       # STATUS.busy: a command or a clue write runs
         counted = Signal()    # the clocks DEDUCE, DECIDE and BACKTRACK take
         with m.If(counted):
@@ -229,6 +254,9 @@ class DeduceEngine(wiring.Component):
             with m.State("IDLE"):
                 with m.If(clue_write):
                     m.next = "CLUE_READ"
+                with m.Elif(regs_clues_write):
+                    m.d.sync += [codes.eq(self.bus.wdata), left.eq(regmap.DEDUCE_STREAM_CELLS)]
+                    m.next = "STREAM"
                 with m.Elif(command["load"]):
                     m.d.sync += [g.eq(0), depth.eq(0), base.eq(0), conflict.eq(0),
                                  complete.eq(0)]
@@ -246,6 +274,25 @@ class DeduceEngine(wiring.Component):
                 with m.Elif(command["backtrack"] & ~trail_empty):
                     m.d.sync += [t.eq(0), depth.eq(depth - 1), base.eq(base - groups)]
                     m.next = "POP_CELL"
+            with m.State("STREAM"):     # one code a clock; cells past the grid: none
+                m.d.comb += busy.eq(1)
+                m.d.sync += [codes.eq(codes >> 4), left.eq(left - 1)]
+                with m.If(s_valid):
+                    m.d.comb += [prober.waddr.eq(s_group), prober.clue_we.eq(1),
+                                 prober.clue_in.eq(streamed)]
+                    m.d.sync += [s_clues.eq(streamed), s_fresh.eq(0)]
+                    with m.If(s_col + 1 == cols):
+                        m.d.sync += [s_col.eq(0), s_row.eq(s_row + 1)]
+                        with m.If(s_j == band - 1):
+                            m.d.sync += [s_j.eq(0), s_group.eq(s_group + 1), s_fresh.eq(1),
+                                         s_row_start.eq(1 << 1), s_bit.eq(1 << 1)]
+                        with m.Else():
+                            m.d.sync += [s_j.eq(s_j + 1), s_row_start.eq(s_row_start << w),
+                                         s_bit.eq(s_row_start << w)]
+                    with m.Else():
+                        m.d.sync += [s_col.eq(s_col + 1), s_bit.eq(s_bit << 1)]
+                with m.If(left == 1):
+                    m.next = "IDLE"
             with m.State("CLUE_READ"):
                 m.d.comb += [busy.eq(1), prober.addr.eq(clue_group)]
                 m.next = "CLUE_WRITE"
@@ -330,6 +377,12 @@ class DeduceEngine(wiring.Component):
                              status=dict(busy=busy, conflict=conflict, complete=complete,
                                          trail_empty=trail_empty, trail_full=trail_full),
                              totals=totals, command=command)
+
+        m.d.comb += regs_clues_write.eq(regs.clues_write)
+        with m.If(regs.size_write):             # the clue stream starts at cell (0, 0)
+            start = 1 << (first_j * w + 1)
+            m.d.sync += [s_row.eq(0), s_col.eq(0), s_j.eq(first_j), s_group.eq(1 // band),
+                         s_row_start.eq(start), s_bit.eq(start), s_fresh.eq(1)]
 
         # a clue write: its group and bit (framed row r + 1 is row (r + 1) % band of its group)
         with m.If(regs.clue_write & (regs.clue_row < R) & (regs.clue_col < C)):

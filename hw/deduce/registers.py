@@ -18,7 +18,9 @@ __all__ = ["RegisterAccess", "register_file"]
 
 class RegisterAccess:
     """What :func:`register_file` leaves to the engine: a clue write (``clue_write`` for
-    one clock, at ``clue_row``, ``clue_col``; the value is in the bus's ``wdata``) and a
+    one clock, at ``clue_row``, ``clue_col``; the value is in the bus's ``wdata``), a
+    DEDUCE_CLUES write (``clues_write`` for one clock; the codes in ``wdata``), a
+    DEDUCE_SIZE write (``size_write`` for one clock, as the size registers take it) and a
     read of DEDUCE_ROW (``row_read`` for one clock, at ``row``, ``row_half``; the engine
     may drive the bus's ``rdata`` in the clock after it, when ``ready`` is high)."""
 
@@ -61,7 +63,8 @@ def register_file(m, b, *, config, size, status, totals, command, words=()):
     row_offset = (b.addr - regmap.DEDUCE_ROW_BASE)[2:]
     in_rows = ((b.addr >= regmap.DEDUCE_ROW_BASE)
                & (b.addr < regmap.DEDUCE_ROW_BASE + 4 * row_words * regmap.CELL_ROWS_MAX))
-    access = RegisterAccess(clue_write=Signal(), clue_row=clue_offset[stride_bits:][:row_bits],
+    access = RegisterAccess(clue_write=Signal(), clues_write=Signal(), size_write=Signal(),
+                            clue_row=clue_offset[stride_bits:][:row_bits],
                             clue_col=clue_offset[:stride_bits], row_read=Signal(),
                             row=row_offset[half_bits:][:row_bits],
                             row_half=row_offset[:half_bits])
@@ -87,7 +90,10 @@ def register_file(m, b, *, config, size, status, totals, command, words=()):
             wdata, wstrb = b.wdata, b.wstrb
             with m.If(in_clues):
                 m.d.comb += access.clue_write.eq(field_lanes(regmap.DeduceClue, "clue", wstrb))
+            with m.Elif(addr_word == regmap.DeduceClues.address >> 2):
+                m.d.comb += access.clues_write.eq(wstrb.all())
             with m.Elif(addr_word == regmap.DeduceSize.address >> 2):
+                m.d.comb += access.size_write.eq(1)
                 for name, target in size.items():
                     with m.If(field_lanes(regmap.DeduceSize, name, wstrb)):
                         m.d.sync += target.eq(field_of(regmap.DeduceSize, name, wdata))

@@ -20,6 +20,7 @@ from slitherlink.host.puzzle import Puzzle
 from slitherlink.hw.deduce.engine import DeduceEngine
 from slitherlink.model.band import band_solve
 from slitherlink.spec import registers as regmap
+from slitherlink.spec.protocol import CLUE_BLANK
 from slitherlink.spec.deduce import island_free
 from tests.conftest import PUZZLES, load
 
@@ -60,15 +61,31 @@ async def command(ctx, bus, name):
             return status
 
 
-async def firmware_solve(ctx, bus, puzzle, max_solutions):
-    """The firmware's search (model.deduce.solve's order) through the registers."""
-    for r, row in enumerate(puzzle.clues):
-        for c, v in enumerate(row):
-            await write(ctx, bus, regmap.deduce_clue_address(r, c),
-                        regmap.CLUE_BLANK if v is None else v)
-    await write(ctx, bus, regmap.DeduceSize.address,
-                regmap.DeduceSize.pack(rows=puzzle.rows, cols=puzzle.cols,
-                                       island=int(island_free(puzzle))))
+def stream_words(puzzle, blank=CLUE_BLANK):
+    """The DEDUCE_CLUES words of ``puzzle``: its codes row-major, eight a word (a blank as
+    ``blank``, the last word's unused codes 0)."""
+    codes = [blank if v is None else v for row in puzzle.clues for v in row]
+    n = regmap.DEDUCE_STREAM_CELLS
+    return [regmap.DeduceClues.pack(**{f"code{j}": code for j, code in enumerate(codes[k:k + n])})
+            for k in range(0, len(codes), n)]
+
+
+async def firmware_solve(ctx, bus, puzzle, max_solutions, stream=False):
+    """The firmware's search (model.deduce.solve's order) through the registers; the clues
+    by DEDUCE_CLUE writes before DEDUCE_SIZE, or with ``stream`` by DEDUCE_CLUES writes
+    after it (firmware/src/deduce.c)."""
+    size = regmap.DeduceSize.pack(rows=puzzle.rows, cols=puzzle.cols,
+                                  island=int(island_free(puzzle)))
+    if stream:
+        await write(ctx, bus, regmap.DeduceSize.address, size)
+        for word in stream_words(puzzle):
+            await write(ctx, bus, regmap.DeduceClues.address, word)
+    else:
+        for r, row in enumerate(puzzle.clues):
+            for c, v in enumerate(row):
+                await write(ctx, bus, regmap.deduce_clue_address(r, c),
+                            regmap.CLUE_BLANK if v is None else v)
+        await write(ctx, bus, regmap.DeduceSize.address, size)
     await command(ctx, bus, "load")
     status = await command(ctx, bus, "deduce")
     solutions, exhausted = [], False
@@ -105,15 +122,16 @@ def random_puzzle(rng, rows, cols, density):
                               for _ in range(cols)) for _ in range(rows)))
 
 
-def run(dut, jobs, model):
+def run(dut, jobs, model, stream=False):
     """Solve every ``(puzzle, max_solutions)`` on ``dut``; compare with the model
-    (``model(puzzle, max_solutions)``: the outcome and the counter registers' values)."""
+    (``model(puzzle, max_solutions)``: the outcome and the counter registers' values);
+    ``stream``: the clues by DEDUCE_CLUES (see :func:`firmware_solve`)."""
     seen = []
 
     async def bench(ctx):
         for puzzle, max_solutions in jobs:
             solutions, exhausted, counters = await firmware_solve(ctx, dut.bus, puzzle,
-                                                                  max_solutions)
+                                                                  max_solutions, stream)
             want, registers = model(puzzle, max_solutions)
             assert solutions == want.solutions, puzzle
             assert exhausted == want.exhausted, puzzle
@@ -156,6 +174,20 @@ def test_engine_solves_corpus_puzzles_as_the_model(band, label_network):
     network changes no result or counter (its clocks: test_propagator.py)."""
     dut = DeduceEngine(5, 5, band=band, trail_depth=8, label_network=label_network)
     seen = run(dut, corpus(5, 5, 8), band_counters(band))
+    assert any(found == 1 for found, _, _ in seen)
+
+
+@pytest.mark.parametrize("band", [1, 2, 7])
+def test_clue_stream_loads_as_the_clue_registers(band):
+    """DEDUCE_CLUES (eight codes a write, rows spanning words, the protocol's blank code)
+    gives every puzzle the model's search; puzzles of several sizes one after the other, so
+    a stream must replace every clue of the puzzle before (band 7: the whole 5x5 grid in
+    one word)."""
+    rng = random.Random(40 + band)
+    jobs = corpus(5, 5, 3) + [(random_puzzle(rng, rows, cols, 0.5), 2)
+                              for rows, cols in ((5, 5), (3, 4), (2, 5), (5, 3))]
+    dut = DeduceEngine(5, 5, band=band, trail_depth=8)
+    seen = run(dut, jobs, band_counters(band), stream=True)
     assert any(found == 1 for found, _, _ in seen)
 
 
