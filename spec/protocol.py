@@ -504,7 +504,9 @@ DeduceResult = _layout("DeduceResult", "DEDUCE_RESULT", "DEDUCE_RESULT: the outc
     "cols": u8("of the puzzle"),
     **{c.name: u32(c.doc) for c in _counters.DEDUCE_COUNTERS},
     _ENGINE_CLOCKS_FIELD: u32(_counters.ENGINE_CLOCKS.doc),
-    "cycles": u64("solve cycles of the SoC's cycle counter, as RESULT"),
+    "cycles": u64("solve cycles of the SoC's cycle counter, as RESULT; with requests "
+                  "waiting behind the SOLVE, the serving of them during its first DEDUCE "
+                  "too (clocks is the engine's alone)"),
     "colouring": Tail(1, "as ANSWER"),
 })
 
