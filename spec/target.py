@@ -81,7 +81,7 @@ ULX3S = Board(
     uart_bridge="FT231X", bridge_max_baud=3_000_000,
     # the largest clock the PLL makes 5 % below the ECP5 post-route Fmax of the default
     # build (boards/evidence.py, docs/boards.md "The clock")
-    clock_hz=35_000_000,
+    clock_hz=37_500_000,
     # the shortest path: the ECP5's builds are limited by their clock
     label_network="fast",
     # LFE5U-85F (DS1044): LUT4s, flip-flops, 18 Kb EBR blocks, 18x18 multipliers.
