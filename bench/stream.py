@@ -35,6 +35,7 @@ import argparse
 import multiprocessing
 import random
 import sys
+import statistics
 import time
 from datetime import datetime, timezone
 
