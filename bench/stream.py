@@ -34,8 +34,8 @@ A benchmark, not a test (tests/bench/test_stream.py runs it on a few puzzles).
 import argparse
 import multiprocessing
 import random
-import sys
 import statistics
+import sys
 import time
 from datetime import datetime, timezone
 
