@@ -272,7 +272,7 @@ def table(results, meta):
     lines += ["", "Streamed and latency: exact, in the board's cycles at its design clock "
               "(the virtual board's link stamps: first start bit in to last stop bit out), "
               "plain answers (no counters), the device's queue kept full; latency: each of "
-              f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone. sat: wall time on this machine, the same puzzles, not unique. "
+              f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone. sat: wall time on this machine, the same puzzles, not unique, the fastest of {PEER_PASSES} passes. "
               "Host's cost: parse, encode, decode and the rules check of one puzzle, wall "
               "time (median); a real board's throughput is bounded by it too."]
     return "\n".join(lines) + "\n"
