@@ -237,14 +237,15 @@ def test_garbled_answers(misbehaviour, attempts):
 
 
 class Forgetful(FakeDevice):
-    """Loses the first ``lose`` SOLVE requests (as if their START byte was corrupted)."""
+    """Loses the first ``lose`` requests of type ``forgets`` (SOLVE by default), as if their
+    START byte was corrupted."""
 
-    def __init__(self, lose, **kwargs):
+    def __init__(self, lose, forgets=P.MsgType.SOLVE, **kwargs):
         super().__init__(**kwargs)
-        self.lose = lose
+        self.lose, self.forgets = lose, forgets
 
     def _request(self, frame, at):
-        if frame.type == P.MsgType.SOLVE and self.lose:
+        if frame.type == self.forgets and self.lose:
             self.lose -= 1
             return None
         return super()._request(frame, at)
@@ -266,24 +267,10 @@ def test_lost_request_is_sent_again():
     assert clock.now - start == pytest.approx(0.3, abs=0.01)  # one wait, then at once
 
 
-class DeafToAborts(FakeDevice):
-    """Loses the first ``lose`` ABORT requests."""
-
-    def __init__(self, lose, **kwargs):
-        super().__init__(**kwargs)
-        self.lose = lose
-
-    def _request(self, frame, at):
-        if frame.type == P.MsgType.ABORT and self.lose:
-            self.lose -= 1
-            return None
-        return super()._request(frame, at)
-
-
 def test_a_new_connection_flushes_the_last_version_s_largest_request(serve):
     """Before its own VERSION, a connection's flush is as long as the largest request the
     port's device last told this program of, not the protocol's largest."""
-    device = DeafToAborts(lose=0, max_rows=4, max_cols=4)
+    device = Forgetful(lose=0, forgets=P.MsgType.ABORT, max_rows=4, max_cols=4)
     port = serve(device)
     with B.Connection(port, timeout=0.3) as first:
         first.connect()
