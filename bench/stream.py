@@ -313,7 +313,8 @@ def run(args, log=print):
     rows (:func:`board_run`), ``sat``'s throughput on one and two cores and the host's
     cost."""
     import os
-    import subprocess
+
+    from slitherlink.bench.hardware import git_state
     names = tuple(n for n in args.names.split(",") if n)
     chosen = sample(args.grids, args.per_class, args.seed, names)
     results, builds = {}, {}
@@ -330,10 +331,8 @@ def run(args, log=print):
         results[cls] = {"board": board, "sat_1": peer_throughput(list(picked), 1),
                         "sat_2": peer_throughput(list(picked), 2),
                         "host_cost": host_cost(picked)}
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True,
-                            text=True).stdout.strip() or "unknown"
     meta = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
-            "argv": args.argv, "builds": builds, "commit": commit,
+            "argv": args.argv, "builds": builds, "commit": git_state(),
             "load": os.getloadavg()[0]}
     return results, meta
 
