@@ -150,8 +150,9 @@ def link(board):
 
 
 @pytest.fixture
-def small_link(small_board, board):
-    assert (small_board.clock_hz, small_board.baud) == (board.clock_hz, board.baud)
+def small_link(small_board):
+    assert (small_board.clock_hz, small_board.baud) == (DEFAULT_TARGET.clock_hz,
+                                                        DEFAULT_TARGET.baud)
     with Link(small_board) as session:
         session.ping()
         yield session
