@@ -38,7 +38,9 @@ measured with the SoC's cycle counter.  A candidate is never longer than the
 build's largest request, so :data:`OVERHEAD` + ``max_payload`` bytes that are not
 START (the host's *flush*, zeros) end any candidate whatever arrived before them:
 the host sends them before it sends a request again after silence, and the device
-answers the next good frame however long the host was away.
+answers the next good frame however long the host was away.  Silence for the
+inter-byte timeout ends any candidate too (the host's *quiet flush*, before it knows
+``max_payload``).
 
 Requests and their replies (the device's rules; the fake device follows them):
 

@@ -21,7 +21,8 @@ wait derived from the link (:mod:`host.device.link`) and bounded:
 
 A request is sent again, with the same SEQ, after silence (the flush first:
 :func:`host.device.link.flush_length` zeros end any frame a damaged header left pending on
-the device) or at once after damage; a late reply to an earlier attempt is as good as the
+the device; before its VERSION, silence for its inter-byte timeout does, the quiet flush)
+or at once after damage; a late reply to an earlier attempt is as good as the
 reply to the last.  Whatever arrives, every wait is a deadline (:mod:`host.device.link`,
 "The bound"): noise, an echo of our own frames, damaged frames and frames that answer no
 request end a request within its bound with :class:`GarbledAnswer`, silence with
@@ -40,7 +41,7 @@ from slitherlink.spec.uart import DEFAULT_BAUD
 from .. import protocol as P
 from .errors import BoardError, DeviceError, GarbledAnswer, NoAnswer, NoDeduceEngine, PortError
 from .link import (DEFAULT_RETRIES, SET_BAUD_ATTEMPTS, SILENT_ATTEMPTS, VIRTUAL_SLOWDOWN, Ledger,
-                   LinkTiming, flush_length, frame_lengths, log_event, log_received, log_sent)
+                   LinkTiming, connection_flush, frame_lengths, log_event, log_received, log_sent)
 from .port import is_pty, link_key, open_port, port_errors, set_latency_timer
 from .rates import known_rates, wanted_rate
 
@@ -382,10 +383,14 @@ class Connection:
             raise PortError(f"cannot write to {self.port}: {error}") from None
 
     def flush(self, timeout=None):
-        """Send the flush (zeros that end any frame pending on the device); its length."""
-        zeros = bytes(flush_length(self.max_payload))
-        self._write(zeros, "flush", timeout=timeout)
-        return len(zeros)
+        """End any frame pending on the device before a resend: send the flush's zeros
+        and return their number, or, while the device's largest request is unknown, send
+        nothing and return None: the quiet flush, which the resend's wait covers
+        (:func:`host.device.link.connection_flush`)."""
+        length = connection_flush(self.max_payload)
+        if length is not None:
+            self._write(bytes(length), "flush", timeout=timeout)
+        return length
 
     def _read(self, timeout):
         """Bytes that arrive within ``timeout`` seconds (what has arrived, at once)."""

@@ -16,7 +16,12 @@ seconds: every wait is computed from
   :mod:`host.protocol`'s encoders, so they follow the protocol), and of the *flush*
   (:func:`flush_length`: zeros that end any frame a damaged header left pending on the
   device, sent before a request is sent again after silence);
-* the device's **inter-byte timeout** (``TIMEOUT_BYTE_TIMES`` byte times);
+* the device's **inter-byte timeout** (``TIMEOUT_BYTE_TIMES`` byte times), which is also
+  the *quiet flush*: before the device's VERSION has told its largest request, the flush
+  is no zeros (the protocol's largest request would take a virtual board minutes at the
+  start rate) but silence, the wait of a resend lengthened by the time the device takes to
+  drop a candidate that stopped (:meth:`LinkTiming.flush_time`); its rescan then finds the
+  request inside it;
 * the device's **confirmation window** of a new rate (``clock_hz >>
   BAUD_CONFIRM_CYCLES_SHIFT`` cycles, :meth:`LinkTiming.confirm_window`);
 * a fixed allowance :data:`LATENCY` for the USB-serial latency timer and the
@@ -64,7 +69,7 @@ from .. import protocol as P
 __all__ = ["LinkTiming", "Ledger", "DEFAULT_RETRIES", "SILENT_ATTEMPTS", "LATENCY",
            "VIRTUAL_SLOWDOWN", "MARGIN", "SEARCH_ALLOWANCE_CYCLES", "BITS_PER_BYTE",
            "UNASKED_REPLIES", "SET_BAUD_ATTEMPTS", "frame_lengths", "flush_length",
-           "describe_frame", "log_sent", "log_event", "log_received", "log"]
+           "connection_flush", "describe_frame", "log_sent", "log_event", "log_received", "log"]
 
 log = logging.getLogger(__name__)
 
@@ -124,9 +129,17 @@ def frame_lengths(rows=1, cols=1):
 
 def flush_length(max_payload=None):
     """Bytes of the flush: :data:`spec.protocol.OVERHEAD` plus the device's largest request
-    payload (VERSION's ``max_payload``; before VERSION is known, the protocol's
-    ``MAX_PAYLOAD``), which end any candidate frame whatever arrived before."""
+    payload (VERSION's ``max_payload``; None: the protocol's ``MAX_PAYLOAD``, a bound for
+    any build), which end any candidate frame whatever arrived before."""
     return P.OVERHEAD + (P.MAX_PAYLOAD if max_payload is None else max_payload)
+
+
+def connection_flush(max_payload):
+    """The flush a connection sends before a resend after silence: :func:`flush_length`
+    zeros of the device's largest request, or, while that is unknown (``max_payload``
+    None, before the device's VERSION), None: the quiet flush (no zeros; the resend's wait
+    covers the device's inter-byte timeout, :meth:`LinkTiming.flush_time`)."""
+    return None if max_payload is None else flush_length(max_payload)
 
 
 class LinkTiming:
@@ -157,20 +170,26 @@ class LinkTiming:
         """Expected seconds from sending a request to the end of its immediate reply."""
         return self.latency + (request_len + reply_len) * self.byte_time
 
+    def flush_time(self, flush):
+        """Seconds a flush sent before a request adds to its wait: MARGIN times the time
+        of ``flush`` zeros, or, for the quiet flush (``flush`` None), MARGIN times the
+        device's inter-byte timeout (a candidate the device holds is dropped that long
+        after its last byte, and the rescan answers the request inside it)."""
+        if flush is None:
+            return MARGIN * self.device_byte_timeout
+        return MARGIN * flush * self.byte_time
+
     def attempt_wait(self, request_len, reply_len, attempt, flush=0):
         """Seconds of silence before attempt ``attempt`` (0 = the first send) is repeated:
         the latency plus MARGIN times the transfer time, the latter doubled with every
-        attempt, up to 1.5 device inter-byte timeouts more than the first; plus the time of
-        ``flush`` bytes sent before the request (on a link not yet measured, at its nominal
-        rate: the prior slowdown of a pseudo-terminal would make a flush of a few thousand
-        bytes wait minutes)."""
+        attempt, up to 1.5 device inter-byte timeouts more than the first; plus the
+        :meth:`flush_time` of the flush sent before the request (``flush``: its zeros, or
+        None for the quiet flush)."""
         if self.timeout is not None:
             return self.timeout
         transfer = MARGIN * (request_len + reply_len) * self.byte_time
-        flushing = MARGIN * flush * (self.byte_time if self.calibrated
-                                     else BITS_PER_BYTE / self.baud)
-        return self.latency + flushing + min(transfer * 2 ** min(attempt, 30),
-                                             transfer + 1.5 * self.device_byte_timeout)
+        return self.latency + self.flush_time(flush) + min(
+            transfer * 2 ** min(attempt, 30), transfer + 1.5 * self.device_byte_timeout)
 
     def search_allowance(self, clock_hz):
         """Seconds of :data:`SEARCH_ALLOWANCE_CYCLES` of a device at ``clock_hz``, on
@@ -200,8 +219,8 @@ class LinkTiming:
 
     def request_bound(self, request_len, reply_len, retries, flush=0):
         """Seconds within which a request (ABORT, PING) ends, whatever arrives: the waits
-        of its ``retries + 1`` attempts (the writes included; ``flush`` bytes more before
-        every resend)."""
+        of its ``retries + 1`` attempts (the writes included; the flush, ``flush`` zeros or
+        None for the quiet one, before every resend)."""
         return sum(self.attempt_wait(request_len, reply_len, k, flush if k else 0)
                    for k in range(retries + 1))
 
@@ -223,15 +242,23 @@ class LinkTiming:
         lengths = frame_lengths()
         return others * self.attempt_wait(lengths["abort"], lengths["error"], 0)
 
-    def connect_bound(self, clock_hz, retries, *, switch=True, flush=0, others=0):
+    def connect_bound(self, clock_hz, retries, *, switch=True, max_payload=None, others=0):
         """Seconds within which connecting ends, whatever arrives: ABORT (at the start rate
         and one attempt at each of ``others`` rates), PING and, with ``switch``, the switch
-        to the fast rate (:meth:`switch_bound`)."""
+        to the fast rate (:meth:`switch_bound`).  Before the device's VERSION a resend's
+        flush is the quiet one, or the zeros of the largest request (``max_payload``; None:
+        the protocol's) when this program heard a VERSION on the link before: the longer
+        counts; after it, those zeros."""
         lengths = frame_lengths()
-        return (self.request_bound(lengths["abort"], lengths["error"], retries, flush)
+        zeros = flush_length(max_payload)
+
+        def before_version(request_len, reply_len):
+            return max(self.request_bound(request_len, reply_len, retries, flush)
+                       for flush in (zeros, None))
+        return (before_version(lengths["abort"], lengths["error"])
                 + self.elsewhere_bound(others)
-                + self.request_bound(lengths["ping"], lengths["version"], retries, flush)
-                + (self.switch_bound(clock_hz, retries, flush) if switch else 0.0))
+                + before_version(lengths["ping"], lengths["version"])
+                + (self.switch_bound(clock_hz, retries, zeros) if switch else 0.0))
 
     def solve_bound(self, request_len, reply_len, clock_hz, retries):
         """Seconds within which the oldest SOLVE in flight ends, whatever arrives, but for
@@ -255,8 +282,8 @@ class LinkTiming:
         connection (after a failure the next puzzle connects afresh) and its SOLVE."""
         lengths = frame_lengths(rows, cols)
         reply = max(lengths["answer"], lengths["result"], lengths["deduce_result"])
-        return (self.connect_bound(clock_hz, retries, switch=switch,
-                                   flush=flush_length(max_payload), others=others)
+        return (self.connect_bound(clock_hz, retries, switch=switch, max_payload=max_payload,
+                                   others=others)
                 + self.solve_bound(self.resend_length(lengths["solve"], depth, max_payload),
                                    reply, clock_hz, retries))
 
@@ -319,8 +346,7 @@ class Ledger:
         self.owed = 0
         self.rate = None  # the rate the device was last set to (it may still be there)
         # the largest request payload of the device's last VERSION: the flush of a new
-        # connection before its own VERSION (the protocol's largest takes minutes of a
-        # virtual board at its start rate)
+        # connection before its own VERSION (None: none heard, the quiet flush)
         self.max_payload = None
         seqs = P.REQUEST_SEQS
         self._next = random.randrange(seqs.start, seqs.stop) if first is None else first

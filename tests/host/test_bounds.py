@@ -192,10 +192,11 @@ ABORT_LENGTHS = (L.frame_lengths()["abort"], L.frame_lengths()["error"])
 
 
 def abort_bound(link):
-    """The bound of a connection's ABORT: at the start rate, then one attempt at each other
-    rate the device may have been left at (:meth:`host.device.Connection.candidate_rates`)."""
+    """The bound of a connection's ABORT: at the start rate (the quiet flush before each
+    resend: no VERSION yet), then one attempt at each other rate the device may have been
+    left at (:meth:`host.device.Connection.candidate_rates`)."""
     others = len(link.candidate_rates()) - 1
-    return link.timing.request_bound(*ABORT_LENGTHS, link.retries, L.flush_length()) + \
+    return link.timing.request_bound(*ABORT_LENGTHS, link.retries, None) + \
         link.timing.elsewhere_bound(others)
 
 

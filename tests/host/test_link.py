@@ -106,28 +106,75 @@ def on_clock(device, port="/dev/fake-board", **options):
     return B.Connection(port, line=device, clock=device.timer, **options)
 
 
-def test_silent_device_is_reported_within_a_few_seconds():
+def written_by(device):
+    """The writes of the host to ``device``, each as one bytes object, in order."""
+    writes, write = [], device.write
+
+    def record(data):
+        writes.append(bytes(data))
+        return write(data)
+
+    device.write = record
+    return writes
+
+
+@pytest.mark.parametrize("port, within", [("/dev/pts/fake", 40.0), ("/dev/fake-usb", 2.0)],
+                         ids=["pty", "serial"])
+def test_silent_device_is_reported_within_its_bound(port, within):
     """No --timeout: the waits come from the baud rate and the frame lengths (a pty is
-    assumed to be a slow virtual board until measured): three silent attempts, the flush
-    before the second and the third (counted at its nominal rate on a link not yet
-    measured), and one attempt at every other rate the device may have been left at."""
+    assumed to be a slow virtual board until measured): three silent attempts, the quiet
+    flush before the second and the third (before VERSION no zeros are sent: the wait
+    covers the device's inter-byte timeout instead), and one attempt at every other rate
+    the device may have been left at.  Seconds on a real serial port, well under a minute
+    on a pty (the flush of the protocol's largest request took minutes of a virtual
+    board)."""
     clock = Clock()
-    board = on_clock(FakeDevice(misbehave="silent", timer=clock), port="/dev/pts/fake")
-    timing = L.LinkTiming(115200, slowdown=L.VIRTUAL_SLOWDOWN)
+    device = FakeDevice(misbehave="silent", timer=clock)
+    writes = written_by(device)
+    board = on_clock(device, port=port)
+    slowdown = L.VIRTUAL_SLOWDOWN if port.startswith("/dev/pts/") else 1.0
+    timing = L.LinkTiming(115200, slowdown=slowdown)
     lengths = L.frame_lengths()
-    flush = L.flush_length()
     expected = timing.answer_time(lengths["abort"], lengths["error"])
-    waits = sum(timing.attempt_wait(lengths["abort"], lengths["error"], k, flush if k else 0)
+    waits = sum(timing.attempt_wait(lengths["abort"], lengths["error"], k, None if k else 0)
                 for k in range(3))
     others = board.candidate_rates()[1:]
-    waits += sum(L.LinkTiming(rate, slowdown=L.VIRTUAL_SLOWDOWN).attempt_wait(
+    waits += sum(L.LinkTiming(rate, slowdown=slowdown).attempt_wait(
         lengths["abort"], lengths["error"], 0) for rate in others)
     with pytest.raises(B.NoAnswer) as error:
         board.connect()
     assert clock.now == pytest.approx(waits, abs=0.01)
-    assert waits < 10.0  # a few seconds, not 120
+    assert waits < within
     assert expected < 1.0 and "not a byte back in 3 attempts" in str(error.value)
     assert error.value.exit_code == 9
+    assert {len(data) for data in writes} == {lengths["abort"]}   # ABORTs, no flush
+
+
+def test_a_device_left_inside_a_frame_answers_a_new_connection():
+    """A device whose receiver holds a candidate (a SOLVE header announcing the build's
+    largest payload, then nothing: a host that went away, or a LEN damaged upward) swallows
+    the first ABORT of a connection that has never heard its VERSION.  The quiet flush ends
+    it: the resend's wait outlasts the device's inter-byte timeout (at 2400 baud, 1.07 s:
+    longer than the first attempt's wait), the device drops the candidate and its rescan
+    answers the ABORT inside it.  No zeros are sent."""
+    clock = Clock()
+    device = FakeDevice(timer=clock, baud=2400, max_baud=2400)
+    header = P.encode_solve(load("janko_1165")[0], mode="deduce", seq=3)[:P.FrameHeader.SIZE]
+    assert int.from_bytes(header[1:3], "little") == device.max_payload
+    device.write(header)
+    writes = written_by(device)
+    board = on_clock(device, baud=2400)
+    timing = L.LinkTiming(2400)
+    lengths = L.frame_lengths()
+    assert timing.attempt_wait(lengths["abort"], lengths["error"], 0) \
+        < timing.device_byte_timeout
+    version = board.connect()
+    assert version.max_payload == device.max_payload
+    assert [f.type for f in device.requests[:2]] == [P.MsgType.ABORT, P.MsgType.ABORT]
+    assert device.stats["frames_bad"] == 1         # the candidate, dropped by its timeout
+    assert board.resends >= 1
+    assert not any(data == bytes(len(data)) for data in writes)   # no flush of zeros
+    assert clock.now <= timing.connect_bound(version.clock_hz, board.retries, switch=False)
 
 
 class FreezesOnSolve(FakeDevice):

@@ -268,6 +268,31 @@ def test_too_large_for_the_build(connection):
     assert reply is not None and (reply.code, reply.seq) == (P.ErrorCode.BAD_LENGTH, 0)
 
 
+def test_a_new_program_reaches_a_board_left_inside_a_frame(soc_board):
+    """A host left the board inside a frame (a SOLVE header announcing the build's largest
+    payload, then nothing).  A new program, which has never heard this board's VERSION,
+    connects: its first ABORT is swallowed by that candidate, and the resend's quiet flush
+    (silence for the board's inter-byte timeout, no zeros) lets the firmware drop it and
+    answer the ABORT inside it."""
+    puzzle, _ = load("janko_1165")
+    header = P.encode_solve(puzzle, mode="deduce", seq=3)[:P.FrameHeader.SIZE]
+    with serial.Serial(soc_board.port, soc_board.baud) as line:
+        line.write(header)
+        line.flush()
+    B.close_all()    # a new program: it forgets every link (no VERSION heard on this one)
+    connection = B.connect_to(soc_board, rate=soc_board.baud)
+    writes, write = [], connection.serial.write
+    connection.serial.write = lambda data: writes.append(bytes(data)) or write(data)
+    try:
+        version = connection.connect()
+        assert P.solve_length(puzzle.rows, puzzle.cols) == version.max_payload
+        assert not any(data == bytes(len(data)) for data in writes)   # no flush of zeros
+        assert solve_on(connection, puzzle, unique=True, mode="paper").status \
+            is Status.SOLVED_UNIQUE
+    finally:
+        connection.close()
+
+
 def test_engine_starts_and_stops_its_own_virtual_board(soc_build):
     """solve() without a port: the virtual board is started, used, and stopped."""
     puzzle, solution = load("janko_0002")
