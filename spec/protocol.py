@@ -746,12 +746,9 @@ def c_header():
                       "REGISTER) for PROTO_PUT_DEDUCE_RESULT_<FIELD> and SLK_DEDUCE_COUNTER_"
                       "<REGISTER> of slk_regs.h", engine)
     lines += _c_status()
-    lines += ["/* CRC-16/CCITT-FALSE, one byte at a time: "
-              "crc = (crc << 8) ^ proto_crc_table[(crc >> 8) ^ byte] */",
-              "static const uint16_t proto_crc_table[256] = {"]
-    for i in range(0, 256, 8):
-        lines.append("    " + ", ".join(f"0x{v:04X}" for v in CRC_TABLE[i:i + 8]) + ",")
-    lines += ["};", "", "/* CRC-8 of the header's CHECK, one byte at a time: "
+    # the frame's CRC-16 is the UART's CRC register (hw/crc.py); the header's CHECK is
+    # computed by the firmware
+    lines += ["/* CRC-8 of the header's CHECK, one byte at a time: "
               "crc = proto_crc8_table[crc ^ byte] */",
               "static const uint8_t proto_crc8_table[256] = {"]
     for i in range(0, 256, 16):

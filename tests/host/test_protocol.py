@@ -235,14 +235,15 @@ def test_colouring_packing():
         assert P.unpack_colouring(packed, rows, cols) == sol
 
 
-def test_c_header_has_constants_and_crc_table():
+def test_c_header_has_constants_and_crc8_table():
     text = SP.c_header()
     assert f"#define PROTO_START 0x{P.START:02X}u" in text
     assert "#define MSG_SOLVE 0x02u" in text and "#define ERR_BAD_CLUE 6u" in text
     assert f"#define STATUS_LIMIT {int(Status.LIMIT)}u" in text
-    table = text.split("proto_crc_table[256] = {")[1].split("};")[0]
+    table = text.split("proto_crc8_table[256] = {")[1].split("};")[0]
     values = [int(v, 16) for v in table.replace(",", " ").split()]
-    assert tuple(values) == P.CRC_TABLE and len(values) == 256
+    assert tuple(values) == SP.CRC8_TABLE and len(values) == 256
+    assert "proto_crc_table" not in text   # the frame CRC is the UART's register
 
 
 def test_stats_round_trip():
