@@ -225,7 +225,7 @@ def main(argv=None):
     print(text)
     if args.update_docs:
         from slitherlink.bench.hardware import update_docs
-        update_docs(text, None, print, "lossy")
+        update_docs(text, None, print, "lossy", writer=__spec__.name)
     if args.json:
         Path(args.json).write_text(json.dumps(
             {f"{k[0]} {k[1]}": v for k, v in all_records.items()}, indent=1))

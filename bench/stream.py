@@ -344,7 +344,7 @@ def main(argv=None):
     print(text)
     if args.update_docs:
         from slitherlink.bench.hardware import update_docs
-        update_docs(text, None, print, "stream")
+        update_docs(text, None, print, "stream", writer=__spec__.name)
     return 0
 
 

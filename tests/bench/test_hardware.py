@@ -87,13 +87,19 @@ def test_per_source_sample_spreads_over_sources():
 
 
 def test_update_docs_fills_only_its_section(tmp_path):
+    """The block between its two lines is replaced, its first line naming the module that
+    wrote it now (whichever wrote it before)."""
     doc = tmp_path / "benchmark.md"
-    begin, end = H.DOC_BEGIN.format("larger"), H.DOC_END.format("larger")
-    doc.write_text(f"# title\n\n{begin}\nold\n{end}\n\nafter\n")
+    before = H.DOC_BEGIN.format(section="larger", writer="slitherlink.bench.earlier")
+    end = H.DOC_END.format(section="larger")
+    doc.write_text(f"# title\n\n{before}\nold\n{end}\n\nafter\n")
     png = tmp_path / "plot.png"
     png.write_bytes(b"\x89PNG fake")
-    H.update_docs("| new | table |\n", png, lambda _: None, "larger", doc=doc)
+    H.update_docs("| new | table |\n", png, lambda _: None, "larger", doc=doc,
+                  writer="slitherlink.bench.stream")
     text = doc.read_text()
+    begin = H.DOC_BEGIN.format(section="larger", writer="slitherlink.bench.stream")
+    assert "python -m slitherlink.bench.stream --update-docs" in begin
     assert text.startswith("# title\n\n" + begin) and text.endswith(end + "\n\nafter\n")
     assert "old" not in text and "| new | table |" in text
     assert "(benchmark-larger.png)" in text
