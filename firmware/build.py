@@ -24,7 +24,8 @@ from pathlib import Path
 
 from slitherlink.paths import build_root
 from slitherlink.spec import generate
-from slitherlink.spec.registers import STACK_RESERVE, build_header, check_build_size, linker_memory
+from slitherlink.spec.registers import (RAM_GRANULE, STACK_RESERVE, build_header,
+                                        check_build_size, linker_memory)
 
 __all__ = ["Image", "FirmwareError", "build_firmware", "default_ram_size", "symbol",
            "STACK_RESERVE", "CFLAGS", "FIRMWARE_DIR", "main"]
@@ -76,18 +77,16 @@ def _sources():
 
 
 def default_ram_size(max_rows, max_cols, *, cc_kind="zig"):
-    """The smallest power of two (at least 4 KiB) that holds the firmware's code, data
-    and per-level arrays for this grid plus :data:`STACK_RESERVE` bytes of stack.
+    """The smallest whole number of :data:`spec.registers.RAM_GRANULE` blocks that holds
+    the firmware's code, data and per-level arrays for this grid plus
+    :data:`STACK_RESERVE` bytes of stack.
 
     Measured on a provisional build of the firmware (cached like every build), so
-    the SoC, ``make firmware`` and the boards agree without a table; 16 KiB for
-    a 10x10 build.
+    the SoC, ``make firmware`` and the boards agree without a table; 24 KiB for
+    a 10x10 build, 36 KiB for a 36x20 one.
     """
     end = _build(max_rows, max_cols, ram_size=_MEASURE_RAM, cc_kind=cc_kind, out_dir=None)[1]
-    size = 4096
-    while size < end + STACK_RESERVE:
-        size *= 2
-    return size
+    return -(-(end + STACK_RESERVE) // RAM_GRANULE) * RAM_GRANULE
 
 
 def build_firmware(max_rows=10, max_cols=10, *, ram_size=None, cc_kind="zig", out_dir=None):

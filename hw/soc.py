@@ -76,8 +76,8 @@ class Ram(wiring.Component):
     """
 
     def __init__(self, size, init=b""):
-        if size < 4 or size & (size - 1):
-            raise ValueError(f"RAM size must be a power of two of at least 4 bytes, not {size}")
+        if size < 4 or size % 4:
+            raise ValueError(f"RAM size must be a whole number of 32-bit words, not {size}")
         if len(init) > size:
             raise ValueError(f"the RAM image ({len(init)} bytes) is larger than the RAM "
                              f"({size} bytes)")

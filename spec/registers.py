@@ -42,7 +42,7 @@ __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGIST
            "deduce_clue_address", "deduce_row_address", "ADDR_WIDTH", "REGION_SHIFT",
            "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
            "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_RX_DEPTH", "UART_TX_DEPTH",
-           "STACK_RESERVE", "cell_address", "check_build_size", "c_header", "soc_header",
+           "STACK_RESERVE", "RAM_GRANULE", "cell_address", "check_build_size", "c_header", "soc_header",
            "build_header", "linker_memory", "markdown", "soc_markdown", "soc_diagram",
            "c_name"]
 
@@ -70,6 +70,11 @@ UART_TX_DEPTH = 64
 
 #: Bytes of RAM kept free above the firmware's data for the stack.
 STACK_RESERVE = 2048
+
+#: The firmware RAM's size is a whole number of these bytes: one XC7 RAMB36 (1K x 32) or two
+#: ECP5 EBRs (512 x 36), so a RAM of whole blocks wastes none (a power of two could
+#: waste nearly half: 28 of the 36x20 build's 64 KiB).
+RAM_GRANULE = 4096
 
 
 class FloodMode(IntEnum):

@@ -68,10 +68,16 @@ from .prober import PROPAGATOR_COUNTERS, Prober
 from .propagator import span_around
 from .registers import register_file
 from .rules import BOARDS, runtime_valid, valid_reach
+from .sweep import band_groups
 
-__all__ = ["DeduceEngine"]
+__all__ = ["DeduceEngine", "LUT_RAM_DEPTH"]
 
 _TOTAL_WIDTH = 32
+
+#: The deepest memories the engine leaves in LUT RAM by default: an XC7 LUT holds 32 words
+#: of two bits (RAM32M), and a deeper memory takes twice the LUTs (RAM64M), more than the
+#: block RAM it could have (the 36x20 build: 38 groups, about 1,200 LUTs of memory).
+LUT_RAM_DEPTH = 32
 
 #: DEDUCE counter register <- the prober's per-run counter added when a run ends
 _FROM_PROBER = {"sweeps": "sweeps", "floods": "floods", "flood_iterations": "flood_passes",
@@ -87,7 +93,9 @@ class DeduceEngine(wiring.Component):
 
     ``max_rows`` x ``max_cols``: the largest puzzle the build takes; ``band``: framed rows
     a word; ``trail_depth``: the decisions the trail holds; ``ram_style``: as
-    :class:`~hw.deduce.sweep.Sweep`'s; ``label_network``: the label stage's row
+    :class:`~hw.deduce.sweep.Sweep`'s, for every memory of the prober; by default
+    ``"block"`` when the memories are deeper than :data:`LUT_RAM_DEPTH` words
+    (``groups``), else yosys's choice; ``label_network``: the label stage's row
     network (:data:`~hw.deduce.labels.NETWORKS`; the same results and clocks).
     """
 
@@ -102,6 +110,9 @@ class DeduceEngine(wiring.Component):
         self.max_rows, self.max_cols, self.band = max_rows, max_cols, band
         self.trail_depth = trail_depth
         self.label_network = label_network
+        if ram_style is None and band_groups(max_rows, max_cols, band)[1] > LUT_RAM_DEPTH:
+            ram_style = "block"
+        self.ram_style = ram_style
         self.prober = Prober(max_rows, max_cols, band=band, ram_style=ram_style,
                                  label_network=label_network)
         self.geometry = self.prober.geometry

@@ -305,8 +305,8 @@ def test_ram_zero_wait_with_lookahead():
 def test_ram_rejects_bad_sizes():
     with warnings.catch_warnings():  # the half-built RAMs are never elaborated, on purpose
         warnings.simplefilter("ignore")
-        with pytest.raises(ValueError, match="power of two"):
-            S.Ram(100)
+        with pytest.raises(ValueError, match="whole number of 32-bit words"):
+            S.Ram(102)
         with pytest.raises(ValueError, match="larger than the RAM"):
             S.Ram(16, bytes(20))
         gc.collect()
