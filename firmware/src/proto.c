@@ -49,7 +49,8 @@ uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
 const uint8_t *const tx_frame = txbuf;
 static uint32_t head, count, tail;    /* count bytes are buffered from head on, up to tail */
 static uint32_t need;                 /* the bytes the candidate at head takes (its header
-                                         checked), else 0 */
+                                         checked, in header[]), else 0 */
+static uint8_t header[PROTO_FRAME_SIZE];
 static uint32_t last_rx, timeout_cycles;
 
 /* the receiver's counters, reported by STATS (spec.protocol.Stats) */
@@ -163,24 +164,30 @@ static void rx_drop(uint32_t n)
    put).  The ring is read a word at a time, each word of out from two of the ring's. */
 static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
 {
-    uint32_t at = wrap(head + from), shift = 8u * (at & 3u);
-    const uint32_t *in = rxring + (at >> 2), *end = rxring + RXBUF / 4u;
-    uint32_t low = *in;
-    for (uint32_t i = 0, words = (n + 3u) >> 2, whole = n >> 2; i < words; i++) {
-        if (++in == end)
-            in = rxring;
-        uint32_t high = *in;
-        uint32_t word = (low >> shift) | ((high << (31u - shift)) << 1);   /* shift 0: low */
-        low = high;
-        out[i] = word;
-        if (i < whole) {
+    uint32_t at = wrap(head + from), shift = 8u * (at & 3u), left = 31u - shift;
+    uint32_t j = at >> 2, low = rxring[j], *stop = out + (n >> 2);
+    for (;;) {   /* whole words: 32 at most, then receive */
+        uint32_t *chunk = stop - out > 32 ? out + 32 : stop;
+        for (; out != chunk; out++) {
+            if (++j == RXBUF / 4u)
+                j = 0;
+            uint32_t high = rxring[j];
+            uint32_t word = (low >> shift) | ((high << left) << 1);   /* shift 0: low */
+            low = high;
+            *out = word;
             REG(SOC_UART_CRC_DATA) = word;
-            if ((i & 31u) == 31u)
-                rx_drain();
-        } else {
-            for (uint32_t k = n & 3u; k; k--, word >>= 8)
-                CRC_DATA_BYTE(0) = (uint8_t)word;
         }
+        if (out == stop)
+            break;
+        rx_drain();
+    }
+    if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
+        if (++j == RXBUF / 4u)
+            j = 0;
+        uint32_t word = (low >> shift) | ((rxring[j] << left) << 1);
+        *out = word;
+        for (n &= 3u; n; n--, word >>= 8)
+            CRC_DATA_BYTE(0) = (uint8_t)word;
     }
 }
 
@@ -348,27 +355,30 @@ static uint32_t max_length(uint32_t type)
 /* rx_next() past its quick answer. */
 static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
 {
-    uint8_t header[PROTO_FRAME_SIZE], trailer[PROTO_FRAME_CRC_SIZE];
+    uint8_t trailer[PROTO_FRAME_CRC_SIZE];
     for (;;) {
-        skip_garbage();
-        if (count < PROTO_FRAME_SIZE) {   /* nothing, or a header not complete yet */
-            if (count && stopped())
+        if (!need) {   /* a candidate's header, checked once */
+            skip_garbage();
+            if (count < PROTO_FRAME_SIZE) {   /* nothing, or a header not complete yet */
+                if (count && stopped())
+                    continue;
+                return 0;
+            }
+            rx_copy(header, 0, PROTO_FRAME_SIZE);
+            uint32_t check = PROTO_GET_FRAME_CHECK(header);
+            if (header_check(header) != check) {
+                drop(ERR_BAD_HEADER, check);
                 continue;
-            return 0;
-        }
-        rx_copy(header, 0, PROTO_FRAME_SIZE);
-        uint32_t check = PROTO_GET_FRAME_CHECK(header);
-        if (header_check(header) != check) {
-            drop(ERR_BAD_HEADER, check);
-            continue;
+            }
+            uint32_t len = PROTO_GET_FRAME_LENGTH(header);
+            if (len > max_length(PROTO_GET_FRAME_TYPE(header))) {
+                drop(ERR_BAD_LENGTH, 0);
+                continue;
+            }
+            need = len + PROTO_OVERHEAD;
         }
         uint32_t len = PROTO_GET_FRAME_LENGTH(header), type = PROTO_GET_FRAME_TYPE(header);
-        if (len > max_length(type)) {
-            drop(ERR_BAD_LENGTH, 0);
-            continue;
-        }
-        uint32_t total = len + PROTO_OVERHEAD;
-        need = total;
+        uint32_t total = need;
         if (count < total) {
             if (stopped())
                 continue;
@@ -401,8 +411,10 @@ static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
 
 int rx_next(frame_t *frame, payload_t *into)
 {
-    /* nothing buffered, or a candidate checked before that is not whole and not stopped */
-    if (count < need ? cycles_lo() - last_rx <= timeout_cycles : !count)
+    /* nothing buffered, or too few bytes for a header or for the candidate checked before,
+       and no stop (the inter-byte timeout) yet: nothing to look at */
+    if (count < (need ? need : PROTO_FRAME_SIZE)
+        && (!count || cycles_lo() - last_rx <= timeout_cycles))
         return 0;
     return rx_scan(frame, into);
 }
