@@ -35,12 +35,16 @@ static inline const uint8_t *payload_of(const payload_t *b)
     return (const uint8_t *)b->words + PROTO_PAYLOAD_AT;
 }
 
-/* The codes of cells 8k .. 8k + 7 (clues.h) of the SOLVE payload p, a payload in its buffer
-   (payload_t: the clues start a word); codes past the clues are whatever the buffer holds
-   there. */
+/* The clue words of the SOLVE payload p, a payload in its buffer (payload_t: the clues
+   start a word); word k: the codes of cells 8k .. 8k + 7 (clues.h); codes past the clues are
+   whatever the buffer holds there. */
+static inline const uint32_t *solve_clue_words(const uint8_t *p)
+{
+    return (const uint32_t *)(const void *)(p + PROTO_SOLVE_CLUES_OFFSET);
+}
 static inline uint32_t solve_clue_word(const uint8_t *p, uint32_t k)
 {
-    return ((const uint32_t *)(const void *)(p + PROTO_SOLVE_CLUES_OFFSET))[k];
+    return solve_clue_words(p)[k];
 }
 
 typedef struct {
