@@ -44,12 +44,14 @@ void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *payload)
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
-    for (uint32_t k = 0; CLUES_PER_WORD * k < cells; k++) {
-        DED(SLK_DEDUCE_CLUES) = solve_clue_word(payload, k);   /* past the grid: ignored */
-        if ((k & 7u) == 7u)
-            rx_service();   /* the requests behind this one keep arriving */
+    const uint32_t *word = solve_clue_words(payload);
+    const uint32_t *end = word + (cells + CLUES_PER_WORD - 1u) / CLUES_PER_WORD;
+    while (word != end) {   /* eight words, then the requests behind this one are received */
+        const uint32_t *chunk = end - word > 8 ? word + 8 : end;
+        for (; word != chunk; word++)
+            DED(SLK_DEDUCE_CLUES) = *word;   /* codes past the grid: ignored */
+        rx_service();
     }
-    rx_service();
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
     puzzle_rows = rows;
     puzzle_cols = cols;
@@ -84,6 +86,8 @@ static uint32_t run(uint32_t command, int *abort)
 static int solution_in_engine;
 
 _Static_assert(SLK_DEDUCE_ROW_WORDS == 2u, "a row is two DEDUCE_ROW words");
+_Static_assert(SLK_DEDUCE_ROW_ADDR(1, 0) - SLK_DEDUCE_ROW_ADDR(0, 0) == 4u * SLK_DEDUCE_ROW_WORDS,
+               "the engine's rows are laid out like deduce_result_t's inside[]");
 
 static void save_solution(deduce_result_t *result)
 {
@@ -116,15 +120,21 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
     uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
     int in_engine = solution_in_engine;      /* the row words read from the engine, once */
     solution_in_engine = 0;
-    if (puzzle_cols <= SHORT_ROW) {
-        uint32_t mask = (1u << puzzle_cols) - 1u;
-        for (uint32_t r = 0; r < puzzle_rows; r++) {
-            acc |= (row_word(result, in_engine, r, 0) & mask) << have;
-            for (have += puzzle_cols; have >= 8u; have -= 8u) {
-                out[bytes++] = (uint8_t)acc;
+    if (puzzle_cols <= SHORT_ROW) {   /* the rows' first words, as the engine lays them out */
+        uint32_t cols = puzzle_cols, mask = (1u << cols) - 1u;
+        const volatile uint32_t *row = in_engine
+            ? (const volatile uint32_t *)(uintptr_t)(SLK_DEDUCE_BASE + SLK_DEDUCE_ROW_ADDR(0, 0))
+            : result->inside[0];
+        const volatile uint32_t *last = row + SLK_DEDUCE_ROW_WORDS * puzzle_rows;
+        uint8_t *o = out;
+        for (; row != last; row += SLK_DEDUCE_ROW_WORDS) {
+            acc |= (*row & mask) << have;
+            for (have += cols; have >= 8u; have -= 8u) {
+                *o++ = (uint8_t)acc;
                 acc >>= 8;
             }
         }
+        bytes = (uint32_t)(o - out);
     } else {
         for (uint32_t r = 0; r < puzzle_rows; r++) {
             for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {

@@ -91,7 +91,7 @@ static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t unique,
 /* Solve a queued SOLVE (validated when it arrived, serve.c) and answer it. */
 static void solve(const request_t *r)
 {
-    const uint8_t *p = r->payload;
+    const uint8_t *p = payload_of(&r->buffer);
     uint32_t rows = PROTO_GET_SOLVE_ROWS(p), cols = PROTO_GET_SOLVE_COLS(p);
     uint32_t flags = PROTO_GET_SOLVE_FLAGS(p);
     uint32_t max_checks = PROTO_GET_SOLVE_MAX_CHECKS(p);

@@ -21,7 +21,11 @@
  * CRC and copy, the garbage skip: every 32 bytes; a reply's CRC: every 32 words) drains
  * the FIFO; the other units' long loops call rx_service().  The frames' CRC-16 is the
  * UART's CRC register's (CRC_DATA fed the bytes, a word at a time where they are aligned).
- * A good frame's payload is copied out of the ring.  STATS reports the receiver's counters.
+ * The ring is whole words and is filled a word at a time (RX_WORD) at word boundaries; a
+ * good frame's payload is copied out of it a word at a time, into the buffer the caller
+ * names (a queue slot: a SOLVE is never copied again), and fed to the CRC on the way.  A
+ * candidate whose header was checked is not looked at again until it may be whole (or
+ * time out).  STATS reports the receiver's counters.
  *
  * Every offset and size of a frame and of a payload is a PROTO_* define of the
  * generated slk_protocol.h (accessors PROTO_GET_* / PROTO_PUT_*): a reply is
@@ -36,15 +40,17 @@
    a host may have in flight (PROTO_QUEUE_DEPTH SOLVEs) arrive whole while one solve is
    loaded and answered, at the fastest rate, without the UART's receive FIFO overrunning. */
 #define RXFRAME (PROTO_RX_PAYLOAD_MAX + PROTO_OVERHEAD)
-#define RXBUF (PROTO_QUEUE_DEPTH * RXFRAME)
+#define RXBUF PROTO_WORDS(PROTO_QUEUE_DEPTH * RXFRAME)
 
-static uint8_t rxbuf[RXBUF];          /* a ring: the candidate starts at rxbuf[head] */
-/* the payload of the last good frame */
-static uint8_t payload[PROTO_RX_PAYLOAD_BUFFER] __attribute__((aligned(4)));
+static uint32_t rxring[RXBUF / 4u];   /* a ring: the candidate starts at rxbuf[head] */
+#define rxbuf ((uint8_t *)rxring)
 static uint8_t txbuf[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
 const uint8_t *const tx_frame = txbuf;
-static uint32_t head, count;          /* count bytes are buffered from head on */
+static uint32_t head, count, tail;    /* count bytes are buffered from head on, up to tail */
+static uint32_t need;                 /* the bytes the candidate at head takes (its header
+                                         checked, in header[]), else 0 */
+static uint8_t header[PROTO_FRAME_SIZE];
 static uint32_t last_rx, timeout_cycles;
 
 /* the receiver's counters, reported by STATS (spec.protocol.Stats) */
@@ -98,40 +104,43 @@ static uint32_t header_check(const uint8_t *h)
 static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
 /* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
-   room) into the ring, four a read (RX_WORD), the last few one a read; returns nonzero when
-   a byte arrived.  Never sends anything and never moves buffered bytes. */
+   room) into the ring: single bytes up to a word boundary, then four a read (RX_WORD), a
+   word store each; fewer than four left wait for the next call, unless they are all there
+   is (then single bytes).  Returns nonzero when a byte arrived.  Never sends anything and
+   never moves buffered bytes. */
+_Static_assert(RXBUF % 4u == 0, "the ring is whole words");
 static __attribute__((noinline)) int rx_drain(void)
 {
     uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
                  >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
-    uint32_t at = wrap(head + count), room = RXBUF - count;
+    uint32_t room = RXBUF - count;
     if (n > room)
         n = room;
     if (!n)
         return 0;
-    count += n;
-    stats.rx_bytes += n;
-    for (; n >= 4u; n -= 4u) {
-        uint32_t word = REG(SOC_UART_RX_WORD);
-        if (at + 4u < RXBUF) {
-            rxbuf[at] = (uint8_t)word;
-            rxbuf[at + 1u] = (uint8_t)(word >> 8);
-            rxbuf[at + 2u] = (uint8_t)(word >> 16);
-            rxbuf[at + 3u] = (uint8_t)(word >> 24);
+    uint32_t at = tail, got = n;
+    if (n >= 4u) {
+        for (; at & 3u; at++, n--)   /* never past RXBUF: it is whole words */
+            rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
+        if (at == RXBUF)
+            at = 0;
+        for (; n >= 4u; n -= 4u) {
+            rxring[at >> 2] = REG(SOC_UART_RX_WORD);
             at += 4u;
-            continue;
-        }
-        for (uint32_t k = 0; k < 4u; k++, word >>= 8) {
-            rxbuf[at] = (uint8_t)word;
-            if (++at == RXBUF)
+            if (at == RXBUF)
                 at = 0;
         }
+        got -= n;   /* the rest: the next call's */
+        n = 0;
     }
-    while (n--) {
+    for (; n; n--) {
         rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
         if (++at == RXBUF)
             at = 0;
     }
+    tail = at;
+    count += got;
+    stats.rx_bytes += got;
     last_rx = cycles_lo();
     return 1;
 }
@@ -146,31 +155,39 @@ static void rx_drop(uint32_t n)
 {
     head = wrap(head + n);
     count -= n;
+    need = 0;
 }
 
-/* Copy n buffered bytes from offset `from` of the candidate to out, feeding each to the
-   CRC, receiving every 32 bytes (behind the candidate: the bytes read stay put).  The ring
-   is read in runs without a wrap. */
-static void rx_take(uint8_t *out, uint32_t from, uint32_t n)
+/* Copy n buffered bytes from offset `from` of the candidate to out, whole words (the
+   bytes past n up to the word's end are whatever follows them in the ring), feeding the n
+   bytes to the CRC, receiving every 32 words (behind the candidate: the bytes read stay
+   put).  The ring is read a word at a time, each word of out from two of the ring's. */
+static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
 {
-    uint32_t i = wrap(head + from);
-    while (n) {
-        uint32_t run = RXBUF - i;
-        if (run > n)
-            run = n;
-        if (run > 32u)
-            run = 32u;
-        const uint8_t *in = rxbuf + i;
-        for (uint32_t j = 0; j < run; j++) {
-            uint32_t byte = in[j];
-            out[j] = (uint8_t)byte;
-            CRC_DATA_BYTE(0) = (uint8_t)byte;
+    uint32_t at = wrap(head + from), shift = 8u * (at & 3u), left = 31u - shift;
+    uint32_t j = at >> 2, low = rxring[j], *stop = out + (n >> 2);
+    for (;;) {   /* whole words: 32 at most, then receive */
+        uint32_t *chunk = stop - out > 32 ? out + 32 : stop;
+        for (; out != chunk; out++) {
+            if (++j == RXBUF / 4u)
+                j = 0;
+            uint32_t high = rxring[j];
+            uint32_t word = (low >> shift) | ((high << left) << 1);   /* shift 0: low */
+            low = high;
+            *out = word;
+            REG(SOC_UART_CRC_DATA) = word;
         }
-        out += run;
-        n -= run;
-        i = wrap(i + run);
-        if (n)
-            rx_drain();
+        if (out == stop)
+            break;
+        rx_drain();
+    }
+    if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
+        if (++j == RXBUF / 4u)
+            j = 0;
+        uint32_t word = (low >> shift) | ((rxring[j] << left) << 1);
+        *out = word;
+        for (n &= 3u; n; n--, word >>= 8)
+            CRC_DATA_BYTE(0) = (uint8_t)word;
     }
 }
 
@@ -189,11 +206,21 @@ int tx_idle(void)
     return (REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_IDLE_MASK) != 0;
 }
 
+_Static_assert(SOC_UART_TX_DEPTH % 4u == 0, "the empty TX FIFO takes whole words");
+
 void send_bytes(const uint8_t *p, uint32_t n)
 {
     if (tx_idle()) {   /* the TX FIFO is empty: its depth goes in without a look */
-        for (uint32_t k = n < SOC_UART_TX_DEPTH ? n : SOC_UART_TX_DEPTH; k--; n--)
-            uart_put(*p++);
+        const uint32_t *w = (const uint32_t *)(const void *)p;
+        uint32_t k = (n < SOC_UART_TX_DEPTH ? n : SOC_UART_TX_DEPTH) & ~3u;
+        for (n -= k; k; k -= 4u) {   /* a word's four bytes, the first in bits 7:0 */
+            uint32_t word = *w++;
+            uart_put_low(word);
+            uart_put_low(word >> 8);
+            uart_put_low(word >> 16);
+            uart_put_low(word >> 24);
+        }
+        p = (const uint8_t *)w;
     }
     while (n--) {
         while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_READY_MASK))
@@ -262,7 +289,7 @@ void rx_timeout(uint32_t cycles)
 
 void rx_clear(void)
 {
-    head = count = 0;
+    head = count = tail = need = 0;
     while (!(REG(SOC_UART_DATA) & SOC_UART_DATA_EMPTY_MASK))
         ;
     REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK | SOC_UART_STATUS_RX_FRAME_ERROR_MASK;
@@ -313,6 +340,11 @@ static int stopped(void)
     return 1;
 }
 
+/* The frame's first byte copied into a payload buffer: the payload then starts at its
+   byte PROTO_PAYLOAD_AT. */
+#define COPY_FROM (PROTO_FRAME_SIZE - PROTO_PAYLOAD_AT)
+_Static_assert(COPY_FROM > PROTO_FRAME_LENGTH_OFFSET, "the copy starts past START");
+
 /* The longest payload a request of `type` may announce in this build. */
 static uint32_t max_length(uint32_t type)
 {
@@ -320,28 +352,33 @@ static uint32_t max_length(uint32_t type)
     return PROTO_REQUEST_LENGTH(type, PROTO_RX_PAYLOAD_MAX);
 }
 
-int rx_next(frame_t *frame)
+/* rx_next() past its quick answer. */
+static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
 {
-    uint8_t header[PROTO_FRAME_SIZE], trailer[PROTO_FRAME_CRC_SIZE];
+    uint8_t trailer[PROTO_FRAME_CRC_SIZE];
     for (;;) {
-        skip_garbage();
-        if (count < PROTO_FRAME_SIZE) {   /* nothing, or a header not complete yet */
-            if (count && stopped())
+        if (!need) {   /* a candidate's header, checked once */
+            skip_garbage();
+            if (count < PROTO_FRAME_SIZE) {   /* nothing, or a header not complete yet */
+                if (count && stopped())
+                    continue;
+                return 0;
+            }
+            rx_copy(header, 0, PROTO_FRAME_SIZE);
+            uint32_t check = PROTO_GET_FRAME_CHECK(header);
+            if (header_check(header) != check) {
+                drop(ERR_BAD_HEADER, check);
                 continue;
-            return 0;
-        }
-        rx_copy(header, 0, PROTO_FRAME_SIZE);
-        uint32_t check = PROTO_GET_FRAME_CHECK(header);
-        if (header_check(header) != check) {
-            drop(ERR_BAD_HEADER, check);
-            continue;
+            }
+            uint32_t len = PROTO_GET_FRAME_LENGTH(header);
+            if (len > max_length(PROTO_GET_FRAME_TYPE(header))) {
+                drop(ERR_BAD_LENGTH, 0);
+                continue;
+            }
+            need = len + PROTO_OVERHEAD;
         }
         uint32_t len = PROTO_GET_FRAME_LENGTH(header), type = PROTO_GET_FRAME_TYPE(header);
-        if (len > max_length(type)) {
-            drop(ERR_BAD_LENGTH, 0);
-            continue;
-        }
-        uint32_t total = len + PROTO_OVERHEAD;
+        uint32_t total = need;
         if (count < total) {
             if (stopped())
                 continue;
@@ -350,11 +387,13 @@ int rx_next(frame_t *frame)
         uint32_t end = PROTO_FRAME_SIZE + len;
         rx_copy(trailer, end, PROTO_FRAME_CRC_SIZE);
         uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
-        /* the CRC over LEN .. the header's end, then on over the payload as it is copied */
+        /* the CRC over LEN .. the header's end, then on over the payload as it is copied
+           (with the header's last PROTO_PAYLOAD_AT bytes before it: the payload at its
+           offset in the buffer) */
         crc_start();
-        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < PROTO_FRAME_SIZE; i++)
+        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < COPY_FROM; i++)
             CRC_DATA_BYTE(0) = header[i];
-        rx_take(payload, PROTO_FRAME_SIZE, len);
+        rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len);
         if (crc_value() != got) {
             drop(ERR_BAD_CRC, got);
             continue;
@@ -363,9 +402,19 @@ int rx_next(frame_t *frame)
         frame->seq = PROTO_GET_FRAME_SEQ(header);
         frame->crc = (uint16_t)got;
         frame->len = len;
-        frame->payload = payload;
+        frame->payload = payload_of(into);
         rx_drop(total);
         stats.frames_good++;
         return 1;
     }
+}
+
+int rx_next(frame_t *frame, payload_t *into)
+{
+    /* nothing buffered, or too few bytes for a header or for the candidate checked before,
+       and no stop (the inter-byte timeout) yet: nothing to look at */
+    if (count < (need ? need : PROTO_FRAME_SIZE)
+        && (!count || cycles_lo() - last_rx <= timeout_cycles))
+        return 0;
+    return rx_scan(frame, into);
 }

@@ -21,26 +21,37 @@
 /* n bytes rounded up to whole words: the size of a buffer copied a word at a time. */
 #define PROTO_WORDS(n) (((n) + 3u) & ~3u)
 
-/* A request payload's buffer: whole words and one word more, so that a SOLVE's clue words
-   are read as two aligned words each (solve_clue_word). */
-#define PROTO_RX_PAYLOAD_BUFFER (PROTO_WORDS(PROTO_RX_PAYLOAD_MAX) + 4u)
+/* A request payload's buffer (rx_next() copies a payload into one, whole words): the
+   payload starts at byte PROTO_PAYLOAD_AT, so that a SOLVE's clues start a word and its clue
+   words are read whole (solve_clue_word). */
+#define PROTO_PAYLOAD_AT ((4u - PROTO_SOLVE_CLUES_OFFSET % 4u) % 4u)
+typedef struct {
+    uint32_t words[PROTO_WORDS(PROTO_PAYLOAD_AT + PROTO_RX_PAYLOAD_MAX) / 4u];
+} payload_t;
 
-/* The codes of cells 8k .. 8k + 7 (clues.h) of the SOLVE payload p, a payload buffer, from
-   two aligned words; codes past the clues are whatever the buffer holds there. */
-_Static_assert(PROTO_SOLVE_CLUES_OFFSET % 4u != 0, "the clues start within a word");
+/* The payload in buffer b. */
+static inline const uint8_t *payload_of(const payload_t *b)
+{
+    return (const uint8_t *)b->words + PROTO_PAYLOAD_AT;
+}
+
+/* The clue words of the SOLVE payload p, a payload in its buffer (payload_t: the clues
+   start a word); word k: the codes of cells 8k .. 8k + 7 (clues.h); codes past the clues are
+   whatever the buffer holds there. */
+static inline const uint32_t *solve_clue_words(const uint8_t *p)
+{
+    return (const uint32_t *)(const void *)(p + PROTO_SOLVE_CLUES_OFFSET);
+}
 static inline uint32_t solve_clue_word(const uint8_t *p, uint32_t k)
 {
-    const uint32_t *w = (const uint32_t *)(const void *)p + PROTO_SOLVE_CLUES_OFFSET / 4u + k;
-    return (w[0] >> (8u * (PROTO_SOLVE_CLUES_OFFSET % 4u)))
-           | (w[1] << (32u - 8u * (PROTO_SOLVE_CLUES_OFFSET % 4u)));
+    return solve_clue_words(p)[k];
 }
 
 typedef struct {
     uint8_t type, seq;
     uint16_t crc;            /* the frame's CRC: with seq, what tells a resend */
     uint32_t len;
-    const uint8_t *payload;  /* a copy (word-aligned, whole words), valid until the next
-                                rx_next() */
+    const uint8_t *payload;  /* in the buffer rx_next() was given (payload_of) */
 } frame_t;
 
 /* The receiver's bit time: `cycles` whole clock cycles (its inter-byte timeout). */
@@ -58,8 +69,9 @@ void rx_service(void);
 /* The next good frame in the buffer (1), or none yet (0).  Dropped candidate frames
    (CHECK wrong, LEN beyond the type's, bad CRC, or not whole and no byte for the inter-byte
    timeout) are answered with ERROR frames on the way, when the transmitter is idle.  A
-   whole frame is never timed out, however long it waited in the buffer. */
-int rx_next(frame_t *frame);
+   whole frame is never timed out, however long it waited in the buffer.  The payload is
+   copied into `into` (which it may fill up to PROTO_RX_PAYLOAD_MAX whatever the frame). */
+int rx_next(frame_t *frame, payload_t *into);
 
 /* The payload of the next reply: fill it at the PROTO_* offsets, then send_frame(). */
 extern uint8_t *const reply_payload;
@@ -68,7 +80,8 @@ extern const uint8_t *const tx_frame;
 /* Frame the `len` bytes at reply_payload as a message of `type` answering request `seq`
    and send it; while the TX FIFO is full, keep receiving.  Returns the frame's length. */
 uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len);
-/* Send `n` bytes of a frame made before (a stored answer); keeps receiving likewise. */
+/* Send the `n` bytes at p (word-aligned: a frame made before, a stored answer); keeps
+   receiving likewise. */
 void send_bytes(const uint8_t *p, uint32_t n);
 /* An ERROR reply to a whole frame that is refused: always sent. */
 void send_error(uint32_t code, uint32_t type, uint32_t seq, uint32_t detail);

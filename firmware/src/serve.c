@@ -11,6 +11,9 @@
  * SET_BAUD is served only while nothing is queued (baud.c switches).  PING and STATS are
  * answered at any time.
  *
+ * Each frame is received into the queue's next free slot (a SOLVE queued stays there), or
+ * into a spare buffer when the queue is full.
+ *
  * While no search runs, serve_poll() reads requests until one SOLVE is queued, so main.c
  * starts it at once; the frames behind it wait in the receiver until the search's first
  * call of serve_while_searching().
@@ -30,6 +33,7 @@ typedef struct {
 } answer_t;
 
 static request_t queue[PROTO_QUEUE_DEPTH];
+static payload_t spare;               /* a frame's payload while the queue is full */
 static uint32_t queue_head, queued;   /* queued requests, a ring from queue_head on */
 static int aborting;                  /* an ABORT ended the running search */
 static answer_t store[PROTO_STORE_DEPTH];
@@ -171,10 +175,9 @@ static void serve_solve(const frame_t *f)
         send_error(ERR_BUSY, MSG_SOLVE, f->seq, 0);
         return;
     }
-    request_t *r = &queue[queue_slot(queued)];
+    request_t *r = &queue[queue_slot(queued)];   /* its payload is there (receive) */
     r->seq = f->seq;
     r->crc = f->crc;
-    copy_words(r->payload, f->payload, f->len);
     queued++;
 }
 
@@ -242,6 +245,12 @@ static void set_baud(const frame_t *f, int searching)
     baud_switch(bit_time, made);
 }
 
+/* The next good frame received (1), its payload in the queue's next free slot; or none. */
+static int receive(frame_t *f)
+{
+    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare);
+}
+
 static void serve_request(const frame_t *f, int searching)
 {
     switch (f->type) {
@@ -272,7 +281,7 @@ void serve_poll(void)
 {
     frame_t f;
     rx_poll();
-    while (!queued && rx_next(&f)) {
+    while (!queued && receive(&f)) {
         baud_heard();   /* a good frame at the rate now: it is kept */
         serve_request(&f, 0);
     }
@@ -283,7 +292,7 @@ void serve_poll(void)
 static __attribute__((noinline)) int serve_searching(void)
 {
     frame_t f;
-    while (rx_next(&f)) {
+    while (receive(&f)) {
         if (f.type == MSG_ABORT) {
             aborting = 1;
             queued = 1;          /* the running search: its reply is still to come */

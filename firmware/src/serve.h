@@ -8,11 +8,11 @@
 #include "proto.h"
 
 /* A SOLVE in the queue, validated: its SEQ and frame CRC (what tells a resend), its
-   payload. */
+   payload (payload_of(&r->buffer): the receiver copies it there). */
 typedef struct {
     uint8_t seq;
     uint16_t crc;
-    uint8_t payload[PROTO_RX_PAYLOAD_BUFFER] __attribute__((aligned(4)));
+    payload_t buffer;
 } request_t;
 
 /* Start serving: version_flags are VERSION's flags (PROTO_VERSION_*_OK), the build's;
