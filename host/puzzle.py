@@ -46,6 +46,14 @@ class PuzzleError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
+#: the values of a clue (None: a blank cell), and their types (True is not a clue)
+_CLUES = frozenset((None, 0, 1, 2, 3))
+_CLUE_TYPES = frozenset((int, type(None)))
+#: the plain format's cell characters and their clues
+_PLAIN_CELLS = {**{str(v): v for v in range(4)}, **dict.fromkeys(".-_ ")}
+_PLAIN_CHARS = "".join(_PLAIN_CELLS)
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """An R x C Slitherlink puzzle: ``clues[r][c]`` is 0..3 or ``None``."""
@@ -60,6 +68,8 @@ class Puzzle:
             if len(row) != len(clues[0]):
                 raise PuzzleError(f"row has {len(row)} cells, expected {len(clues[0])}",
                                   line=r + 1)
+            if _CLUE_TYPES.issuperset(map(type, row)) and _CLUES.issuperset(row):
+                continue  # the whole row at once; else the first bad clue, one by one
             for c, clue in enumerate(row):
                 if clue is not None and (type(clue) is not int or not 0 <= clue <= 3):
                     raise PuzzleError(f"clue {clue!r} is not 0, 1, 2, 3 or blank",
@@ -94,6 +104,22 @@ class Puzzle:
         return Puzzle(tuple(zip(*self.clues)), name=self.name)
 
 
+def _plain_row(line, source, number, indent):
+    """The clues of a grid line, character by character: the first that is no cell is a
+    PuzzleError naming its column."""
+    row = []
+    for column, char in enumerate(line, start=indent + 1):
+        if char in _PLAIN_CELLS:
+            row.append(_PLAIN_CELLS[char])
+        elif char in "456789":
+            raise PuzzleError(f"clue {char} is out of range (clues are 0 to 3)",
+                              source=source, line=number, column=column)
+        else:
+            raise PuzzleError(f"unexpected character {char!r} (expected 0-3 or '.')",
+                              source=source, line=number, column=column)
+    return row
+
+
 def parse_plain(text, *, source=None, name=""):
     """Read the plain grid format: ``#`` comment lines, then R lines of C of ``0123.``."""
     rows, first = [], None
@@ -107,18 +133,10 @@ def parse_plain(text, *, source=None, name=""):
                               f"most {MAX_SIDE}x{MAX_SIDE} (see docs/host.md)",
                               source=source, line=number)
         indent = len(raw) - len(raw.lstrip())  # columns count in the line as written
-        row = []
-        for column, char in enumerate(line, start=indent + 1):
-            if char in "0123":
-                row.append(int(char))
-            elif char in ".-_ ":
-                row.append(None)
-            elif char in "456789":
-                raise PuzzleError(f"clue {char} is out of range (clues are 0 to 3)",
-                                  source=source, line=number, column=column)
-            else:
-                raise PuzzleError(f"unexpected character {char!r} (expected 0-3 or '.')",
-                                  source=source, line=number, column=column)
+        if not line.strip(_PLAIN_CHARS):  # only cell characters: the whole line at once
+            row = list(map(_PLAIN_CELLS.__getitem__, line))
+        else:
+            row = _plain_row(line, source, number, indent)
         if first is None:
             first = len(row)
         elif len(row) != first:
