@@ -22,6 +22,7 @@ reference the tests hold :func:`check` to) names the rule and the cell.
 """
 
 from collections import deque
+from itertools import chain
 from dataclasses import dataclass
 
 __all__ = ["Verdict", "check", "check_by_search", "is_solution"]
@@ -86,19 +87,23 @@ def _leaving(quad):
 _LEAVE = bytes(_leaving(q) if q < 16 else _NONE for q in range(256))
 
 
+def _framed(values, cols, frame):
+    """``values`` (R rows of C bytes, row after row) framed by a byte ``frame`` on every
+    side: R + 2 rows of C + 2 bytes."""
+    inner = (frame * 2).join([values[i:i + cols] for i in range(0, len(values), cols)])
+    return frame * (cols + 3) + inner + frame * (cols + 3)
+
+
 class _Framed:
     """The colouring framed by one outside cell on every side, one byte a cell (1 =
     inside), row-major, ``width`` = columns + 2 bytes a row: as ``bytes`` and as one
     integer (byte i is bits 8i..8i+7), so that a shift by 8 is a step right or left and
     a shift by ``8 * width`` a step down or up."""
 
-    def __init__(self, colouring, rows, cols):
-        self.width = width = cols + 2
-        cells = bytearray((rows + 2) * width)
-        for r, row in enumerate(colouring, start=1):
-            cells[r * width + 1:r * width + 1 + cols] = bytes(map(bool, row))
-        self.cells = bytes(cells)
-        self.value = int.from_bytes(cells, "little")
+    def __init__(self, colouring, cols):
+        self.width = cols + 2
+        self.cells = _framed(bytes(map(bool, chain.from_iterable(colouring))), cols, b"\0")
+        self.value = int.from_bytes(self.cells, "little")
 
     def place(self, index):
         """The (row, column) of a byte, 0-based in the puzzle (the frame is -1 or rows,
@@ -119,15 +124,14 @@ def check(puzzle, colouring):
     failed = _size(puzzle, colouring)
     if failed is not None:
         return failed
-    grid = _Framed(colouring, puzzle.rows, puzzle.cols)
+    grid = _Framed(colouring, puzzle.cols)
     g, step = grid.value, 8 * grid.width
     across = g ^ (g >> 8)       # byte i: a line between cell i and cell i + 1
     down = g ^ (g >> step)      # byte i: a line between cell i and the cell below
     # rule 1: the lines around every cell (at most 4 a byte: no carry), against the clues
     lines = across + (across << 8) + down + (down << step)
-    clues = b"".join(b"\xff" + bytes(map(_CLUE_BYTE.__getitem__, row)) + b"\xff"
-                     for row in puzzle.clues)
-    clues = bytes([0xFF]) * grid.width + clues
+    clues = _framed(bytes(map(_CLUE_BYTE.__getitem__, chain.from_iterable(puzzle.clues))),
+                    puzzle.cols, b"\xff")
     wrong = (lines ^ int.from_bytes(clues, "little")) & \
         int.from_bytes(clues.translate(_CLUE_MASK), "little")
     if wrong:
@@ -161,12 +165,11 @@ def _loop_length(grid, most):
     leave = quads.to_bytes(len(grid.cells) + w + 1, "little").translate(_LEAVE)
     moves = (1, w, -1, -w, 0)
     start = point = _first_byte(g)
-    length = 0
-    while True:
+    for length in range(1, most + 1):
         point += moves[leave[point]]
-        length += 1
-        if point == start or length > most:
+        if point == start:
             return length
+    return most + 1
 
 
 # -- the reference: the rules one by one, by searches ---------------------------------------

@@ -13,6 +13,7 @@ than its TYPE may carry (:func:`length_limits`) as soon as its header is in.
 """
 
 from dataclasses import dataclass, field, make_dataclass
+from itertools import chain
 
 from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
                            CLUE_BLANK, COUNTERS, CRC_TABLE, DEDUCE_COUNTERS, FLAG_COUNTERS,
@@ -322,7 +323,7 @@ def encode_solve(puzzle, *, mode, unique=False, max_checks=0, counters=False, se
                          f"(at most {MAX_GRID}x{MAX_GRID})")
     if not 0 <= max_checks < 1 << 32:
         raise ValueError(f"max_checks must be 0..2**32-1, not {max_checks}")
-    codes = b"".join(bytes(map(_CLUE_CODE.__getitem__, row)) for row in puzzle.clues)
+    codes = bytes(map(_CLUE_CODE.__getitem__, chain.from_iterable(puzzle.clues)))
     flags = (FLAG_UNIQUE if unique else 0) | mode.flag | (FLAG_COUNTERS if counters else 0)
     return encode_solve_raw(puzzle.rows, puzzle.cols, codes, flags=flags,
                             max_checks=max_checks, seq=seq)
@@ -399,13 +400,13 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
 def pack_colouring(colouring):
     """The colouring tail of ANSWER, RESULT and DEDUCE_RESULT: one bit per cell, row-major
     (1 = inside; :data:`spec.protocol.Answer`)."""
-    return AnswerLayout.TAIL.pack(b"".join(bytes(map(bool, row)) for row in colouring))
+    return AnswerLayout.TAIL.pack(bytes(map(bool, chain.from_iterable(colouring))))
 
 
 def unpack_colouring(data, rows, cols):
     """The colouring (rows of booleans) of a colouring tail."""
-    cells = AnswerLayout.TAIL.cells(data, rows * cols)
-    return tuple(tuple(map(bool, cells[r * cols:(r + 1) * cols])) for r in range(rows))
+    cells = tuple(map(bool, AnswerLayout.TAIL.cells(data, rows * cols)))
+    return tuple(cells[i:i + cols] for i in range(0, rows * cols, cols))
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ compared as colourings.
 """
 
 from dataclasses import dataclass
+from itertools import chain
 
 __all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain",
            "parse_colouring", "format_colouring", "transpose_colouring", "MAX_SIDE", "MAX_CELLS",
@@ -64,12 +65,15 @@ class Puzzle:
         clues = tuple(tuple(row) for row in self.clues)
         if not clues or not clues[0]:
             raise PuzzleError("a puzzle has at least one row and one column")
-        for r, row in enumerate(clues):
+        if len(set(map(len, clues))) == 1 and \
+                _CLUE_TYPES.issuperset(map(type, chain.from_iterable(clues))) and \
+                _CLUES.issuperset(chain.from_iterable(clues)):
+            object.__setattr__(self, "clues", clues)  # the whole grid at once
+            return
+        for r, row in enumerate(clues):  # else the first bad row or clue, one by one
             if len(row) != len(clues[0]):
                 raise PuzzleError(f"row has {len(row)} cells, expected {len(clues[0])}",
                                   line=r + 1)
-            if _CLUE_TYPES.issuperset(map(type, row)) and _CLUES.issuperset(row):
-                continue  # the whole row at once; else the first bad clue, one by one
             for c, clue in enumerate(row):
                 if clue is not None and (type(clue) is not int or not 0 <= clue <= 3):
                     raise PuzzleError(f"clue {clue!r} is not 0, 1, 2, 3 or blank",
@@ -120,9 +124,27 @@ def _plain_row(line, source, number, indent):
     return row
 
 
+def _whole_grid(text):
+    """The rows of clues of a plain grid read whole, when it has at most
+    :data:`MAX_SIDE` lines of the same number (at most :data:`MAX_SIDE`) of cell
+    characters only; else None."""
+    lines = [line for line in map(str.strip, text.splitlines())
+             if line and not line.startswith("#")]
+    if not lines or len(lines) > MAX_SIDE or len(set(map(len, lines))) != 1:
+        return None
+    cells, cols = "".join(lines), len(lines[0])
+    if cols > MAX_SIDE or cells.strip(_PLAIN_CHARS):
+        return None
+    clues = list(map(_PLAIN_CELLS.__getitem__, cells))
+    return [clues[i:i + cols] for i in range(0, len(clues), cols)]
+
+
 def parse_plain(text, *, source=None, name=""):
     """Read the plain grid format: ``#`` comment lines, then R lines of C of ``0123.``."""
-    rows, first = [], None
+    rows = _whole_grid(text)
+    if rows is not None:
+        return Puzzle(rows, name=name)
+    rows, first = [], None  # line by line, for the first error
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -133,10 +155,7 @@ def parse_plain(text, *, source=None, name=""):
                               f"most {MAX_SIDE}x{MAX_SIDE} (see docs/host.md)",
                               source=source, line=number)
         indent = len(raw) - len(raw.lstrip())  # columns count in the line as written
-        if not line.strip(_PLAIN_CHARS):  # only cell characters: the whole line at once
-            row = list(map(_PLAIN_CELLS.__getitem__, line))
-        else:
-            row = _plain_row(line, source, number, indent)
+        row = _plain_row(line, source, number, indent)
         if first is None:
             first = len(row)
         elif len(row) != first:
