@@ -168,10 +168,20 @@ def parse_plain(text, *, source=None, name=""):
     return Puzzle(rows, name=name)
 
 
+#: a clue's character in the plain format written
+_PLAIN_TEXT = {None: ".", **{clue: str(clue) for clue in range(4)}}
+
+
+def _lines(text, cols):
+    """``text`` (one character a cell, row after row) as lines of ``cols``, each ending in
+    a newline."""
+    return "".join([text[i:i + cols] + "\n" for i in range(0, len(text), cols)])
+
+
 def format_plain(puzzle):
     """The plain grid format, one line per row, ending in a newline."""
-    return "".join("".join("." if v is None else str(v) for v in row) + "\n"
-                   for row in puzzle.clues)
+    return _lines("".join(map(_PLAIN_TEXT.__getitem__, chain.from_iterable(puzzle.clues))),
+                  puzzle.cols)
 
 
 def parse_colouring(text, *, source=None):
@@ -198,5 +208,14 @@ def transpose_colouring(colouring):
     return tuple(tuple(column) for column in zip(*colouring))
 
 
+#: byte 0 (outside) -> ".", byte 1 (inside) -> "#"
+_COLOURING_TEXT = bytes.maketrans(b"\0\1", b".#")
+
+
 def format_colouring(colouring):
-    return "".join("".join("#" if v else "." for v in row) + "\n" for row in colouring)
+    """A ``.sol`` file's text: ``#`` inside, ``.`` outside, one line per row."""
+    widths = set(map(len, colouring))
+    if len(widths) != 1 or not min(widths):  # ragged, or rows of no cell: row by row
+        return "".join("".join("#" if v else "." for v in row) + "\n" for row in colouring)
+    cells = bytes(map(bool, chain.from_iterable(colouring)))
+    return _lines(cells.translate(_COLOURING_TEXT).decode("ascii"), min(widths))

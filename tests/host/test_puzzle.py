@@ -4,7 +4,8 @@ import random
 
 import pytest
 
-from slitherlink.host.puzzle import Puzzle, PuzzleError, format_plain, parse_plain
+from slitherlink.host.puzzle import (Puzzle, PuzzleError, format_colouring, format_plain,
+                                    parse_colouring, parse_plain)
 
 
 @pytest.mark.parametrize("bad", [True, False, 4, -1, 1.0, "1", [1], None.__class__])
@@ -38,3 +39,15 @@ def test_a_bad_character_is_named_at_its_column(char, message):
         text = "...1..2\n   " + "".join(line) + "\n"   # indented by 3
         with pytest.raises(PuzzleError, match=f"line 2, column {column + 3}: {message}"):
             parse_plain(text)
+
+
+def test_a_colouring_is_written_cell_by_cell():
+    rng = random.Random(4)
+    for rows, cols in [(1, 1), (1, 9), (7, 1), (10, 10), (13, 31)]:
+        colouring = tuple(tuple(rng.random() < 0.5 for _ in range(cols)) for _ in range(rows))
+        text = format_colouring(colouring)
+        assert text.splitlines() == ["".join("#" if v else "." for v in row)
+                                     for row in colouring]
+        assert parse_colouring(text) == colouring
+    assert format_colouring([[1, 0, 0], [0, 2]]) == "#..\n.#\n"  # ragged: row by row
+    assert format_colouring([]) == "" and format_colouring([[], []]) == "\n\n"
