@@ -406,7 +406,7 @@ def pack_colouring(colouring):
 def unpack_colouring(data, rows, cols):
     """The colouring (rows of booleans) of a colouring tail."""
     cells = tuple(map(bool, AnswerLayout.TAIL.cells(data, rows * cols)))
-    return tuple(cells[i:i + cols] for i in range(0, rows * cols, cols))
+    return tuple([cells[i:i + cols] for i in range(0, rows * cols, cols)])
 
 
 @dataclass(frozen=True)

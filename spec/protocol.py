@@ -337,23 +337,23 @@ class Tail:
         return packed.to_bytes(self.nbytes(len(data)), "little")
 
     def cells(self, data, cells):
-        """The values of the first ``cells`` cells of the tail ``data``, one a byte."""
+        """The values of the first ``cells`` cells of the tail ``data``, one a byte (each
+        byte of ``data`` looked up in :data:`_TAIL_CELLS`)."""
         size = self.nbytes(cells)
         if len(data) < size:
             raise ValueError(f"{self.name}: {cells} cells need {size} bytes, got {len(data)}")
-        per = 8 // self.bits
-        if per == 1:
+        if self.bits == 8:
             return bytes(data[:cells])
-        packed = int.from_bytes(data[:size], "little")
-        mask = int.from_bytes(bytes([(1 << self.bits) - 1]) * size, "little")
-        out = bytearray(size * per)
-        for k in range(per):
-            out[k::per] = (packed >> (k * self.bits) & mask).to_bytes(size, "little")
-        return bytes(out[:cells])
+        return b"".join(map(_TAIL_CELLS[self.bits].__getitem__, data[:size]))[:cells]
 
     def unpack(self, data, cells):
         """The values of the first ``cells`` cells of the tail ``data``, a list."""
         return list(self.cells(data, cells))
+
+
+#: per bits a cell (< 8): the values, one a byte, of the cells of each byte value
+_TAIL_CELLS = {bits: tuple(bytes(b >> k & (1 << bits) - 1 for k in range(0, 8, bits))
+                           for b in range(256)) for bits in (1, 2, 4)}
 
 
 def u8(doc=""):
@@ -401,6 +401,7 @@ class Layout:
                                 f"or a Tail")
         cls.FIELDS, cls.TAIL, cls.SIZE, cls.C_NAME = tuple(fields), tail, offset, c_name
         cls._format = "<" + "".join(_STRUCT[f.size] for f in fields)
+        cls._names = frozenset(f.name for f in fields)
 
     @classmethod
     def field(cls, name):
@@ -414,6 +415,11 @@ class Layout:
     def pack(cls, tail=b"", **values):
         """The payload with every integer field given by name, then ``tail``."""
         names = [f.name for f in cls.FIELDS]
+        if values.keys() == cls._names and (cls.TAIL is not None or not tail):
+            try:  # struct's own range checks are the fields' (unsigned, their sizes)
+                return struct.pack(cls._format, *map(values.__getitem__, names)) + bytes(tail)
+            except struct.error:
+                pass  # the checks below say which
         if set(values) != set(names):
             missing, extra = set(names) - set(values), set(values) - set(names)
             raise ValueError(f"{cls.__name__}: missing {sorted(missing)}, unknown {sorted(extra)}")

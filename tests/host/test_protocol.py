@@ -58,6 +58,28 @@ def test_tail_packs_cell_i_at_its_bits(bits):
         tail.unpack(b"", 1)
 
 
+def test_a_layout_packs_each_field_to_its_limits_and_refuses_beyond():
+    """Every field of every layout: 0 and its largest value packed little-endian at its
+    offset; one more, or -1, refused by name; a tail on a layout without one refused."""
+    layouts = [SP.FrameHeader, SP.FrameCrc, SP.Solve, SP.SetBaud, SP.Answer, SP.Result,
+               SP.DeduceResult, SP.Version, SP.Baud, SP.Error, SP.Stats, SP.Resend]
+    for layout in layouts:
+        for f in layout.FIELDS:
+            top = (1 << 8 * f.size) - 1
+            for value in (0, top):
+                values = {g.name: 0 for g in layout.FIELDS} | {f.name: value}
+                payload = layout.pack(**values)
+                assert payload[f.offset:f.offset + f.size] == value.to_bytes(f.size, "little")
+                assert layout.unpack(payload)[0] == values
+            for bad in (top + 1, -1):
+                values = {g.name: 0 for g in layout.FIELDS} | {f.name: bad}
+                with pytest.raises(ValueError, match=f"{layout.__name__}.{f.name}: {bad} "
+                                                     f"does not fit in u{8 * f.size}"):
+                    layout.pack(**values)
+    with pytest.raises(ValueError, match="has no tail"):
+        SP.Error.pack(b"\x01", code=1, type=2, detail=0)
+
+
 def test_a_damaged_answer_is_never_taken():
     """Every single-bit error in a 30x30 ANSWER after its START is dropped (in its header:
     BAD_HEADER; in its payload or CRC: BAD_CRC, with the CRC received), and the next
