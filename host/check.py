@@ -42,7 +42,7 @@ class Verdict:
 def _size(puzzle, colouring):
     """The size verdict, or None when ``colouring`` has the puzzle's rows and columns."""
     rows, cols = puzzle.rows, puzzle.cols
-    if len(colouring) != rows or any(len(row) != cols for row in colouring):
+    if len(colouring) != rows or set(map(len, colouring)) != {cols}:
         return Verdict(False, "size", None, f"the colouring is not {rows}x{cols}")
     return None
 
