@@ -15,15 +15,15 @@ cell in one integer (:class:`_Framed`), so that rules 1 and 2 are a few whole-gr
 integer operations.  Given rule 2, the lines between the colours meet two at every
 lattice point they touch: they are closed loops, and rules 3 and 4 together say there
 is exactly one (k loops cut the plane into k + 1 regions, each one 4-connected colour;
-one loop is one inside region and one outside region reaching the frame).  So :func:`check`
-walks one loop and compares its length with the number of lines.  When they differ,
+one loop is one inside region and one outside region reaching the frame).  So
+:func:`check` walks one loop and compares its length with the number of lines.  When they differ,
 :func:`check_by_search` (the four rules by breadth-first searches, cell by cell: the
 reference the tests hold :func:`check` to) names the rule and the cell.
 """
 
 from collections import deque
-from itertools import chain
 from dataclasses import dataclass
+from itertools import chain
 
 __all__ = ["Verdict", "check", "check_by_search", "is_solution"]
 
