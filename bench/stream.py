@@ -15,7 +15,8 @@ bit of the first byte it received and the stop bit of the last byte it sent
 
 both exact device time at the build's clock, whatever the machine's speed.  The host runs
 faster than the simulation, so these figures assume a host that keeps up; the **host's
-cost** per puzzle (parse, encode, decode, the rules check), in wall time on this machine,
+cost** per puzzle (parse, encode, decode, the rules check, the JSON record: what a
+streaming run of ``--format jsonl`` does for each puzzle), in wall time on this machine,
 is measured apart and must stay below the link's time per puzzle for a real board to
 reach them.  Beside them, in the same run, the ``sat`` engine's throughput on the same
 puzzles, on one core and on two (two processes), in wall time.
@@ -45,6 +46,8 @@ from slitherlink.host import corpus
 from slitherlink.host import protocol as P
 from slitherlink.host.check import check
 from slitherlink.host.puzzle import parse_plain
+from slitherlink.host.render import render_json
+from slitherlink.host.result import Result
 from slitherlink.spec.target import BOARDS
 from slitherlink.spec.uart import offered_bauds
 
@@ -110,23 +113,33 @@ def peer_throughput(names, processes):
 # -- the host ------------------------------------------------------------------------------
 
 def host_cost(names):
-    """The host's own wall time per puzzle, median over ``names``: read the puzzle's text,
-    encode its SOLVE, decode an ANSWER carrying its solution, and the rules check."""
+    """The host's own wall time per puzzle, median over ``names``: what a streaming run
+    (``host/solve.py --engine board --format jsonl``) does for every puzzle besides the
+    link's waiting: read the puzzle's text, encode its SOLVE, take the bytes of an ANSWER
+    carrying its solution through the receiver (one for the run, as a connection has),
+    decode it, the rules check, and the answer's JSON record."""
     costs = []
     root = corpus.root()
+    receiver = P.FrameDecoder()
     for name in names:
         text = (root / f"{name}.txt").read_text()
         _, solution = corpus.load(name)
         puzzle = parse_plain(text, name=name)
         answer = P.encode_answer(P.Status.SOLVED, puzzle.rows, puzzle.cols, solution=solution,
-                                 seq=1)
+                                 mode=P.Mode.DEDUCE, seq=1)
         start = time.perf_counter()
         puzzle = parse_plain(text, name=name)
         P.encode_solve(puzzle, mode="deduce", seq=1)
-        (frame,) = [f for f in P.FrameDecoder().feed(answer) if isinstance(f, P.Frame)]
+        (frame,) = receiver.feed(answer)
         reply = P.decode_reply(frame)
-        check(puzzle, reply.solution)
+        verdict = check(puzzle, reply.solution)
+        result = Result("board", reply.status, reply.solution, [reply.solution],
+                        mode=reply.mode.name.lower())
+        render_json(puzzle, result, input=name, exit_code=0, wall_seconds=0.0)
         costs.append(time.perf_counter() - start)
+        if not verdict.ok:
+            raise SystemExit(f"stream: {name}: the corpus' solution fails the rules check "
+                             f"({verdict.message})")
     return statistics.median(costs)
 
 
@@ -273,8 +286,9 @@ def table(results, meta):
               "(the virtual board's link stamps: first start bit in to last stop bit out), "
               "plain answers (no counters), the device's queue kept full; latency: each of "
               f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone. sat: wall time on this machine, the same puzzles, not unique, the fastest of {PEER_PASSES} passes. "
-              "Host's cost: parse, encode, decode and the rules check of one puzzle, wall "
-              "time (median); a real board's throughput is bounded by it too."]
+              "Host's cost: parse, encode, decode, the rules check and the JSON record of "
+              "one puzzle, wall time (median); a real board's throughput is bounded by it "
+              "too."]
     return "\n".join(lines) + "\n"
 
 

@@ -610,14 +610,19 @@ class Progress:
         self.stream = stream if isatty is not None and isatty() else None
         self.timer = timer
         self.total, self.start, self.shown, self.width = total, timer(), 0.0, 0
+        self.done = self.solved = 0  # of the outcomes counted so far
 
     def update(self, outcomes):
+        """``outcomes``: the run's so far, the list of the last call and the new ones (only
+        those are counted: a long stream's update costs what it adds, not its length)."""
         now = self.timer()
         if self.stream is None or now - self.start < PROGRESS_AFTER or now - self.shown < 0.1:
             return
         self.shown = now
-        done = len(outcomes)
-        solved = sum(o.result is not None and o.result.status.solved for o in outcomes)
+        self.solved += sum(o.result is not None and o.result.status.solved
+                           for o in outcomes[self.done:])
+        done = self.done = len(outcomes)
+        solved = self.solved
         total = f"/{self.total}" if self.total is not None else ""
         text = (f"[{done}{total}] {solved} solved, {done - solved} not; "
                 f"{done / (now - self.start):.1f} puzzles/s")

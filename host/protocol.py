@@ -13,6 +13,7 @@ than its TYPE may carry (:func:`length_limits`) as soon as its header is in.
 """
 
 from dataclasses import dataclass, field, make_dataclass
+from itertools import chain
 
 from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
                            CLUE_BLANK, COUNTERS, CRC_TABLE, DEDUCE_COUNTERS, FLAG_COUNTERS,
@@ -189,9 +190,9 @@ class FrameDecoder:
     def _process(self):
         events, buf = [], self._buf
         while True:
-            skip = 0
-            while skip < len(buf) and buf[skip] != START:
-                skip += 1
+            skip = buf.find(START)
+            if skip < 0:
+                skip = len(buf)
             self.garbage += skip
             del buf[:skip]
             if len(buf) < FrameHeader.SIZE:
@@ -322,10 +323,14 @@ def encode_solve(puzzle, *, mode, unique=False, max_checks=0, counters=False, se
                          f"(at most {MAX_GRID}x{MAX_GRID})")
     if not 0 <= max_checks < 1 << 32:
         raise ValueError(f"max_checks must be 0..2**32-1, not {max_checks}")
-    codes = [CLUE_BLANK if v is None else v for row in puzzle.clues for v in row]
+    codes = bytes(map(_CLUE_CODE.__getitem__, chain.from_iterable(puzzle.clues)))
     flags = (FLAG_UNIQUE if unique else 0) | mode.flag | (FLAG_COUNTERS if counters else 0)
     return encode_solve_raw(puzzle.rows, puzzle.cols, codes, flags=flags,
                             max_checks=max_checks, seq=seq)
+
+
+#: a puzzle's clue (0..3, None: blank) -> its code in SOLVE
+_CLUE_CODE = {None: CLUE_BLANK, **{clue: clue for clue in range(4)}}
 
 
 @dataclass(frozen=True)
@@ -395,12 +400,13 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
 def pack_colouring(colouring):
     """The colouring tail of ANSWER, RESULT and DEDUCE_RESULT: one bit per cell, row-major
     (1 = inside; :data:`spec.protocol.Answer`)."""
-    return AnswerLayout.TAIL.pack([int(bool(v)) for row in colouring for v in row])
+    return AnswerLayout.TAIL.pack(bytes(map(bool, chain.from_iterable(colouring))))
 
 
 def unpack_colouring(data, rows, cols):
-    cells = AnswerLayout.TAIL.unpack(data, rows * cols)
-    return tuple(tuple(bool(v) for v in cells[r * cols:(r + 1) * cols]) for r in range(rows))
+    """The colouring (rows of booleans) of a colouring tail."""
+    cells = tuple(map(bool, AnswerLayout.TAIL.cells(data, rows * cols)))
+    return tuple([cells[i:i + cols] for i in range(0, rows * cols, cols)])
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ compared as colourings.
 """
 
 from dataclasses import dataclass
+from itertools import chain
 
 __all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain",
            "parse_colouring", "format_colouring", "transpose_colouring", "MAX_SIDE", "MAX_CELLS",
@@ -46,6 +47,14 @@ class PuzzleError(ValueError):
         super().__init__(f"{', '.join(where)}: {message}" if where else message)
 
 
+#: the values of a clue (None: a blank cell), and their types (True is not a clue)
+_CLUES = frozenset((None, 0, 1, 2, 3))
+_CLUE_TYPES = frozenset((int, type(None)))
+#: the plain format's cell characters and their clues
+_PLAIN_CELLS = {**{str(v): v for v in range(4)}, **dict.fromkeys(".-_ ")}
+_PLAIN_CHARS = "".join(_PLAIN_CELLS)
+
+
 @dataclass(frozen=True)
 class Puzzle:
     """An R x C Slitherlink puzzle: ``clues[r][c]`` is 0..3 or ``None``."""
@@ -56,7 +65,12 @@ class Puzzle:
         clues = tuple(tuple(row) for row in self.clues)
         if not clues or not clues[0]:
             raise PuzzleError("a puzzle has at least one row and one column")
-        for r, row in enumerate(clues):
+        if len(set(map(len, clues))) == 1 and \
+                _CLUE_TYPES.issuperset(map(type, chain.from_iterable(clues))) and \
+                _CLUES.issuperset(chain.from_iterable(clues)):
+            object.__setattr__(self, "clues", clues)  # the whole grid at once
+            return
+        for r, row in enumerate(clues):  # else the first bad row or clue, one by one
             if len(row) != len(clues[0]):
                 raise PuzzleError(f"row has {len(row)} cells, expected {len(clues[0])}",
                                   line=r + 1)
@@ -94,9 +108,43 @@ class Puzzle:
         return Puzzle(tuple(zip(*self.clues)), name=self.name)
 
 
+def _plain_row(line, source, number, indent):
+    """The clues of a grid line, character by character: the first that is no cell is a
+    PuzzleError naming its column."""
+    row = []
+    for column, char in enumerate(line, start=indent + 1):
+        if char in _PLAIN_CELLS:
+            row.append(_PLAIN_CELLS[char])
+        elif char in "456789":
+            raise PuzzleError(f"clue {char} is out of range (clues are 0 to 3)",
+                              source=source, line=number, column=column)
+        else:
+            raise PuzzleError(f"unexpected character {char!r} (expected 0-3 or '.')",
+                              source=source, line=number, column=column)
+    return row
+
+
+def _whole_grid(text):
+    """The rows of clues of a plain grid read whole, when it has at most
+    :data:`MAX_SIDE` lines of the same number (at most :data:`MAX_SIDE`) of cell
+    characters only; else None."""
+    lines = [line for line in map(str.strip, text.splitlines())
+             if line and not line.startswith("#")]
+    if not lines or len(lines) > MAX_SIDE or len(set(map(len, lines))) != 1:
+        return None
+    cells, cols = "".join(lines), len(lines[0])
+    if cols > MAX_SIDE or cells.strip(_PLAIN_CHARS):
+        return None
+    clues = list(map(_PLAIN_CELLS.__getitem__, cells))
+    return [clues[i:i + cols] for i in range(0, len(clues), cols)]
+
+
 def parse_plain(text, *, source=None, name=""):
     """Read the plain grid format: ``#`` comment lines, then R lines of C of ``0123.``."""
-    rows, first = [], None
+    rows = _whole_grid(text)
+    if rows is not None:
+        return Puzzle(rows, name=name)
+    rows, first = [], None  # line by line, for the first error
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
@@ -107,18 +155,7 @@ def parse_plain(text, *, source=None, name=""):
                               f"most {MAX_SIDE}x{MAX_SIDE} (see docs/host.md)",
                               source=source, line=number)
         indent = len(raw) - len(raw.lstrip())  # columns count in the line as written
-        row = []
-        for column, char in enumerate(line, start=indent + 1):
-            if char in "0123":
-                row.append(int(char))
-            elif char in ".-_ ":
-                row.append(None)
-            elif char in "456789":
-                raise PuzzleError(f"clue {char} is out of range (clues are 0 to 3)",
-                                  source=source, line=number, column=column)
-            else:
-                raise PuzzleError(f"unexpected character {char!r} (expected 0-3 or '.')",
-                                  source=source, line=number, column=column)
+        row = _plain_row(line, source, number, indent)
         if first is None:
             first = len(row)
         elif len(row) != first:
@@ -131,10 +168,20 @@ def parse_plain(text, *, source=None, name=""):
     return Puzzle(rows, name=name)
 
 
+#: a clue's character in the plain format written
+_PLAIN_TEXT = {None: ".", **{clue: str(clue) for clue in range(4)}}
+
+
+def _lines(text, cols):
+    """``text`` (one character a cell, row after row) as lines of ``cols``, each ending in
+    a newline."""
+    return "".join([text[i:i + cols] + "\n" for i in range(0, len(text), cols)])
+
+
 def format_plain(puzzle):
     """The plain grid format, one line per row, ending in a newline."""
-    return "".join("".join("." if v is None else str(v) for v in row) + "\n"
-                   for row in puzzle.clues)
+    return _lines("".join(map(_PLAIN_TEXT.__getitem__, chain.from_iterable(puzzle.clues))),
+                  puzzle.cols)
 
 
 def parse_colouring(text, *, source=None):
@@ -161,5 +208,14 @@ def transpose_colouring(colouring):
     return tuple(tuple(column) for column in zip(*colouring))
 
 
+#: byte 0 (outside) -> ".", byte 1 (inside) -> "#"
+_COLOURING_TEXT = bytes.maketrans(b"\0\1", b".#")
+
+
 def format_colouring(colouring):
-    return "".join("".join("#" if v else "." for v in row) + "\n" for row in colouring)
+    """A ``.sol`` file's text: ``#`` inside, ``.`` outside, one line per row."""
+    widths = set(map(len, colouring))
+    if len(widths) != 1 or not min(widths):  # ragged, or rows of no cell: row by row
+        return "".join("".join("#" if v else "." for v in row) + "\n" for row in colouring)
+    cells = bytes(map(bool, chain.from_iterable(colouring)))
+    return _lines(cells.translate(_COLOURING_TEXT).decode("ascii"), min(widths))

@@ -8,6 +8,7 @@ draws a puzzle without a solution (``colouring=None``): dots and clues only.
 
 import json
 from html import escape
+from operator import add, ne
 
 from .puzzle import format_colouring, format_plain
 
@@ -29,10 +30,12 @@ def loop_edges(puzzle, colouring):
     Without a colouring there are no lines.
     """
     rows, cols = puzzle.rows, puzzle.cols
-    horizontal = [[_inside(colouring, i - 1, c) != _inside(colouring, i, c)
-                   for c in range(cols)] for i in range(rows + 1)]
-    vertical = [[_inside(colouring, r, j - 1) != _inside(colouring, r, j)
-                 for j in range(cols + 1)] for r in range(rows)]
+    outside = (False,) * cols
+    cells = [tuple(map(bool, row)) for row in colouring] if colouring is not None \
+        else [outside] * rows
+    horizontal = [list(map(ne, above, below))
+                  for above, below in zip([outside] + cells, cells + [outside])]
+    vertical = [list(map(ne, (False,) + row, row + (False,))) for row in cells]
     return horizontal, vertical
 
 
@@ -43,9 +46,13 @@ def _point_lines(horizontal, vertical, i, j):
             j > 0 and horizontal[i][j - 1], j < cols and horizontal[i][j])
 
 
+#: a clue's text in a drawing (a blank cell: a space)
+_CLUE_TEXT = {None: " ", **{clue: str(clue) for clue in range(4)}}
+
+
 def _clue(puzzle, r, c, blank=" "):
     clue = puzzle.clues[r][c]
-    return blank if clue is None else str(clue)
+    return blank if clue is None else _CLUE_TEXT[clue]
 
 
 def render_text(puzzle, colouring=None, *, show_colouring=True):
@@ -58,10 +65,10 @@ def render_text(puzzle, colouring=None, *, show_colouring=True):
             if colouring is not None and show_colouring else None)
     lines = []
     for i in range(rows + 1):
-        lines.append("+" + "+".join("-" if horizontal[i][c] else " " for c in range(cols)) + "+")
+        lines.append("+" + "+".join(map(" -".__getitem__, horizontal[i])) + "+")
         if i < rows:
-            text = "".join(("|" if vertical[i][j] else " ") + _clue(puzzle, i, j)
-                           for j in range(cols)) + ("|" if vertical[i][cols] else " ")
+            text = "".join(map(add, map(" |".__getitem__, vertical[i]),
+                               [*map(_CLUE_TEXT.__getitem__, puzzle.clues[i]), ""]))
             lines.append(text + ("   " + side[i] if side else ""))
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
@@ -212,15 +219,17 @@ def result_record(puzzle, result=None, **extra):
     }
     if result is not None:
         solutions = result.solutions or ([result.solution] if result.solution else [])
+        solution = format_colouring(result.solution).splitlines() \
+            if result.solution is not None else None
         record["engine"] = result.engine
         if getattr(result, "mode", ""):
             record["mode"] = result.mode
         record.update({
             "status": result.status.name.lower(),
             "status_text": result.status.text,
-            "solution": format_colouring(result.solution).splitlines()
-            if result.solution is not None else None,
-            "solutions": [format_colouring(c).splitlines() for c in solutions],
+            "solution": solution,  # usually solutions[0] too: written once
+            "solutions": [solution if c is result.solution else
+                          format_colouring(c).splitlines() for c in solutions],
             "counters": dict(result.counters),
             "engine_seconds": result.seconds,
             "message": result.message,

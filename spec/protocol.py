@@ -81,6 +81,7 @@ The device never stops receiving while it transmits: it moves received bytes
 into its frame buffer while it waits for room in the transmit FIFO.
 """
 
+import binascii
 import enum
 import struct
 from dataclasses import dataclass, replace
@@ -247,10 +248,10 @@ CRC_TABLE = _crc_table()
 
 
 def crc16(data, crc=CRC_INIT):
-    """CRC-16/CCITT-FALSE of ``data`` (``crc16(b"123456789") == 0x29B1``)."""
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
-    return crc
+    """CRC-16/CCITT-FALSE of ``data``, bytes-like (``crc16(b"123456789") == 0x29B1``):
+    the standard library's ``binascii.crc_hqx``, the same polynomial (0x1021) and no
+    reflection as :data:`CRC_TABLE` (tests/host/test_protocol.py holds the two equal)."""
+    return binascii.crc_hqx(data, crc)
 
 
 #: CRC-8 (the header's CHECK): poly 0x07, init 0, not reflected, no final xor.
@@ -320,16 +321,41 @@ class Tail:
         return (cells * self.bits + 7) // 8
 
     def pack(self, values):
-        out = bytearray(self.nbytes(len(values)))
-        for i, v in enumerate(values):
-            if not 0 <= v < 1 << self.bits:
-                raise ValueError(f"{self.name}: {v} does not fit in {self.bits} bits")
-            out[i * self.bits // 8] |= v << (i * self.bits % 8)
-        return bytes(out)
+        """The tail of ``values`` (one a cell, each 0 .. 2**bits - 1): the values one a
+        byte, then the k-th of every 8 / bits bytes shifted into bits k * bits up."""
+        try:
+            data = bytes(values)
+        except ValueError:
+            data = None
+        if data is None or (data and max(data) >> self.bits):
+            bad = next(v for v in values if not 0 <= v < 1 << self.bits)
+            raise ValueError(f"{self.name}: {bad} does not fit in {self.bits} bits")
+        per = 8 // self.bits
+        if per == 1:
+            return data
+        packed = 0
+        for k in range(per):
+            packed |= int.from_bytes(data[k::per], "little") << (k * self.bits)
+        return packed.to_bytes(self.nbytes(len(data)), "little")
+
+    def cells(self, data, cells):
+        """The values of the first ``cells`` cells of the tail ``data``, one a byte (each
+        byte of ``data`` looked up in :data:`_TAIL_CELLS`)."""
+        size = self.nbytes(cells)
+        if len(data) < size:
+            raise ValueError(f"{self.name}: {cells} cells need {size} bytes, got {len(data)}")
+        if self.bits == 8:
+            return bytes(data[:cells])
+        return b"".join(map(_TAIL_CELLS[self.bits].__getitem__, data[:size]))[:cells]
 
     def unpack(self, data, cells):
-        mask = (1 << self.bits) - 1
-        return [(data[i * self.bits // 8] >> (i * self.bits % 8)) & mask for i in range(cells)]
+        """The values of the first ``cells`` cells of the tail ``data``, a list."""
+        return list(self.cells(data, cells))
+
+
+#: per bits a cell (< 8): the values, one a byte, of the cells of each byte value
+_TAIL_CELLS = {bits: tuple(bytes(b >> k & (1 << bits) - 1 for k in range(0, 8, bits))
+                           for b in range(256)) for bits in (1, 2, 4)}
 
 
 def u8(doc=""):
@@ -377,6 +403,7 @@ class Layout:
                                 f"or a Tail")
         cls.FIELDS, cls.TAIL, cls.SIZE, cls.C_NAME = tuple(fields), tail, offset, c_name
         cls._format = "<" + "".join(_STRUCT[f.size] for f in fields)
+        cls._names = frozenset(f.name for f in fields)
 
     @classmethod
     def field(cls, name):
@@ -390,6 +417,11 @@ class Layout:
     def pack(cls, tail=b"", **values):
         """The payload with every integer field given by name, then ``tail``."""
         names = [f.name for f in cls.FIELDS]
+        if values.keys() == cls._names and (cls.TAIL is not None or not tail):
+            try:  # struct's own range checks are the fields' (unsigned, their sizes)
+                return struct.pack(cls._format, *map(values.__getitem__, names)) + bytes(tail)
+            except struct.error:
+                pass  # the checks below say which
         if set(values) != set(names):
             missing, extra = set(names) - set(values), set(values) - set(names)
             raise ValueError(f"{cls.__name__}: missing {sorted(missing)}, unknown {sorted(extra)}")

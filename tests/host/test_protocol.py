@@ -18,6 +18,90 @@ def test_crc16_ccitt_false_check_value():
     assert P.crc16(b"\x00") == 0xE1F0
 
 
+def _crc16_by_table(data, crc=SP.CRC_INIT):
+    """The CRC a byte at a time through :data:`spec.protocol.CRC_TABLE` (the firmware's
+    way, from CRC_POLY): the reference :func:`crc16` is held to."""
+    for byte in data:
+        crc = ((crc << 8) & 0xFFFF) ^ SP.CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
+    return crc
+
+
+def test_crc16_is_the_table_s_crc():
+    rng = random.Random(16)
+    assert _crc16_by_table(b"123456789") == 0x29B1
+    for length in list(range(12)) + [255, 1000, P.MAX_PAYLOAD + 2]:
+        data = rng.randbytes(length)
+        start = rng.randrange(1 << 16)
+        assert P.crc16(data) == _crc16_by_table(data)
+        assert P.crc16(bytearray(data), start) == _crc16_by_table(data, start)
+
+
+@pytest.mark.parametrize("bits", [1, 2, 4, 8])
+def test_tail_packs_cell_i_at_its_bits(bits):
+    """Cell i in bits ``(i * bits) % 8`` up of byte ``i * bits // 8``, as the layout
+    says, for every count of cells up to a few bytes' worth; a value too wide is
+    refused by name."""
+    tail = SP.Tail(bits, name="cells")
+    rng = random.Random(bits)
+    for cells in range(0, 41):
+        values = [rng.randrange(1 << bits) for _ in range(cells)]
+        expected = bytearray(tail.nbytes(cells))
+        for i, v in enumerate(values):
+            expected[i * bits // 8] |= v << (i * bits % 8)
+        assert tail.pack(values) == bytes(expected)
+        assert tail.unpack(bytes(expected), cells) == values
+        assert tail.unpack(bytes(expected) + b"\xff", cells) == values  # extra bytes ignored
+    for bad in ([1 << bits], [0, -1], [0, 300]):
+        with pytest.raises(ValueError, match=f"cells: {bad[-1]} does not fit"):
+            tail.pack(bad)
+    with pytest.raises(ValueError, match="need"):
+        tail.unpack(b"", 1)
+
+
+def test_a_layout_packs_each_field_to_its_limits_and_refuses_beyond():
+    """Every field of every layout: 0 and its largest value packed little-endian at its
+    offset; one more, or -1, refused by name; a tail on a layout without one refused."""
+    layouts = [SP.FrameHeader, SP.FrameCrc, SP.Solve, SP.SetBaud, SP.Answer, SP.Result,
+               SP.DeduceResult, SP.Version, SP.Baud, SP.Error, SP.Stats, SP.Resend]
+    for layout in layouts:
+        for f in layout.FIELDS:
+            top = (1 << 8 * f.size) - 1
+            for value in (0, top):
+                values = {g.name: 0 for g in layout.FIELDS} | {f.name: value}
+                payload = layout.pack(**values)
+                assert payload[f.offset:f.offset + f.size] == value.to_bytes(f.size, "little")
+                assert layout.unpack(payload)[0] == values
+            for bad in (top + 1, -1):
+                values = {g.name: 0 for g in layout.FIELDS} | {f.name: bad}
+                with pytest.raises(ValueError, match=f"{layout.__name__}.{f.name}: {bad} "
+                                                     f"does not fit in u{8 * f.size}"):
+                    layout.pack(**values)
+    with pytest.raises(ValueError, match="has no tail"):
+        SP.Error.pack(b"\x01", code=1, type=2, detail=0)
+
+
+def test_a_damaged_answer_is_never_taken():
+    """Every single-bit error in a 30x30 ANSWER after its START is dropped (in its header:
+    BAD_HEADER; in its payload or CRC: BAD_CRC, with the CRC received), and the next
+    frame is decoded."""
+    rng = random.Random(30)
+    solution = tuple(tuple(rng.random() < 0.5 for _ in range(30)) for _ in range(30))
+    frame = P.encode_answer(P.Status.SOLVED, 30, 30, solution=solution, seq=7)
+    assert P.decode_reply(P.FrameDecoder().feed(frame)[0]).solution == solution
+    for bit in range(8, 8 * len(frame)):
+        damaged = bytearray(frame)
+        damaged[bit // 8] ^= 1 << (bit % 8)
+        decoder = P.FrameDecoder()
+        frames = decoder.feed(bytes(damaged) + P.encode_ping(seq=2))
+        # the PING, unless a START inside the damaged frame began a candidate still pending
+        assert frames == [P.Frame(P.MsgType.PING, b"", 2)] or \
+            (frames == [] and decoder.pending), bit
+        if bit >= 8 * P.FrameHeader.SIZE:
+            assert decoder.bad_frames[0].code == P.ErrorCode.BAD_CRC, bit
+            received = int.from_bytes(damaged[-P.FrameCrc.SIZE:], "little")
+            assert decoder.bad_frames[0].detail == received, bit
+
+
 def test_crc8_check_value_and_header_check():
     assert P.header_check(3, 0x42, 9) == SP.crc8(bytes([3, 0, 0x42, 9]))
     assert SP.crc8(b"123456789") == 0xF4

@@ -199,3 +199,11 @@ def test_json_record():
     none = result_record(PUZZLE, Result("model", Status.NO_SOLUTION))
     assert none["solution"] is None and none["status"] == "no_solution"
     assert render_json(PUZZLE).count("\n") == 1
+
+
+def test_json_record_of_several_solutions():
+    other = (SOLUTION[1], SOLUTION[0])
+    result = Result("model", Status.MULTIPLE, SOLUTION, [SOLUTION, other], 0.5)
+    record = json.loads(render_json(PUZZLE, result))
+    assert record["solution"] == ["###", "..#"]
+    assert record["solutions"] == [["###", "..#"], ["..#", "###"]]

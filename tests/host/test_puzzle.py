@@ -1,0 +1,53 @@
+"""Puzzles and the plain format (host/puzzle.py): what is read, and what is refused where."""
+
+import random
+
+import pytest
+
+from slitherlink.host.puzzle import (Puzzle, PuzzleError, format_colouring, format_plain,
+                                    parse_colouring, parse_plain)
+
+
+@pytest.mark.parametrize("bad", [True, False, 4, -1, 1.0, "1", [1], None.__class__])
+def test_a_puzzle_refuses_a_clue_that_is_not_0_to_3_or_blank(bad):
+    rows = [[None, 0, 1], [2, 3, None], [1, 1, 1]]
+    rows[1][2] = bad
+    with pytest.raises(PuzzleError, match=r"line 2, column 3: clue .* is not 0, 1, 2, 3"):
+        Puzzle(rows)
+
+
+def test_plain_lines_read_as_written():
+    rng = random.Random(3)
+    for _ in range(50):
+        rows, cols = rng.randrange(1, 12), rng.randrange(1, 12)
+        clues = [[rng.choice((None, 0, 1, 2, 3)) for _ in range(cols)] for _ in range(rows)]
+        chars = {None: ".-_", 0: "0", 1: "1", 2: "2", 3: "3"}
+        text = "# a comment\n" + "".join(
+            "  " + "".join(rng.choice(chars[v]) for v in row) + "\n" for row in clues)
+        puzzle = parse_plain(text)
+        assert [list(row) for row in puzzle.clues] == clues
+        assert parse_plain(format_plain(puzzle)) == puzzle
+
+
+@pytest.mark.parametrize("char,message", [("5", "clue 5 is out of range"),
+                                          ("x", "unexpected character 'x'"),
+                                          ("#", "unexpected character '#'")])
+def test_a_bad_character_is_named_at_its_column(char, message):
+    for column in (2, 4, 7):  # (a line that starts with # is a comment)
+        line = list("..1.2.3")
+        line[column - 1] = char
+        text = "...1..2\n   " + "".join(line) + "\n"   # indented by 3
+        with pytest.raises(PuzzleError, match=f"line 2, column {column + 3}: {message}"):
+            parse_plain(text)
+
+
+def test_a_colouring_is_written_cell_by_cell():
+    rng = random.Random(4)
+    for rows, cols in [(1, 1), (1, 9), (7, 1), (10, 10), (13, 31)]:
+        colouring = tuple(tuple(rng.random() < 0.5 for _ in range(cols)) for _ in range(rows))
+        text = format_colouring(colouring)
+        assert text.splitlines() == ["".join("#" if v else "." for v in row)
+                                     for row in colouring]
+        assert parse_colouring(text) == colouring
+    assert format_colouring([[1, 0, 0], [0, 2]]) == "#..\n.#\n"  # ragged: row by row
+    assert format_colouring([]) == "" and format_colouring([[], []]) == "\n\n"
