@@ -16,7 +16,7 @@ from dataclasses import dataclass, field, make_dataclass
 from itertools import chain
 
 from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
-                           CLUE_BLANK, COUNTERS, CRC_TABLE, DEDUCE_COUNTERS, FLAG_COUNTERS,
+                           CLUE_BLANK, COUNTERS, DEDUCE_COUNTERS, FLAG_COUNTERS,
                            FLAG_DEDUCE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD, OVERHEAD,
                            PROTOCOL_VERSION, QUEUE_DEPTH, REQUEST_LENGTHS, REQUEST_SEQS,
                            RESULT_ABORTED, RESULT_DEDUCE, RESULT_TRAIL_FULL, RESULT_UNIQUE,
@@ -42,7 +42,7 @@ __all__ = [
     "QUEUE_DEPTH", "STORE_DEPTH", "REQUEST_SEQS", "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE",
     "FLAG_COUNTERS", "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "RESULT_DEDUCE",
     "VERSION_ACCEL_OK", "VERSION_DEDUCE_OK", "COUNTERS", "DEDUCE_COUNTERS",
-    "DEDUCE_RESULT_COUNTERS", "CRC_TABLE", "SOLVE_HEADER", "ANSWER_HEADER", "RESULT_HEADER",
+    "DEDUCE_RESULT_COUNTERS", "SOLVE_HEADER", "ANSWER_HEADER", "RESULT_HEADER",
     "DEDUCE_RESULT_HEADER", "VERSION_PAYLOAD", "ERROR_PAYLOAD", "Mode", "as_mode", "MsgType",
     "ErrorCode", "ProtocolError", "crc16", "header_check", "Frame", "BadFrame",
     "FrameDecoder", "length_limits", "encode_frame", "encode_ping", "encode_abort",

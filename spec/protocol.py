@@ -93,7 +93,7 @@ __all__ = [
     "QUEUE_DEPTH", "STORE_DEPTH", "BAUD_CONFIRM_CYCLES_SHIFT", "REQUEST_SEQS",
     "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "FLAG_COUNTERS", "SOLVE_FLAGS",
     "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK",
-    "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "CRC_TABLE", "crc16", "CRC8_POLY",
+    "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "crc16", "CRC8_POLY",
     "CRC8_TABLE", "crc8", "header_check", "MsgType", "ErrorCode", "Status", "status_of",
     "Int", "Tail", "u8", "u16", "u32", "u64", "Layout", "FrameHeader", "FrameCrc", "Empty",
     "Solve", "Resend", "SetBaud", "Answer", "Result", "DeduceResult", "Version", "Baud", "Error",
@@ -234,23 +234,10 @@ def status_of(found, *, exhausted, unique):
     return Status.NO_SOLUTION if exhausted else Status.LIMIT
 
 
-def _crc_table():
-    table = []
-    for byte in range(256):
-        crc = byte << 8
-        for _ in range(8):
-            crc = ((crc << 1) ^ CRC_POLY) if crc & 0x8000 else (crc << 1)
-        table.append(crc & 0xFFFF)
-    return tuple(table)
-
-
-CRC_TABLE = _crc_table()
-
-
 def crc16(data, crc=CRC_INIT):
     """CRC-16/CCITT-FALSE of ``data``, bytes-like (``crc16(b"123456789") == 0x29B1``):
-    the standard library's ``binascii.crc_hqx``, the same polynomial (0x1021) and no
-    reflection as :data:`CRC_TABLE` (tests/host/test_protocol.py holds the two equal)."""
+    the standard library's ``binascii.crc_hqx``, the polynomial :data:`CRC_POLY` (0x1021),
+    not reflected (tests/host/test_protocol.py holds it to a bitwise reference)."""
     return binascii.crc_hqx(data, crc)
 
 

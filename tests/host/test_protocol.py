@@ -19,10 +19,12 @@ def test_crc16_ccitt_false_check_value():
 
 
 def _crc16_by_table(data, crc=SP.CRC_INIT):
-    """The CRC a byte at a time through :data:`spec.protocol.CRC_TABLE` (the firmware's
-    way, from CRC_POLY): the reference :func:`crc16` is held to."""
+    """The CRC a bit at a time from :data:`spec.protocol.CRC_POLY` (not reflected): the
+    reference :func:`crc16` is held to."""
     for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ SP.CRC_TABLE[((crc >> 8) ^ byte) & 0xFF]
+        crc ^= byte << 8
+        for _ in range(8):
+            crc = ((crc << 1) ^ SP.CRC_POLY if crc & 0x8000 else crc << 1) & 0xFFFF
     return crc
 
 
