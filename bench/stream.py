@@ -208,7 +208,7 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                     board.stamp()
                     ((_, outcome),) = stream([(name, puzzle)], opener=lambda: connection,
                                              counters=False, depth=1)
-                    _, first, last = board.stamp()
+                    _, first, last, *_ = board.stamp()
                     _solved(outcome, solution, name)
                     latencies.append((last - first) / clock)
                 board.stamp()
@@ -216,7 +216,7 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                 for name, outcome in stream([(name, puzzle) for name, puzzle, _ in loaded],
                                             opener=lambda: connection, counters=False):
                     _solved(outcome, solutions[name], name)
-                _, first, last = board.stamp()
+                _, first, last, *_ = board.stamp()
             finally:
                 connection.close()
             seconds = (last - first) / clock

@@ -17,7 +17,8 @@ compiler: it takes the firmware's RAM image, which the caller builds first
 
     image = build_firmware(10, 10)                     # firmware.build
     soc = SoC(DEFAULT_TARGET, firmware=image)
-    # ports: uart_rx (in), uart_tx (out), trap (out); clock and reset: the sync domain
+    # ports: uart_rx (in), uart_tx (out), trap (out), uart_served (out); clock and
+    # reset: the sync domain
 
 ``ram_size`` defaults to the image's ``ram_size`` attribute (the firmware build
 sets it: an image runs only with the RAM it was linked for, its stack at the top).
@@ -156,7 +157,9 @@ class SoC(wiring.Component):
 
     Ports: ``uart_rx`` (in, idle high), ``uart_tx`` (out), ``trap`` (out: the
     CPU stopped on an illegal instruction or misaligned access; a firmware
-    bug).  Clock and reset are the ``sync`` domain (``clk``, ``rst`` active
+    bug), ``uart_served`` (out: high in each cycle in which an access of the CPU to
+    the UART's registers completes; the firmware serves its link at least every
+    :data:`spec.protocol.SERVICE_INTERVAL_CYCLES`, which the virtual board watches).  Clock and reset are the ``sync`` domain (``clk``, ``rst`` active
     high in the Verilog).
 
     ``target`` (:class:`spec.target.Target`): the engines, the grid, the deduction
@@ -169,6 +172,7 @@ class SoC(wiring.Component):
     uart_rx: In(1, init=1)
     uart_tx: Out(1, init=1)
     trap: Out(1)
+    uart_served: Out(1)
 
     def __init__(self, target, *, firmware, ram_size=None):
         from .accelerator import Accelerator
@@ -260,5 +264,6 @@ class SoC(wiring.Component):
                 m.d.comb += [mem_ready.eq(target.ready), mem_rdata.eq(target.rdata)]
 
         m.d.comb += [ram.la_read.eq(mem_la_read), ram.la_addr.eq(mem_la_addr[:len(ram.la_addr)]),
-                     uart.rx.eq(self.uart_rx), self.uart_tx.eq(uart.tx)]
+                     uart.rx.eq(self.uart_rx), self.uart_tx.eq(uart.tx),
+                     self.uart_served.eq(uart.bus.valid & uart.bus.ready)]
         return m

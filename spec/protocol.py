@@ -70,6 +70,12 @@ Requests and their replies (the device's rules; the fake device follows them):
   fastest the build offers.
 * PING (VERSION) and STATS (STATS_REPLY) are answered at any time, also while a search
   runs.
+* The device serves its UART (an access to its registers completes) at least every
+  :data:`SERVICE_INTERVAL_CYCLES` of its clock while it runs: a search polls the receiver
+  every 64 checks (paper mode) or every 128 polls of the engine (deduce mode), and a byte
+  sent waits for room at most one byte time (10 bit times of at most 2^16 cycles).  A
+  device that goes longer is hung; the virtual board reports when its firmware last
+  served the UART, so a host finds a hung one without sending a byte.
 
 Error replies under garbage (the firmware's rule): a frame received whole with a
 good CRC is always answered (its reply, or an ERROR when it is refused).  A
@@ -90,7 +96,8 @@ from slitherlink.spec import counters as _counters
 
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_GRID", "MAX_PAYLOAD", "OVERHEAD", "TIMEOUT_BYTE_TIMES",
-    "QUEUE_DEPTH", "STORE_DEPTH", "BAUD_CONFIRM_CYCLES_SHIFT", "REQUEST_SEQS",
+    "QUEUE_DEPTH", "STORE_DEPTH", "BAUD_CONFIRM_CYCLES_SHIFT", "SERVICE_INTERVAL_CYCLES",
+    "REQUEST_SEQS",
     "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "FLAG_COUNTERS", "SOLVE_FLAGS",
     "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK",
     "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "crc16", "CRC8_POLY",
@@ -115,6 +122,8 @@ QUEUE_DEPTH = 4
 STORE_DEPTH = 4
 #: SET_BAUD's confirmation window: clock_hz >> this many cycles (a quarter of a second).
 BAUD_CONFIRM_CYCLES_SHIFT = 2
+#: The longest the device goes without serving its UART while it runs, in its cycles.
+SERVICE_INTERVAL_CYCLES = 1 << 21
 #: The SEQ values of requests (0 marks a device frame that answers no request).
 REQUEST_SEQS = range(1, 256)
 
@@ -850,6 +859,8 @@ def markdown():
         ("STORE_DEPTH", STORE_DEPTH, "answers the device keeps to send again"),
         ("BAUD_CONFIRM_CYCLES_SHIFT", BAUD_CONFIRM_CYCLES_SHIFT,
          "a new rate must be confirmed within clock_hz >> this many cycles"),
+        ("SERVICE_INTERVAL_CYCLES", SERVICE_INTERVAL_CYCLES,
+         "the longest the device goes without serving its UART while it runs, in cycles"),
         ("CLUE_BLANK", f"0x{CLUE_BLANK:X}", "4-bit code of a blank cell"),
         ("CRC", "CRC-16/CCITT-FALSE", f"poly 0x{CRC_POLY:04X}, init 0x{CRC_INIT:04X}, "
          f"check 0x{crc16(b'123456789'):04X}"),

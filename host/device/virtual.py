@@ -13,7 +13,11 @@ SIGUSR1, the last two its link stamps, :meth:`sim.vboard.VirtualBoard.stamp`:
 disturbed: the host learns from it exactly how much slower than the board the simulation
 runs (the link's slowdown, :meth:`host.device.link.LinkTiming.simulated`: every wait in
 device cycles, such as the search allowance, is then exact), and a board whose clock stops
-(its process stopped or hung) is reported within :data:`FROZEN_SECONDS`.
+(its process stopped or hung) is reported within :data:`FROZEN_SECONDS`.  The stamps also
+say when the firmware last served its UART (``SERVED s``): a firmware that has not for
+:data:`spec.protocol.SERVICE_INTERVAL_CYCLES` of the board's clock is hung, which is
+reported as soon as it is seen -- without a probe on the link, which a search with its
+counters would have to wait for, so its cycle counts stay undisturbed.
 """
 
 import os
@@ -21,6 +25,8 @@ import re
 import select
 import signal
 import time
+
+from slitherlink.spec.protocol import SERVICE_INTERVAL_CYCLES
 
 from .connection import Connection
 from .errors import VirtualBoardFailed
@@ -77,14 +83,18 @@ class SimulatedTime:
     and then while the host waits) asks for it with SIGUSR1 and reads the ``CYCLES n ...``
     lines of the answers that have come, without waiting.  :attr:`slowdown` is the wall
     time of a second of the board's clock, measured over about a second; :meth:`frozen`
-    says whether the clock has not advanced (or not been reported) for ``seconds``."""
+    says whether the clock has not advanced (or not been reported) for ``seconds``;
+    :meth:`hung` whether the firmware has not served its UART for too many cycles."""
 
     def __init__(self, process, clock_hz, timer=time.monotonic):
+        from slitherlink.sim.vboard import Stamp
         self.process, self.clock_hz, self.timer = process, int(clock_hz), timer
+        self._parse = Stamp.parse
         self.samples = []        # (wall, cycles) of the last readings, about a second
         self._buffer = b""
         self._asked = None       # when a reading was first asked for and not yet answered
         self._moved = None       # (wall, cycles) when the clock was last seen advancing
+        self.served = None       # (cycles, served) of the last reading that said it
         self.slowdown = None
 
     @classmethod
@@ -122,9 +132,14 @@ class SimulatedTime:
             self._buffer += data
         *lines, self._buffer = self._buffer.split(b"\n")
         for line in lines:
-            match = re.fullmatch(rb"CYCLES (\d+)(?: RX \d+ TX \d+)?", line.strip())
-            if match:
-                cycles = int(match.group(1))
+            stamp = self._parse(line)
+            if stamp is None:   # the last line of a board that stops: "CYCLES n"
+                match = re.fullmatch(rb"CYCLES (\d+)", line.strip())
+                stamp = (int(match.group(1)),) if match else None
+            if stamp is not None:
+                cycles = stamp[0]
+                if len(stamp) > 3 and stamp.served is not None:
+                    self.served = (cycles, stamp.served)
                 self.samples.append((now, cycles))
                 self._asked = None
                 if self._moved is None or cycles > self._moved[1]:
@@ -135,6 +150,14 @@ class SimulatedTime:
             (t0, c0), (t1, c1) = self.samples[0], self.samples[-1]
             if c1 > c0 and t1 - t0 >= _SAMPLE_SECONDS:
                 self.slowdown = (t1 - t0) / ((c1 - c0) / self.clock_hz)
+
+    def hung(self, interval=SERVICE_INTERVAL_CYCLES):
+        """``(cycles, served)`` when, at the last reading, the firmware had not served its
+        UART for more than ``interval`` cycles (``served``: the cycle it last did, 0 for
+        never), else False."""
+        if self.served is not None and self.served[0] - self.served[1] > interval:
+            return self.served
+        return False
 
     def frozen(self, seconds=FROZEN_SECONDS):
         """The cycles (or None) at which the clock stood still for ``seconds``, or False."""
@@ -206,6 +229,14 @@ def connect_to(vboard, **options):
             at = f"at cycle {stopped}" if stopped is not None else "(it reports no time)"
             raise VirtualBoardFailed(f"the virtual board's clock has stood still {at} for "
                                      f"{FROZEN_SECONDS:g} s: its process is stopped or hung")
+        hung = simulated.hung()
+        if hung is not False:
+            cycles, served = hung
+            since = f"since cycle {served:,}" if served else "at all"
+            raise VirtualBoardFailed(
+                f"the virtual board's firmware has not served its UART {since} (now cycle "
+                f"{cycles:,}; it serves it at least every {SERVICE_INTERVAL_CYCLES:,} "
+                f"cycles while it runs): it is hung")
         if simulated.slowdown is not None and "connection" in link:
             link["connection"].simulated(simulated.slowdown)
 

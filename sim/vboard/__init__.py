@@ -18,19 +18,48 @@ From the shell: ``python -m slitherlink.sim.vboard run`` (or ``make vboard-run``
 """
 
 import os
+import re
 import select
 import signal
 import subprocess
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple, Optional
 
 from slitherlink.paths import part
 
 from .builder import Build, BuildError, Design, build, source_snapshot
 
-__all__ = ["VirtualBoard", "VirtualBoardError", "BuildError", "Build", "Design", "DESIGNS",
+__all__ = ["VirtualBoard", "Stamp", "VirtualBoardError", "BuildError", "Build", "Design", "DESIGNS",
            "build_design", "trace_kind"]
+
+
+class Stamp(NamedTuple):
+    """A virtual board's stamps (harness.cpp's ``CYCLES n RX a TX b SERVED s GAP g``):
+    ``cycles`` simulated so far; ``rx``, the cycle at which the first start bit towards the
+    board began since the last stamp, and ``tx``, the cycle at which the last stop bit from
+    the board ended since then (0 for none); ``served``, the cycle of the firmware's last
+    access to its UART (0: none yet), and ``gap``, the longest stretch between two such
+    accesses since the last stamp (both None for a design without that port)."""
+    cycles: int
+    rx: int
+    tx: int
+    served: Optional[int] = None
+    gap: Optional[int] = None
+
+    @classmethod
+    def parse(cls, line):
+        """The stamp a line of the harness says, or None."""
+        if isinstance(line, bytes):
+            line = line.decode("ascii", "replace")
+        match = _STAMP.fullmatch(line.strip())
+        if not match:
+            return None
+        return cls(*(int(v) if v is not None else None for v in match.groups()))
+
+
+_STAMP = re.compile(r"CYCLES (\d+) RX (\d+) TX (\d+)(?: SERVED (\d+) GAP (\d+))?")
 
 
 class VirtualBoardError(RuntimeError):
@@ -184,19 +213,17 @@ class VirtualBoard:
         return text
 
     def stamp(self, timeout=30.0):
-        """The board's link stamps, in its own clock cycles: ``(cycles, rx, tx)``, the
-        cycles simulated so far, the cycle at which the first start bit towards the board
-        began since the last stamp and the cycle at which the last stop bit from the board
-        ended since then (0 for none).  Exact device time, whatever the machine's speed."""
+        """The board's stamps, in its own clock cycles (a :class:`Stamp`).  Exact device
+        time, whatever the machine's speed."""
         if not self.running():
             raise VirtualBoardError(self.problem() or "the virtual board is not running")
         self.process.send_signal(signal.SIGUSR1)
         line = self._readline(timeout)
-        fields = line.split()
-        if len(fields) != 6 or fields[0] != "CYCLES":
+        stamp = Stamp.parse(line)
+        if stamp is None:
             raise VirtualBoardError(f"the virtual board did not report its stamps: "
                                     f"{line.strip() or 'no answer'}")
-        return int(fields[1]), int(fields[3]), int(fields[5])
+        return stamp
 
     def slowdown(self, seconds=1.0):
         """Wall seconds a second of the board's clock takes now, measured by two stamps

@@ -36,7 +36,8 @@ class Design:
     Verilog file used in place, such as PicoRV32's).  ``ports`` names the
     top-level ports ``clk``, ``rst`` (active high), ``uart_rx`` and ``uart_tx``,
     and optionally ``trap`` (an output that goes high when the CPU stops; the
-    harness reports it).
+    harness reports it) and ``served`` (an output high in each cycle in which the
+    firmware's access to its UART completes; the harness's stamps report the last).
     ``info`` is free-form metadata stored beside the binary (e.g. the firmware
     image's hash, the maximum grid size).
     ``pc`` names the CPU's program counter for a profiling build: ``(module, instance
@@ -116,6 +117,7 @@ def _config_header(design, trace, profile):
         f"#define VB_UART_RX {p['uart_rx']}",
         f"#define VB_UART_TX {p['uart_tx']}",
         *([f"#define VB_TRAP {p['trap']}"] if "trap" in p else []),
+        *([f"#define VB_SERVED {p['served']}"] if "served" in p else []),
         f"#define VB_CLOCK_HZ {design.clock_hz}ull",
         f"#define VB_BAUD {design.baud}ull",
         f"#define VB_TRACE_VCD {int(trace == 'vcd')}",

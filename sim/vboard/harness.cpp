@@ -28,8 +28,12 @@
 // "CYCLES <n> RX <a> TX <b>" line at any time: the cycles so far, the cycle at which
 // the first start bit towards the board began since the last such line (0: none)
 // and the cycle at which the last stop bit from the board ended since then (0:
-// none), the link's own stamps for measuring it in the board's time.  Everything
-// meant for people goes to stderr.
+// none), the link's own stamps for measuring it in the board's time; a design with a
+// served port (the SoC's uart_served: an access to the UART's registers completed)
+// adds " SERVED <s> GAP <g>": the cycle of the firmware's last access to its UART (0:
+// none yet) and the longest stretch between two accesses since the last such line, so
+// that a host can tell a hung firmware without a byte on the link.  Everything meant
+// for people goes to stderr.
 //
 // Profile (a profiling build, builder.py's profile=True; --profile FILE): the address of the
 // instruction the CPU executes is read every cycle and its cycles counted; every SIGUSR1
@@ -408,6 +412,9 @@ int main(int argc, char** argv) {
     uint64_t cycles = 0;
     uint64_t paused_polls = 0;
     bool trapped = false;
+#ifdef VB_SERVED
+    uint64_t served = 0, served_gap = 0;  // the last access to the UART; the longest stretch
+#endif
     auto step = [&](uint8_t rst) {
         top->VB_RST = rst;
         top->VB_UART_RX = rst ? 1 : rx.next(cycles + 1);
@@ -425,6 +432,12 @@ int main(int argc, char** argv) {
         context->timeInc(half_period_ps);
         ++cycles;
         if (!rst) tx.sample(top->VB_UART_TX, cycles);
+#ifdef VB_SERVED
+        if (top->VB_SERVED && !rst) {
+            if (served && cycles - served > served_gap) served_gap = cycles - served;
+            served = cycles;
+        }
+#endif
 #if VB_PROFILE
         if (profiling && !rst) profile.sample();
 #endif
@@ -463,8 +476,14 @@ int main(int argc, char** argv) {
 #if VB_PROFILE
             if (profiling) profile.write(opt.profile);  // in place before the line tells it
 #endif
-            std::printf("CYCLES %llu RX %llu TX %llu\n", (unsigned long long)cycles,
+            std::printf("CYCLES %llu RX %llu TX %llu", (unsigned long long)cycles,
                         (unsigned long long)rx.first_start, (unsigned long long)tx.last_stop);
+#ifdef VB_SERVED
+            std::printf(" SERVED %llu GAP %llu", (unsigned long long)served,
+                        (unsigned long long)served_gap);
+            served_gap = 0;
+#endif
+            std::printf("\n");
             std::fflush(stdout);
             rx.first_start = tx.last_stop = 0;
         }

@@ -52,6 +52,6 @@ def design(target=DEFAULT_TARGET):
         sources[path.name] = path
     return Design(design_name(target), TOP_NAME, target.clock_hz, target.baud, sources,
                   ports={"clk": "clk", "rst": "rst", "uart_rx": "uart_rx",
-                         "uart_tx": "uart_tx", "trap": "trap"},
+                         "uart_tx": "uart_tx", "trap": "trap", "served": "uart_served"},
                   pc=("picorv32", "cpu", "dbg_insn_addr"),
                   info={**target.as_dict(), "firmware_bytes": len(image)})

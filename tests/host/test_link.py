@@ -394,6 +394,69 @@ def test_dead_virtual_board_is_reported_as_such(tmp_path, monkeypatch, how, said
     assert not isinstance(error.value, B.PortError)
 
 
+HUNG_STAND_IN = """\
+#!{python}
+# A stand-in for sim/vboard's program whose firmware hangs when the SOLVE arrives: its
+# clock runs on (SIGUSR1 stamps, a million cycles more each), but it never serves its
+# UART again (SERVED stays) and never answers.
+import os, select, signal, sys, tty
+from slitherlink.host.fakedevice import FakeDevice
+from slitherlink.host import protocol as P
+device = FakeDevice()
+cycles = served = 1_000   # booted, and served its UART
+def stamp(signum, frame):
+    global cycles, served
+    cycles += 1_000_000
+    if not hung():
+        served = cycles
+    print(f"CYCLES {{cycles}} RX 0 TX 0 SERVED {{served}} GAP 1000", flush=True)
+def hung():
+    return any(f.type == P.MsgType.SOLVE for f in device.requests)
+signal.signal(signal.SIGUSR1, stamp)   # before the pty is said, as the harness does
+master, slave = os.openpty()
+tty.setraw(slave)
+print("PTY", os.ttyname(slave), flush=True)
+while True:
+    ready, _, _ = select.select([master], [], [], 0.01)
+    if ready:
+        data = os.read(master, 4096)
+        if not hung():
+            device.write(data)
+    out = device.read(device.in_waiting) if device.in_waiting and not hung() else b""
+    if out:
+        os.write(master, out)
+"""
+
+
+def test_hung_virtual_board_firmware_is_reported_without_a_probe(tmp_path, monkeypatch):
+    """The stand-in's firmware hangs at the SOLVE, its clock running on; the solve asks for
+    the counters, so the host would probe the search only after its allowance of 2^25
+    device cycles.  The stamps say that the firmware stopped serving its UART: the host
+    reports a hung firmware once that stretch exceeds SERVICE_INTERVAL_CYCLES, long
+    before any wait of its own would have run out (a minute an attempt here)."""
+    from slitherlink.sim.vboard import VirtualBoard
+    script = tmp_path / "vboard"
+    script.write_text(HUNG_STAND_IN.format(python=sys.executable))
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    monkeypatch.setenv("PYTHONPATH", str(REPO))
+    build = SimpleNamespace(path=script, baud=115200, clock_hz=50_000_000)
+    vboard = VirtualBoard("soc", build=build)
+    wait = 60.0
+    try:
+        board = B.open_connection(vboard=vboard, timeout=wait)
+        start = time.monotonic()
+        with pytest.raises(B.VirtualBoardFailed) as error:
+            solve_on(board, load("janko_0002")[0], mode="paper", counters=True)
+        assert time.monotonic() - start < wait  # the stamps, not a timeout or a probe
+    finally:
+        B.close_all()
+        vboard.stop()
+    message = str(error.value)
+    assert "firmware has not served its UART since cycle" in message
+    assert message.endswith("it is hung") and "\n" not in message
+    assert error.value.exit_code == 7
+
+
 # -- --verbose --------------------------------------------------------------------------------
 
 #: the wait per attempt of a test about the frames, not about their timing

@@ -13,6 +13,7 @@ import time
 import pytest
 
 from slitherlink.host.device.virtual import FROZEN_SECONDS, SimulatedTime
+from slitherlink.spec.protocol import SERVICE_INTERVAL_CYCLES
 
 #: a harness stand-in: 1,000 cycles more at every SIGUSR1, reported as the harness does
 HARNESS = r"""
@@ -78,3 +79,44 @@ def test_a_stopped_board_is_frozen_after_its_seconds(harness):
         assert simulated.frozen() == 1000   # the cycle it stood still at
     finally:
         harness.send_signal(signal.SIGCONT)
+
+
+#: a harness stand-in whose firmware serves its UART at every stamp until the third,
+#: then no more, while its clock runs on (half a service interval a stamp)
+HUNG_HARNESS = r"""
+import signal, sys, time
+cycles = served = 0
+def stamp(signum, frame):
+    global cycles, served
+    cycles += {step}
+    if cycles <= 3 * {step}:
+        served = cycles - 7
+    sys.stdout.write(f"CYCLES {{cycles}} RX 0 TX 0 SERVED {{served}} GAP 100\n")
+    sys.stdout.flush()
+signal.signal(signal.SIGUSR1, stamp)
+sys.stdout.write("ready\n"); sys.stdout.flush()
+while True:
+    time.sleep(1)
+"""
+
+
+def test_a_firmware_that_stops_serving_its_uart_is_hung_after_its_interval():
+    step = SERVICE_INTERVAL_CYCLES // 2
+    process = subprocess.Popen([sys.executable, "-c", HUNG_HARNESS.format(step=step)],
+                               stdout=subprocess.PIPE)
+    try:
+        assert process.stdout.readline() == b"ready\n"
+        simulated = SimulatedTime(process, clock_hz=1000, timer=lambda: 0.0)
+        verdicts = []
+        for count in range(1, 7):
+            simulated.tick()
+            answered(simulated, count)
+            verdicts.append(simulated.hung())
+        last_served = 3 * step - 7
+        # served up to the third stamp; then the stretch grows half an interval a stamp,
+        # past the interval at the fifth (2 * step + 7 cycles)
+        assert verdicts == [False] * 4 + [(5 * step, last_served), (6 * step, last_served)]
+        assert simulated.frozen() is False     # its clock runs: only the firmware is hung
+    finally:
+        process.kill()
+        process.wait()

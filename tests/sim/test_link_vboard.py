@@ -331,6 +331,22 @@ def test_a_resend_is_answered_from_the_kept_answers(board, link):
     assert timed.cycles > 2 * elapsed   # the search is long, the resend is not
 
 
+def test_the_firmware_serves_its_uart_within_its_interval(board, link):
+    """What lets a host tell a hung firmware on the virtual board without a byte on the
+    link (host/device/virtual.py): a healthy one serves its UART far more often than
+    spec.protocol.SERVICE_INTERVAL_CYCLES, in a long paper-mode search and in deduce mode,
+    and the harness's stamps say so (the last access, the longest stretch between two)."""
+    before = board.stamp()
+    search = link.ask(F.solve(load(LONG)[0], seq=25, mode=S.Mode.PAPER, unique=True,
+                              counters=True, max_checks=LONG_CHECKS))
+    deduce = link.ask(F.solve(load(LONG)[0], seq=26, counters=True))
+    after = board.stamp()
+    assert search.type == MT.RESULT and deduce.type == MT.DEDUCE_RESULT
+    assert before.served is not None and after.served > before.cycles
+    assert 0 < after.gap < S.SERVICE_INTERVAL_CYCLES // 16
+    assert search.cycles > 4 * after.gap   # the stretches measured lie inside the search
+
+
 def test_a_resend_of_a_running_request_is_dropped(link):
     request = long_solve(23)
     link.send(request)
