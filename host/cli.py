@@ -248,21 +248,32 @@ def status_line(outcome):
     return f"{outcome.name}: {outcome.puzzle.size}: {status}{extra} [{outcome.wall:.3f} s]"
 
 
-def summary_line(outcomes, seconds):
-    """Counts of a run over several puzzles."""
-    counts = {}
-    for o in outcomes:
-        if o.puzzle is None:
+class Tally:
+    """How a run's puzzles ended, counted as they come: a run keeps its counts, not its
+    outcomes, so a long stream on standard input does not grow in memory."""
+
+    def __init__(self):
+        self.done = self.solved = 0
+        self.counts = {}              # how they ended -> how many, in order of first sight
+        self.worst = ExitCode.OK
+
+    def add(self, outcome):
+        if outcome.puzzle is None:
             key = "unreadable"
-        elif o.result is None:
+        elif outcome.result is None:
             key = "error"
         else:
-            key = o.result.status.text
-        counts[key] = counts.get(key, 0) + 1
-    parts = ", ".join(f"{n} {key}" for key, n in counts.items())
-    worst = max((o.code for o in outcomes), default=ExitCode.OK)
-    return (f"summary: {len(outcomes)} puzzles: {parts}; {seconds:.3f} s; "
-            f"exit {int(worst)} ({ExitCode(worst).name.lower()})")
+            key = outcome.result.status.text
+            self.solved += bool(outcome.result.status.solved)
+        self.counts[key] = self.counts.get(key, 0) + 1
+        self.done += 1
+        self.worst = max(self.worst, outcome.code)
+
+    def summary(self, seconds):
+        """The summary line of a run over several puzzles."""
+        parts = ", ".join(f"{n} {key}" for key, n in self.counts.items())
+        return (f"summary: {self.done} puzzles: {parts}; {seconds:.3f} s; "
+                f"exit {int(self.worst)} ({ExitCode(self.worst).name.lower()})")
 
 
 def _safe_name(name, used):
@@ -513,7 +524,7 @@ def _run(args, stdin, stdout, stderr, complain):
     document = out_file if out_file is not None else stdout
     documents_to_stdout = args.output is None and args.format in ("json", "jsonl", "svg")
 
-    outcomes, used_names = [], set()
+    tally, used_names = Tally(), set()
     start = time.perf_counter()
     progress = Progress(stderr, count) if not (args.progress or args.quiet or args.verbose) \
         else None
@@ -533,12 +544,12 @@ def _run(args, stdin, stdout, stderr, complain):
                 _emit(args, outcome, document, used_names, index, count)
                 if args.output and not args.quiet:
                     print(status_line(outcome), file=stdout, flush=True)
-            outcomes.append(outcome)
+            tally.add(outcome)
             if args.progress:
                 total = f"/{count}" if count is not None else ""
                 print(f"[{index}{total}] {status_line(outcome)}", file=stderr, flush=True)
             elif progress is not None:
-                progress.update(outcomes)
+                progress.update(tally)
     finally:
         if progress is not None:
             progress.close()
@@ -548,11 +559,9 @@ def _run(args, stdin, stdout, stderr, complain):
         if finish is not None:  # e.g. the board's connections: closed at the run's end
             finish()
     seconds = time.perf_counter() - start
-    worst = max((o.code for o in outcomes), default=ExitCode.OK)
-    if len(outcomes) > 1 and not args.quiet:
-        print(summary_line(outcomes, seconds),
-              file=stderr if documents_to_stdout else stdout)
-    return int(worst)
+    if tally.done > 1 and not args.quiet:
+        print(tally.summary(seconds), file=stderr if documents_to_stdout else stdout)
+    return int(tally.worst)
 
 
 def _outcomes(items, solve, stream, kwargs, args):
@@ -610,19 +619,14 @@ class Progress:
         self.stream = stream if isatty is not None and isatty() else None
         self.timer = timer
         self.total, self.start, self.shown, self.width = total, timer(), 0.0, 0
-        self.done = self.solved = 0  # of the outcomes counted so far
 
-    def update(self, outcomes):
-        """``outcomes``: the run's so far, the list of the last call and the new ones (only
-        those are counted: a long stream's update costs what it adds, not its length)."""
+    def update(self, tally):
+        """``tally``: the run's :class:`Tally` so far."""
         now = self.timer()
         if self.stream is None or now - self.start < PROGRESS_AFTER or now - self.shown < 0.1:
             return
         self.shown = now
-        self.solved += sum(o.result is not None and o.result.status.solved
-                           for o in outcomes[self.done:])
-        done = self.done = len(outcomes)
-        solved = self.solved
+        done, solved = tally.done, tally.solved
         total = f"/{self.total}" if self.total is not None else ""
         text = (f"[{done}{total}] {solved} solved, {done - solved} not; "
                 f"{done / (now - self.start):.1f} puzzles/s")

@@ -123,7 +123,7 @@ STORE_DEPTH = 4
 #: SET_BAUD's confirmation window: clock_hz >> this many cycles (a quarter of a second).
 BAUD_CONFIRM_CYCLES_SHIFT = 2
 #: The longest the device goes without serving its UART while it runs, in its cycles.
-SERVICE_INTERVAL_CYCLES = 1 << 21
+SERVICE_INTERVAL_CYCLES = 1 << 20
 #: The SEQ values of requests (0 marks a device frame that answers no request).
 REQUEST_SEQS = range(1, 256)
 

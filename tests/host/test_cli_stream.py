@@ -185,7 +185,7 @@ def test_the_progress_line_on_a_terminal_after_a_second():
     """Nothing in the first PROGRESS_AFTER seconds; then one line, rewritten in place (at
     most ten times a second): done of all, how they ended, the rate; cleared at the end.
     Nothing at all when standard error is not a terminal."""
-    from slitherlink.host.cli import PROGRESS_AFTER, Outcome, Progress
+    from slitherlink.host.cli import PROGRESS_AFTER, Outcome, Progress, Tally
     from slitherlink.host.result import Result, Status
     now = [0.0]
     terminal = Terminal()
@@ -193,22 +193,51 @@ def test_the_progress_line_on_a_terminal_after_a_second():
     puzzle = load("janko_1165")[0]
     solved = Outcome("a", puzzle, Result("sat", Status.SOLVED_UNIQUE))
     failed = Outcome("b", puzzle, None, ExitCode.INPUT, "bad")
-    progress.update([solved])
+    tally = Tally()
+    tally.add(solved)
+    progress.update(tally)
     assert terminal.getvalue() == ""                 # too early
     now[0] = PROGRESS_AFTER + 1.0
-    progress.update([solved, failed])
+    tally.add(failed)
+    progress.update(tally)
     line = "[2/3] 1 solved, 1 not; 1.0 puzzles/s"
     assert terminal.getvalue() == "\r" + line
     now[0] += 0.05
-    progress.update([solved, failed, solved])
+    tally.add(solved)
+    progress.update(tally)
     assert terminal.getvalue() == "\r" + line        # at most ten times a second
     now[0] += 0.1
-    progress.update([solved, failed, solved])
+    progress.update(tally)
     assert terminal.getvalue().endswith("\r[3/3] 2 solved, 1 not; 1.4 puzzles/s")
     progress.close()
     assert terminal.getvalue().endswith("\r" + " " * len(line) + "\r")
     plain = io.StringIO()
     quiet = Progress(plain, total=3, timer=lambda: now[0] + 10.0)
-    quiet.update([solved])
+    quiet.update(tally)
     quiet.close()
     assert plain.getvalue() == ""
+
+
+def test_a_run_keeps_its_counts_not_its_outcomes():
+    """The summary's counts are kept as the answers come; the outcomes themselves (the
+    puzzle, its solution) are not, so a long stream on standard input stays small."""
+    import gc
+    import weakref
+    from slitherlink.host.cli import Outcome, Tally
+    from slitherlink.host.result import Result, Status
+    tally = Tally()
+    puzzle = load("janko_1165")[0]
+    outcomes = [Outcome("a", puzzle, Result("sat", Status.SOLVED_UNIQUE)),
+                Outcome("b", None, None, ExitCode.INPUT, "unreadable"),
+                Outcome("c", puzzle, None, ExitCode.TIMEOUT, "no answer"),
+                Outcome("d", puzzle, Result("sat", Status.SOLVED_UNIQUE))]
+    for outcome in outcomes:
+        tally.add(outcome)
+    kept = [weakref.ref(o) for o in outcomes]
+    del outcome, outcomes
+    gc.collect()
+    assert all(ref() is None for ref in kept)
+    assert (tally.done, tally.solved, tally.worst) == (4, 2, ExitCode.TIMEOUT)
+    assert tally.summary(1.5) == (f"summary: 4 puzzles: 2 {Status.SOLVED_UNIQUE.text}, "
+                                  f"1 unreadable, 1 error; 1.500 s; exit "
+                                  f"{int(ExitCode.TIMEOUT)} (timeout)")

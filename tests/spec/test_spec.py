@@ -264,3 +264,10 @@ def test_status_rule():
     names = re.findall(r"STATUS_(\w+)", table)
     assert [S[n] for n in names] == [protocol.status_of(f, exhausted=e, unique=u)
                                      for f in range(3) for e in (0, 1) for u in (0, 1)]
+
+
+def test_the_service_interval_outlasts_a_byte_at_the_slowest_bit_time():
+    """A firmware that waits for room in the transmit FIFO waits at most one byte time:
+    ten bit times of at most 2^DIVISOR_CYCLE_BITS cycles, well inside the interval the
+    virtual board's watch allows between two accesses to the UART."""
+    assert 10 << board.DIVISOR_CYCLE_BITS < protocol.SERVICE_INTERVAL_CYCLES
