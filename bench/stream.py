@@ -40,15 +40,15 @@ import sys
 import time
 from datetime import datetime, timezone
 
-from slitherlink.bench.builds import (DEFAULT_GRID, class_for, class_target, grid_name,
-                                      parse_classes, vboard_params)
+from slitherlink.bench.builds import (DEFAULT_GRID, class_for, class_target, fmax_for,
+                                      grid_name, parse_classes, parse_fmax, vboard_params)
 from slitherlink.host import corpus
 from slitherlink.host import protocol as P
 from slitherlink.host.check import check
 from slitherlink.host.puzzle import parse_plain
 from slitherlink.host.render import render_json
 from slitherlink.host.result import Result
-from slitherlink.spec.target import BOARDS
+from slitherlink.spec.target import BOARDS, CORES, DEFAULT_TARGET, LABEL_NETWORKS
 from slitherlink.spec.uart import offered_bauds
 
 #: puzzles of each class streamed, and of those sent alone for the latency
@@ -161,7 +161,8 @@ def _solved(outcome, solution, name):
         raise SystemExit(f"stream: {name}: a wrong answer ({outcome.status.name})")
 
 
-def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=False, log=print):
+def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=False, log=print,
+              target=None):
     """Per rate of ``rates``: the latency of the ``latency_count`` largest puzzles, each sent
     alone, and the throughput of all of ``names`` streamed, on a virtual board of
     ``grid``'s build started for that rate, in the board's own cycles; every answer checked
@@ -177,8 +178,8 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
     from slitherlink.host.engines.board import solve_stream
     from slitherlink.sim.vboard import VirtualBoard, build_design
     from slitherlink.sim.vboard import profile as profiler
-    build = build_design("soc", params=vboard_params(class_target(grid)), profile=profile,
-                         quiet=True)
+    target = target or class_target(grid)
+    build = build_design("soc", params=vboard_params(target), profile=profile, quiet=True)
     loaded = [(name, *corpus.load(name)) for name in names]
     clock = build.clock_hz
     rows = []
@@ -232,7 +233,7 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
             log(f"  {grid_name(grid)} @ {rate:>9,} baud: {row['per_second']:10,.0f} puzzles/s, "
                 f"latency median {row['latency_median'] * 1e6:8,.1f} µs")
             if profile:
-                elf = firmware_image(class_target(grid)).elf
+                elf = firmware_image(target).elf
                 row["profile"] = profiler.by_function(profiler.read(counts), elf)
                 log(profiler.table(row["profile"], per=len(loaded)))
             rows.append(row)
@@ -241,17 +242,30 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
 
 # -- the run -------------------------------------------------------------------------------
 
-def offered(grid):
-    """The rates the build of ``grid`` offers, fastest first."""
-    target = class_target(grid)
+def stream_target(grid, args=None):
+    """The build class ``grid`` streams through: :func:`bench.builds.class_target`, with the
+    core, label network and clock of ``args`` (``--core``, ``--label-network``,
+    ``--clock``) where given."""
+    network = getattr(args, "label_network", None) or DEFAULT_TARGET.label_network
+    target = class_target(grid, label_network=network)
+    core = getattr(args, "core", None)
+    if core:
+        paper, deduce = CORES[core]
+        target = target.replace(paper=paper, deduce=deduce)
+    mhz = fmax_for(getattr(args, "clock", None), grid_name(grid))
+    return target.replace(clock_hz=round(mhz * 1e6)) if mhz else target
+
+
+def offered(target):
+    """The rates ``target``'s build offers, fastest first."""
     return offered_bauds(target.clock_hz, BOARDS[target.board].bridge_max_baud, target.baud)
 
 
-def default_rates(grid):
+def default_rates(target):
     """The rates of a default run: the start rate, 1 and 3 Mbaud where offered, and the
     fastest the build offers."""
-    rates = offered(grid)
-    start = class_target(grid).baud
+    rates = offered(target)
+    start = target.baud
     return sorted({r for r in rates if r in (start, 1_000_000, 3_000_000)} | {rates[0]})
 
 
@@ -304,6 +318,14 @@ def parse_args(argv):
     p.add_argument("--rates", default="",
                    help="comma-separated rates, or 'all' (default: the start rate, 1 and "
                         "3 Mbaud, and the fastest the build offers)")
+    p.add_argument("--core", choices=sorted(k for k, (_, deduce) in CORES.items() if deduce),
+                   help=f"the SoC variant (default: {DEFAULT_TARGET.core})")
+    p.add_argument("--label-network", choices=LABEL_NETWORKS,
+                   help=f"the deduction engine's label network (default: "
+                        f"{DEFAULT_TARGET.label_network})")
+    p.add_argument("--clock", default=None,
+                   help="the design clock in MHz, one for every class or per class "
+                        "(10x10=39.375,30x30=31.875); default: the default target's")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", action="store_true",
                    help="on the profiling board: print each stream's cycles per firmware "
@@ -317,6 +339,10 @@ def parse_args(argv):
         [int(r) for r in args.rates.split(",") if r and args.rates != "all"]
     except ValueError as error:
         p.error(str(error) if "class" in str(error) else f"bad --rates {args.rates!r}")
+    try:
+        args.clock = parse_fmax(args.clock) if args.clock else None
+    except ValueError as error:
+        p.error(f"--clock: {error}")
     if args.per_class < 1:
         p.error("--per-class must be at least 1")
     return args
@@ -336,12 +362,13 @@ def run(args, log=print):
         picked = chosen[grid]
         if not picked:
             continue
-        rates = list(offered(grid)) if args.rates == "all" else \
-            [int(r) for r in args.rates.split(",")] if args.rates else default_rates(grid)
+        target = stream_target(grid, args)
+        rates = list(offered(target)) if args.rates == "all" else \
+            [int(r) for r in args.rates.split(",")] if args.rates else default_rates(target)
         cls = grid_name(grid)
-        builds[cls] = class_target(grid).name
+        builds[cls] = target.name
         log(f"{cls}: {len(picked)} puzzles at {', '.join(f'{r:,}' for r in rates)} baud")
-        board = board_run(grid, picked, rates, profile=args.profile, log=log)
+        board = board_run(grid, picked, rates, profile=args.profile, log=log, target=target)
         results[cls] = {"board": board, "sat_1": peer_throughput(list(picked), 1),
                         "sat_2": peer_throughput(list(picked), 2),
                         "host_cost": host_cost(picked)}

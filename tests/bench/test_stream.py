@@ -13,7 +13,7 @@ NAMES = ("janko_0002", "janko_0011")   # a 4x4 and a 5x5
 
 
 def test_two_puzzles_at_the_start_rate_and_the_fastest(corpus):
-    fastest = S.offered((DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols))[0]
+    fastest = S.offered(DEFAULT_TARGET)[0]
     rates = (DEFAULT_TARGET.baud, fastest)
     args = S.parse_args(["--names", ",".join(NAMES), "--rates", ",".join(map(str, rates))])
     results, meta = S.run(args, log=lambda text: None)
@@ -43,16 +43,33 @@ def test_a_fast_rate_after_another_meets_its_board_at_the_start_rate(corpus):
     find a board left at the first one (the host would try the start rate three times
     before the rate it left it at, with flushes that take minutes of simulation)."""
     grid = (DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols)
-    rates = S.offered(grid)[:2]
+    rates = S.offered(S.stream_target(grid))[:2]
     assert len(rates) == 2 and DEFAULT_TARGET.baud not in rates
     rows = S.board_run(grid, NAMES[:1], rates, latency_count=1, log=lambda text: None)
     assert [row["rate"] for row in rows] == list(rates)
     assert [row["resends"] for row in rows] == [0, 0]
 
 
+def test_a_class_streams_through_the_core_network_and_clock_asked_for():
+    args = S.parse_args(["--classes", "10x10,30x30", "--core", "soc-deduce",
+                         "--label-network", "fast", "--clock", "30x30=31.875"])
+    large, small = S.stream_target((30, 30), args), S.stream_target((10, 10), args)
+    assert (large.max_rows, large.max_cols, large.clock_hz) == (30, 30, 31_875_000)
+    assert small.clock_hz == DEFAULT_TARGET.clock_hz          # no clock given for it
+    for target in (large, small):
+        assert (target.core, target.label_network) == ("soc-deduce", "fast")
+    assert S.stream_target((10, 10)) == DEFAULT_TARGET
+    # the rates follow the clock: the fastest a 31.875 MHz build makes for the bridge
+    assert S.offered(large)[0] <= S.offered(DEFAULT_TARGET)[0]
+
+
 def test_usage_errors(capsys):
-    for argv in (["--classes", "0x3"], ["--rates", "fast"], ["--per-class", "0"]):
+    for argv in (["--classes", "0x3"], ["--rates", "fast"], ["--per-class", "0"],
+                 ["--clock", "fast"], ["--clock", "30x30=0"], ["--core", "soc"]):
         with pytest.raises(SystemExit) as stop:
             S.parse_args(argv)
         assert stop.value.code == 2
     assert "error" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        S.parse_args(["--clock", "fast"])
+    assert "--clock: bad clock 'fast'" in capsys.readouterr().err
