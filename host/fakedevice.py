@@ -40,7 +40,9 @@ models' (and hence the firmware's):
   only the hardware has (the engine's busy clocks, ``engine_clocks``) is the same estimate
   without the firmware's branch cycles.  The fake never reports TRAIL_FULL.
   ``deduce=False`` makes it a build without the deduction engine: VERSION lacks
-  DEDUCE_OK and a deduce-mode SOLVE is answered ERROR NO_DEDUCE.
+  DEDUCE_OK and a deduce-mode SOLVE is answered ERROR NO_DEDUCE; ``paper=False`` one
+  without the paper's accelerator (a ``soc-deduce`` build): VERSION lacks ACCEL_OK and a
+  paper-mode SOLVE is answered ERROR NO_ACCELERATOR.
 
 Use it like a ``serial.Serial``::
 
@@ -209,7 +211,7 @@ class FakeDevice:
 
     def __init__(self, *, max_rows=DEFAULT_TARGET.max_rows, max_cols=DEFAULT_TARGET.max_cols,
                  clock_hz=DEFAULT_TARGET.clock_hz, baud=DEFAULT_TARGET.baud, max_baud=None,
-                 misbehave=(), delay=0.0, timeout=1.0, seed=0, deduce=True,
+                 misbehave=(), delay=0.0, timeout=1.0, seed=0, deduce=True, paper=True,
                  timer=time.monotonic, threaded=False):
         misbehave = frozenset([misbehave] if isinstance(misbehave, str) else misbehave)
         unknown = misbehave - MISBEHAVIOURS
@@ -229,6 +231,7 @@ class FakeDevice:
         self.max_payload = P.solve_length(max_rows, max_cols)
         self.baudrate = self.baud     # the host's rate on the line (pyserial's attribute)
         self.deduce = bool(deduce)    # a build with the deduction engine
+        self.paper = bool(paper)      # a build with the paper's accelerator
         if self.deduce:
             _ready_to_deduce()
         self.timer = timer
@@ -458,7 +461,8 @@ class FakeDevice:
             return self._send(P.encode_version(
                 max_rows=self.max_rows, max_cols=self.max_cols, clock_hz=self.clock_hz,
                 baud=self.baud, start_baud=self.start_baud, max_baud=self.max_baud,
-                max_payload=self.max_payload, deduce_ok=self.deduce, seq=seq), at)
+                max_payload=self.max_payload, accelerator_ok=self.paper,
+                deduce_ok=self.deduce, seq=seq), at)
         if frame.type == P.MsgType.STATS:
             self.stats["garbage_bytes"] = self._decoder.garbage
             return self._send(P.encode_stats_reply(seq=seq, **self.stats), at)
@@ -504,6 +508,8 @@ class FakeDevice:
         if request.mode is P.Mode.DEDUCE and not self.deduce:
             # a build without the engine: its ID register reads nothing (0)
             return error(P.ErrorCode.NO_DEDUCE, 0)
+        if request.mode is P.Mode.PAPER and not self.paper:
+            return error(P.ErrorCode.NO_ACCELERATOR, 0)   # likewise
         search = _Search(request, frame.seq, crc)
         if self._running is None:
             self._begin(search, at)

@@ -601,9 +601,10 @@ class Connection:
             raise DeviceError(f"{self.what} speaks protocol version {version.protocol}, "
                               f"this host speaks {P.PROTOCOL_VERSION}: rebuild the "
                               f"firmware or update the host")
-        if not version.accelerator_ok:
-            raise DeviceError(f"{self.what} reports that its accelerator does not answer "
-                              f"with the right ID and size (rebuild the bitstream)")
+        if not version.accelerator_ok and not version.deduce_ok:
+            raise DeviceError(f"{self.what} reports that neither engine answers (the "
+                              f"accelerator's ID and size are wrong and it has no deduction "
+                              f"engine): rebuild the bitstream")
         self.version = version
         self.ledger.max_payload = version.max_payload
         return version
@@ -667,6 +668,13 @@ class Connection:
             "the bitstream (make bitstream)"
         return NoDeduceEngine(f"this build has no deduction engine: use --mode paper, or "
                               f"rebuild {rebuild} with it; {self.what} {why}")
+
+    def no_accelerator(self, why):
+        """The one-line error of paper mode on a build without the paper's accelerator."""
+        rebuild = "the virtual board (make vboard)" if self.virtual else \
+            "the bitstream (make bitstream)"
+        return DeviceError(f"this build has no accelerator of the paper: use --mode deduce, "
+                           f"or rebuild {rebuild} with it (CORE=soc-both); {self.what} {why}")
 
     # -- the fast line --
 

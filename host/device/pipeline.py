@@ -390,6 +390,11 @@ class Pipeline:
                 return c.not_ours(reply, owed, self._wait, self._heard)
             job.fail(c.no_deduce(f"answered the SOLVE with {reply.name} (detail "
                                  f"{reply.detail})"), now)
+        elif code == P.ErrorCode.NO_ACCELERATOR:
+            if job.mode is not P.Mode.PAPER:
+                return c.not_ours(reply, owed, self._wait, self._heard)
+            job.fail(c.no_accelerator(f"answered the SOLVE with {reply.name} (detail "
+                                      f"{reply.detail})"), now)
         else:
             job.fail(DeviceError(f"{c.what} refused the {job.label}: {reply}"), now)
         return self._done(job)

@@ -229,7 +229,8 @@ def solve_on(connection, puzzle, *, unique=False, time_limit=None, max_checks=0,
 def _job(connection, puzzle, *, unique, max_checks, max_decisions, mode, counters, key):
     """The :class:`Job` of ``puzzle`` on this build: its mode (deduce by default, paper on a
     build without the deduction engine), its bound, sent transposed when only its transpose
-    fits; :class:`TooLarge` or :class:`NoDeduceEngine` before anything is sent."""
+    fits; :class:`TooLarge`, :class:`NoDeduceEngine` or, paper mode on a build without
+    the accelerator, :class:`DeviceError` before anything is sent."""
     version = connection.version or connection.ping()
     fallback = None
     if mode is None and DEFAULT_MODE is Mode.DEDUCE and not version.deduce_ok \
@@ -240,6 +241,8 @@ def _job(connection, puzzle, *, unique, max_checks, max_decisions, mode, counter
     transposed = _fits_transposed(connection, puzzle)
     if mode is Mode.DEDUCE and not version.deduce_ok:
         raise connection.no_deduce("reports no DEDUCE_OK in its VERSION")
+    if mode is Mode.PAPER and not version.accelerator_ok:
+        raise connection.no_accelerator("reports no ACCEL_OK in its VERSION")
     sent = puzzle.transposed() if transposed else puzzle
     label = (f"{puzzle.size} puzzle (sent transposed, {sent.size})" if transposed
              else f"{puzzle.size} puzzle")

@@ -643,3 +643,39 @@ def test_the_default_mode_falls_back_to_paper_on_a_build_without_the_engine(serv
         assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
         assert result.mode == want
         assert ("no deduction engine" in result.message) == (not has_engine)
+
+
+def test_a_build_without_the_accelerator_of_the_paper(serve):
+    """A soc-deduce build: VERSION has DEDUCE_OK but no ACCEL_OK.  The host connects and
+    solves in deduce mode; paper mode is refused before the SOLVE is sent, in one line,
+    exit code 7; and a device that refuses a paper-mode SOLVE itself (ERROR NO_ACCELERATOR)
+    gives the same line."""
+    device = FakeDevice(paper=False)
+    port = serve(device)
+    puzzle, solution = load("janko_0002")
+    assert solve(puzzle, unique=True, port=port).solution == solution
+    with pytest.raises(B.DeviceError) as error:
+        solve(puzzle, port=port, mode="paper")
+    message = str(error.value)
+    assert message.startswith("this build has no accelerator of the paper: use --mode deduce")
+    assert "no ACCEL_OK" in message and "\n" not in message and error.value.exit_code == 7
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 1   # the deduce one only
+
+    class Pretender(FakeDevice):
+        def _request(self, frame, at):
+            if frame.type == P.MsgType.PING:
+                return self._send(P.encode_version(max_rows=10, max_cols=10,
+                                                   clock_hz=self.clock_hz, baud=self.baud,
+                                                   deduce_ok=True, seq=frame.seq), at)
+            return super()._request(frame, at)
+
+    with pytest.raises(B.DeviceError) as error:
+        solve(puzzle, port=serve(Pretender(paper=False)), mode="paper")
+    assert str(error.value).startswith("this build has no accelerator of the paper")
+    assert "NO_ACCELERATOR" in str(error.value) and error.value.exit_code == 7
+
+
+def test_a_build_with_neither_engine_is_refused_at_connection(serve):
+    with pytest.raises(B.DeviceError) as error:
+        solve(load("janko_0002")[0], port=serve(FakeDevice(paper=False, deduce=False)))
+    assert "neither engine answers" in str(error.value) and error.value.exit_code == 7
