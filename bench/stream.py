@@ -58,6 +58,10 @@ LATENCY_PUZZLES = 5
 PEER = "sat"
 #: the classes of the default run: the default build's grid
 DEFAULT_CLASSES = grid_name(DEFAULT_GRID)
+#: --clock's word for each class's clock from the evidence of its build
+EVIDENCE_CLOCK = "evidence"
+#: the blocks of docs/benchmark.md a run may write: the default build's, the larger classes'
+DOC_BLOCKS = ("stream", "stream-classes")
 
 
 def sample(classes, per_class, seed=1, names=()):
@@ -252,8 +256,23 @@ def stream_target(grid, args=None):
     if core:
         paper, deduce = CORES[core]
         target = target.replace(paper=paper, deduce=deduce)
-    mhz = fmax_for(getattr(args, "clock", None), grid_name(grid))
+    clock = getattr(args, "clock", None)
+    if clock == EVIDENCE_CLOCK:
+        return target.replace(clock_hz=evidence_clock(target))
+    mhz = fmax_for(clock, grid_name(grid))
     return target.replace(clock_hz=round(mhz * 1e6)) if mhz else target
+
+
+def evidence_clock(target):
+    """The clock (Hz) ``target``'s board may run its build at by the ECP5 evidence of the
+    same core, grid, band and label network (:func:`boards.evidence.board_clock`);
+    ValueError (one line) without such evidence."""
+    from slitherlink.boards import evidence
+    hz = evidence.board_clock(target.board, evidence.find(target, evidence.load()))
+    if hz is None:
+        raise ValueError(f"no ECP5 evidence for {evidence.describe(evidence.key(target))} "
+                         f"(docs/boards.md, the table of builds): give --clock in MHz")
+    return hz
 
 
 def offered(target):
@@ -281,7 +300,7 @@ def table(results, meta):
     """The Markdown of a run: a row per class and rate."""
     command = " ".join(["python -m slitherlink.bench.stream", *meta["argv"]])
     lines = [f"Run of {meta['date']}: `{command}`", "",
-             f"Virtual boards of the default target per class (builds: "
+             f"Virtual boards, one build per class ("
              f"{', '.join(f'{c} `{b}`' for c, b in meta['builds'].items())}); "
              f"source {meta['commit']}; load average at the start {meta['load']:.1f}.", "",
              "| class | rate (baud) | n | bytes in / out a puzzle | link time a puzzle | "
@@ -325,13 +344,18 @@ def parse_args(argv):
                         f"{DEFAULT_TARGET.label_network})")
     p.add_argument("--clock", default=None,
                    help="the design clock in MHz, one for every class or per class "
-                        "(10x10=39.375,30x30=31.875); default: the default target's")
+                        "(10x10=39.375,30x30=31.875), or 'evidence': each class's build at "
+                        "the clock its board may run it at by its ECP5 evidence; default: "
+                        "the default target's")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--profile", action="store_true",
                    help="on the profiling board: print each stream's cycles per firmware "
                         "function")
     p.add_argument("--update-docs", action="store_true",
-                   help="write the table into docs/benchmark.md (block 'stream')")
+                   help="write the table into docs/benchmark.md (block --block)")
+    p.add_argument("--block", default="stream", choices=DOC_BLOCKS,
+                   help="the block of docs/benchmark.md it writes: 'stream' (the default "
+                        "build) or 'stream-classes' (the larger classes' builds)")
     args = p.parse_args(argv)
     args.argv = list(argv)
     try:
@@ -340,7 +364,10 @@ def parse_args(argv):
     except ValueError as error:
         p.error(str(error) if "class" in str(error) else f"bad --rates {args.rates!r}")
     try:
-        args.clock = parse_fmax(args.clock) if args.clock else None
+        if args.clock and args.clock != EVIDENCE_CLOCK:
+            args.clock = parse_fmax(args.clock)
+        for grid in args.grids:
+            stream_target(grid, args)
     except ValueError as error:
         p.error(f"--clock: {error}")
     if args.per_class < 1:
@@ -385,7 +412,7 @@ def main(argv=None):
     print(text)
     if args.update_docs:
         from slitherlink.bench.hardware import update_docs
-        update_docs(text, None, print, "stream", writer=__spec__.name)
+        update_docs(text, None, print, args.block, writer=__spec__.name)
     return 0
 
 

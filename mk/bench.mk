@@ -26,6 +26,7 @@ bench-model: setup
 # The link benchmark (bench/stream.py): puzzles streamed through the virtual board at the
 # rates its build offers, in the board's own cycles, beside sat on one and two cores.
 #   make bench-stream STREAM_ARGS="--per-class 20 --rates all"
+#   make bench-stream STREAM_ARGS="--classes 30x30 --core soc-deduce --label-network fast --clock evidence"
 .PHONY: bench-stream
 
 ## bench-stream    stream puzzles through the virtual board at each rate its build offers (exact device time), beside sat on 1 and 2 cores; STREAM_ARGS="..." for options

@@ -59,6 +59,14 @@ def test_a_class_streams_through_the_core_network_and_clock_asked_for():
     for target in (large, small):
         assert (target.core, target.label_network) == ("soc-deduce", "fast")
     assert S.stream_target((10, 10)) == DEFAULT_TARGET
+    # the clock from the evidence of each class's build (boards/evidence.json)
+    from slitherlink.boards import evidence
+    args = S.parse_args(["--classes", "30x30", "--core", "soc-deduce", "--label-network",
+                         "fast", "--clock", "evidence"])
+    target = S.stream_target((30, 30), args)
+    record = evidence.find(target, evidence.load())
+    assert target.clock_hz == evidence.board_clock("arty", record) <= \
+        record["ulx3s"]["fmax_mhz"] * 1e6
     # the rates follow the clock: the fastest a 31.875 MHz build makes for the bridge
     assert S.offered(large)[0] <= S.offered(DEFAULT_TARGET)[0]
 
@@ -73,3 +81,6 @@ def test_usage_errors(capsys):
     with pytest.raises(SystemExit):
         S.parse_args(["--clock", "fast"])
     assert "--clock: bad clock 'fast'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):   # the default build's grid at 36x36: no evidence
+        S.parse_args(["--classes", "36x36", "--clock", "evidence"])
+    assert "--clock: no ECP5 evidence for soc-both 36x36" in capsys.readouterr().err
