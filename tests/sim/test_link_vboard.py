@@ -19,8 +19,9 @@ SoC at its design clock, starting at 115200 baud), in the protocol's own bytes
   board's garbles, as on a real link.
 
 The tests that wait out the rate's confirmation window (a quarter of a second of device
-time) and the harness's test run on a 4x4 paper-only build at the default build's clock
-and start rate, which simulates about six times as fast.
+time) and the harness's test run on the small build (tests/sim/builds.py: a 4x4
+paper-only grid at the default build's clock and start rate), which simulates about six
+times as fast.
 
 Device time is the board's exact cycle count (SIGUSR1); wall-clock deadlines only bound a
 test that would otherwise hang.
@@ -37,6 +38,7 @@ from slitherlink.spec import protocol as S
 from slitherlink.spec import uart as rates
 from slitherlink.spec.target import BOARDS, DEFAULT_TARGET
 from tests.conftest import load
+from tests.sim import builds
 from tests.sim import frames as F
 
 #: seconds of wall time before a wait is a failure (the board never takes this long)
@@ -136,9 +138,7 @@ def small_board():
     """The rate's board: the default build's clock and start rate on a 4x4 paper-only grid,
     which simulates about six times as fast (the rate is the firmware's and the UART's, not
     the grid's)."""
-    build = build_design("soc", params={"max_rows": 4, "max_cols": 4, "deduce": 0},
-                         quiet=True)
-    with VirtualBoard("soc", build=build) as vboard:
+    with VirtualBoard("soc", build=builds.small()) as vboard:
         yield vboard
 
 

@@ -1,6 +1,6 @@
 """The virtual board's profile (sim/vboard/profile.py, harness.cpp's --profile): every cycle
 of a stamp interval counted at the address the CPU executes, and summed per firmware
-function."""
+function, on the small profiling build that other tests share (tests/sim/builds.py)."""
 
 import subprocess
 import time
@@ -10,11 +10,13 @@ import pytest
 from slitherlink.boards.design import firmware_image
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.sim.vboard import profile
+from tests.sim import builds
 
 
 @pytest.fixture(scope="module")
 def elf():
-    return firmware_image().elf
+    """The ELF of the small build's firmware."""
+    return firmware_image(builds.small_target()).elf
 
 
 def test_by_function_gives_each_address_to_its_function(elf):
@@ -46,8 +48,7 @@ def test_a_stamp_interval_is_counted_cycle_for_cycle(tmp_path, elf):
     """Between two stamps every cycle is counted once, at an address of the firmware; an
     idle board spends them in its polling loop."""
     counts = tmp_path / "counts"
-    build = build_design("soc", profile=True, quiet=True)
-    with VirtualBoard("soc", build=build,
+    with VirtualBoard("soc", build=builds.small(),
                       args=["--no-pause", "--profile", str(counts)]) as board:
         second = board.stamp()[0]
         while second < BOOTED:      # past the start code (start.S: .bss cleared)

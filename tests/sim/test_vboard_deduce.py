@@ -19,6 +19,7 @@ from slitherlink.model.band import band_solve
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.spec.protocol import DEDUCE_COUNTERS
 from tests.conftest import load
+from tests.sim import builds
 
 #: the builds besides the default one: (band, label network)
 BUILDS = {"default": None, "band4": {"band": 4}, "fast": {"label_network": "fast"}}
@@ -112,11 +113,10 @@ def test_both_modes_on_one_board(default_board):
 
 
 def test_a_build_without_the_engine_refuses_deduce_mode():
-    """The firmware reads the engine's ID: 0 in a paper-only build, so ERROR NO_DEDUCE."""
-    build = build_design("soc", params={"max_rows": 4, "max_cols": 4, "deduce": 0},
-                         quiet=True)
+    """The firmware reads the engine's ID: 0 in a paper-only build (the small one,
+    tests/sim/builds.py), so ERROR NO_DEDUCE."""
     puzzle, solution = load("edge_1x2_3")
-    with VirtualBoard("soc", build=build) as vboard:
+    with VirtualBoard("soc", build=builds.small()) as vboard:
         with B.connect_to(vboard) as board:
             assert not board.connect().deduce_ok
             # asked directly, past the host's own check
