@@ -103,6 +103,14 @@ static uint32_t header_check(const uint8_t *h)
 
 static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
+#define RING_END (rxring + RXBUF / 4u)
+
+/* The end of the first `words` words of the ring from w on, or the ring's end if sooner. */
+static inline uint32_t *ring_span(uint32_t *w, uint32_t words)
+{
+    return (uint32_t)(RING_END - w) < words ? RING_END : w + words;
+}
+
 /* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
    room) into the ring: single bytes up to a word boundary, then four a read (RX_WORD), a
    word store each; fewer than four left wait for the next call, unless they are all there
@@ -122,15 +130,18 @@ static __attribute__((noinline)) int rx_drain(void)
     if (n >= 4u) {
         for (; at & 3u; at++, n--)   /* never past RXBUF: it is whole words */
             rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-        if (at == RXBUF)
-            at = 0;
-        for (; n >= 4u; n -= 4u) {
-            rxring[at >> 2] = REG(SOC_UART_RX_WORD);
-            at += 4u;
-            if (at == RXBUF)
-                at = 0;
+        uint32_t *w = at == RXBUF ? rxring : rxring + (at >> 2);
+        for (uint32_t words = n >> 2; words;) {   /* up to the ring's end, then from its start */
+            uint32_t *stop = ring_span(w, words);
+            words -= (uint32_t)(stop - w);
+            do
+                *w++ = REG(SOC_UART_RX_WORD);
+            while (w != stop);
+            if (w == RING_END)
+                w = rxring;
         }
-        got -= n;   /* the rest: the next call's */
+        at = 4u * (uint32_t)(w - rxring);
+        got -= n & 3u;   /* the rest: the next call's */
         n = 0;
     }
     for (; n; n--) {
@@ -165,13 +176,15 @@ static void rx_drop(uint32_t n)
 static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
 {
     uint32_t at = wrap(head + from), shift = 8u * (at & 3u), left = 31u - shift;
-    uint32_t j = at >> 2, low = rxring[j], *stop = out + (n >> 2);
-    for (;;) {   /* whole words: 32 at most, then receive */
+    uint32_t *src = rxring + (at >> 2), low = *src++, *stop = out + (n >> 2);
+    for (;;) {   /* whole words: 32 at most, none past the ring's end, then receive */
+        if (src == RING_END)
+            src = rxring;
         uint32_t *chunk = stop - out > 32 ? out + 32 : stop;
+        if (chunk - out > RING_END - src)
+            chunk = out + (RING_END - src);
         for (; out != chunk; out++) {
-            if (++j == RXBUF / 4u)
-                j = 0;
-            uint32_t high = rxring[j];
+            uint32_t high = *src++;
             uint32_t word = (low >> shift) | ((high << left) << 1);   /* shift 0: low */
             low = high;
             *out = word;
@@ -182,9 +195,9 @@ static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
         rx_drain();
     }
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
-        if (++j == RXBUF / 4u)
-            j = 0;
-        uint32_t word = (low >> shift) | ((rxring[j] << left) << 1);
+        if (src == RING_END)
+            src = rxring;
+        uint32_t word = (low >> shift) | ((*src << left) << 1);
         *out = word;
         for (n &= 3u; n; n--, word >>= 8)
             CRC_DATA_BYTE(0) = (uint8_t)word;
