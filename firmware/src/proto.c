@@ -46,7 +46,6 @@ static uint32_t rxring[RXBUF / 4u];   /* a ring: the candidate starts at rxbuf[h
 #define rxbuf ((uint8_t *)rxring)
 static uint8_t txbuf[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
-const uint8_t *const tx_frame = txbuf;
 static uint32_t head, count, tail;    /* count bytes are buffered from head on, up to tail */
 static uint32_t need;                 /* the bytes the candidate at head takes (its header
                                          checked, in header[]), else 0 */
@@ -242,20 +241,25 @@ void send_bytes(const uint8_t *p, uint32_t n)
     }
 }
 
-__attribute__((noinline)) uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len)
+uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len)
 {
-    PROTO_PUT_FRAME_START(txbuf, PROTO_START);
-    PROTO_PUT_FRAME_LENGTH(txbuf, len);
-    PROTO_PUT_FRAME_TYPE(txbuf, type);
-    PROTO_PUT_FRAME_SEQ(txbuf, seq);
-    PROTO_PUT_FRAME_CHECK(txbuf, header_check(txbuf));
+    PROTO_PUT_FRAME_START(frame, PROTO_START);
+    PROTO_PUT_FRAME_LENGTH(frame, len);
+    PROTO_PUT_FRAME_TYPE(frame, type);
+    PROTO_PUT_FRAME_SEQ(frame, seq);
+    PROTO_PUT_FRAME_CHECK(frame, header_check(frame));
     uint32_t end = PROTO_FRAME_SIZE + len;
     crc_start();
-    crc_feed(txbuf + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET);
-    PROTO_PUT_FRAME_CRC_CRC(txbuf + end, crc_value());
+    crc_feed(frame + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET);
+    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_value());
     end += PROTO_FRAME_CRC_SIZE;
-    send_bytes(txbuf, end);
+    send_bytes(frame, end);
     return end;
+}
+
+__attribute__((noinline)) uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len)
+{
+    return send_frame_at(txbuf, type, seq, len);
 }
 
 __attribute__((noinline)) void send_error(uint32_t code, uint32_t type, uint32_t seq,
