@@ -27,17 +27,18 @@ static uint32_t reply_flags(int aborted, uint32_t unique, uint32_t deduce, int t
 static void send_answer(uint32_t status, uint32_t flags, uint32_t rows, uint32_t cols,
                         uint32_t bytes)
 {
-    PROTO_PUT_ANSWER_STATUS(reply_payload, status);
-    PROTO_PUT_ANSWER_FLAGS(reply_payload, flags);
-    PROTO_PUT_ANSWER_ROWS(reply_payload, rows);
-    PROTO_PUT_ANSWER_COLS(reply_payload, cols);
+    uint8_t *txp = answer_payload();
+    PROTO_PUT_ANSWER_STATUS(txp, status);
+    PROTO_PUT_ANSWER_FLAGS(txp, flags);
+    PROTO_PUT_ANSWER_ROWS(txp, rows);
+    PROTO_PUT_ANSWER_COLS(txp, cols);
     serve_answer(MSG_ANSWER, PROTO_ANSWER_SIZE + bytes);
 }
 
 static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint32_t counters,
                         uint64_t cycles)
 {
-    uint8_t *txp = reply_payload;
+    uint8_t *txp = answer_payload();
     uint32_t status = solve_status(result.found, result.exhausted, unique);
     uint32_t flags = reply_flags(result.aborted, unique, 0, 0);
     uint32_t bytes = result.found ? PROTO_RESULT_COLOURING_BYTES(mul_small(rows, cols)) : 0;
@@ -64,7 +65,7 @@ static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t unique,
                                uint32_t counters)
 {
     deduce_result_t *d = &deduce_result;
-    uint8_t *txp = reply_payload;
+    uint8_t *txp = answer_payload();
     uint32_t status = solve_status(d->found, d->exhausted, unique);
     uint32_t flags = reply_flags(d->aborted, unique, 1, d->trail_full);
     uint8_t *colouring = txp + (counters ? PROTO_DEDUCE_RESULT_COLOURING_OFFSET

@@ -46,7 +46,6 @@ static uint32_t rxring[RXBUF / 4u];   /* a ring: the candidate starts at rxbuf[h
 #define rxbuf ((uint8_t *)rxring)
 static uint8_t txbuf[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
-const uint8_t *const tx_frame = txbuf;
 static uint32_t head, count, tail;    /* count bytes are buffered from head on, up to tail */
 static uint32_t need;                 /* the bytes the candidate at head takes (its header
                                          checked, in header[]), else 0 */
@@ -103,6 +102,14 @@ static uint32_t header_check(const uint8_t *h)
 
 static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
+#define RING_END (rxring + RXBUF / 4u)
+
+/* The end of the first `words` words of the ring from w on, or the ring's end if sooner. */
+static inline uint32_t *ring_span(uint32_t *w, uint32_t words)
+{
+    return (uint32_t)(RING_END - w) < words ? RING_END : w + words;
+}
+
 /* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
    room) into the ring: single bytes up to a word boundary, then four a read (RX_WORD), a
    word store each; fewer than four left wait for the next call, unless they are all there
@@ -122,15 +129,18 @@ static __attribute__((noinline)) int rx_drain(void)
     if (n >= 4u) {
         for (; at & 3u; at++, n--)   /* never past RXBUF: it is whole words */
             rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-        if (at == RXBUF)
-            at = 0;
-        for (; n >= 4u; n -= 4u) {
-            rxring[at >> 2] = REG(SOC_UART_RX_WORD);
-            at += 4u;
-            if (at == RXBUF)
-                at = 0;
+        uint32_t *w = at == RXBUF ? rxring : rxring + (at >> 2);
+        for (uint32_t words = n >> 2; words;) {   /* up to the ring's end, then from its start */
+            uint32_t *stop = ring_span(w, words);
+            words -= (uint32_t)(stop - w);
+            do
+                *w++ = REG(SOC_UART_RX_WORD);
+            while (w != stop);
+            if (w == RING_END)
+                w = rxring;
         }
-        got -= n;   /* the rest: the next call's */
+        at = 4u * (uint32_t)(w - rxring);
+        got -= n & 3u;   /* the rest: the next call's */
         n = 0;
     }
     for (; n; n--) {
@@ -165,13 +175,15 @@ static void rx_drop(uint32_t n)
 static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
 {
     uint32_t at = wrap(head + from), shift = 8u * (at & 3u), left = 31u - shift;
-    uint32_t j = at >> 2, low = rxring[j], *stop = out + (n >> 2);
-    for (;;) {   /* whole words: 32 at most, then receive */
+    uint32_t *src = rxring + (at >> 2), low = *src++, *stop = out + (n >> 2);
+    for (;;) {   /* whole words: 32 at most, none past the ring's end, then receive */
+        if (src == RING_END)
+            src = rxring;
         uint32_t *chunk = stop - out > 32 ? out + 32 : stop;
+        if (chunk - out > RING_END - src)
+            chunk = out + (RING_END - src);
         for (; out != chunk; out++) {
-            if (++j == RXBUF / 4u)
-                j = 0;
-            uint32_t high = rxring[j];
+            uint32_t high = *src++;
             uint32_t word = (low >> shift) | ((high << left) << 1);   /* shift 0: low */
             low = high;
             *out = word;
@@ -182,9 +194,9 @@ static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
         rx_drain();
     }
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
-        if (++j == RXBUF / 4u)
-            j = 0;
-        uint32_t word = (low >> shift) | ((rxring[j] << left) << 1);
+        if (src == RING_END)
+            src = rxring;
+        uint32_t word = (low >> shift) | ((*src << left) << 1);
         *out = word;
         for (n &= 3u; n; n--, word >>= 8)
             CRC_DATA_BYTE(0) = (uint8_t)word;
@@ -229,20 +241,25 @@ void send_bytes(const uint8_t *p, uint32_t n)
     }
 }
 
-__attribute__((noinline)) uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len)
+uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len)
 {
-    PROTO_PUT_FRAME_START(txbuf, PROTO_START);
-    PROTO_PUT_FRAME_LENGTH(txbuf, len);
-    PROTO_PUT_FRAME_TYPE(txbuf, type);
-    PROTO_PUT_FRAME_SEQ(txbuf, seq);
-    PROTO_PUT_FRAME_CHECK(txbuf, header_check(txbuf));
+    PROTO_PUT_FRAME_START(frame, PROTO_START);
+    PROTO_PUT_FRAME_LENGTH(frame, len);
+    PROTO_PUT_FRAME_TYPE(frame, type);
+    PROTO_PUT_FRAME_SEQ(frame, seq);
+    PROTO_PUT_FRAME_CHECK(frame, header_check(frame));
     uint32_t end = PROTO_FRAME_SIZE + len;
     crc_start();
-    crc_feed(txbuf + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET);
-    PROTO_PUT_FRAME_CRC_CRC(txbuf + end, crc_value());
+    crc_feed(frame + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET);
+    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_value());
     end += PROTO_FRAME_CRC_SIZE;
-    send_bytes(txbuf, end);
+    send_bytes(frame, end);
     return end;
+}
+
+__attribute__((noinline)) uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len)
+{
+    return send_frame_at(txbuf, type, seq, len);
 }
 
 __attribute__((noinline)) void send_error(uint32_t code, uint32_t type, uint32_t seq,

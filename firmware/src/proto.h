@@ -75,11 +75,13 @@ int rx_next(frame_t *frame, payload_t *into);
 
 /* The payload of the next reply: fill it at the PROTO_* offsets, then send_frame(). */
 extern uint8_t *const reply_payload;
-/* The last frame send_frame() sent, whole (word-aligned, whole words). */
-extern const uint8_t *const tx_frame;
 /* Frame the `len` bytes at reply_payload as a message of `type` answering request `seq`
    and send it; while the TX FIFO is full, keep receiving.  Returns the frame's length. */
 uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len);
+/* The same for the `len` bytes at frame + PROTO_FRAME_SIZE, a reply built in a buffer of
+   its own (word-aligned, PROTO_WORDS(PROTO_TX_FRAME_MAX) bytes): the frame is made there,
+   whole. */
+uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len);
 /* Send the `n` bytes at p (word-aligned: a frame made before, a stored answer); keeps
    receiving likewise. */
 void send_bytes(const uint8_t *p, uint32_t n);

@@ -12,7 +12,8 @@
  * answered at any time.
  *
  * Each frame is received into the queue's next free slot (a SOLVE queued stays there), or
- * into a spare buffer when the queue is full.
+ * into a spare buffer when the queue is full.  The reply to a SOLVE is built in the store's
+ * next slot (answer_payload), sent from there and kept there: never copied.
  *
  * While no search runs, serve_poll() reads requests until one SOLVE is queued, so main.c
  * starts it at once; the frames behind it wait in the receiver until the search's first
@@ -40,19 +41,6 @@ static answer_t store[PROTO_STORE_DEPTH];
 static uint32_t stored, store_next;   /* answers kept in store[0 .. stored); the next slot */
 static uint32_t version, accelerator_id_read, deduce_id_read;
 
-/* Copy n bytes between word-aligned buffers a word at a time (the bytes past n up to the
-   word's end too: every buffer here is whole words), receiving every 32 words. */
-static void copy_words(void *to, const void *from, uint32_t n)
-{
-    uint32_t *t = to;
-    const uint32_t *f = from;
-    for (uint32_t i = 0; 4u * i < n; i++) {
-        t[i] = f[i];
-        if ((i & 31u) == 31u)
-            rx_service();
-    }
-}
-
 static uint32_t queue_slot(uint32_t i)
 {
     i += queue_head;
@@ -72,16 +60,21 @@ const request_t *serve_next(void)
     return queued ? &queue[queue_head] : 0;
 }
 
+uint8_t *answer_payload(void)
+{
+    return store[store_next].frame + PROTO_FRAME_SIZE;
+}
+
 void serve_answer(uint32_t type, uint32_t len)
 {
     const request_t *r = &queue[queue_head];
-    uint32_t n = send_frame(type, r->seq, len);
+    answer_t *a = &store[store_next];   /* nothing reads it between the reply's build and
+                                           here: no request is served meanwhile */
+    uint32_t n = send_frame_at(a->frame, type, r->seq, len);
     if (!aborting) {
-        answer_t *a = &store[store_next];
         a->seq = r->seq;
         a->crc = r->crc;
         a->len = n;
-        copy_words(a->frame, tx_frame, n);
         store_next = store_next + 1 == PROTO_STORE_DEPTH ? 0 : store_next + 1;
         if (stored < PROTO_STORE_DEPTH)
             stored++;

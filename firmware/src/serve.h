@@ -23,9 +23,12 @@ void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce
 void serve_poll(void);
 /* The SOLVE to run next (the head of the queue), or 0. */
 const request_t *serve_next(void);
-/* Send the reply built at reply_payload (`type`, `len` bytes) to the SOLVE at the head of
-   the queue, keep it for a resend (unless an ABORT ended its search) and take the SOLVE off
-   the queue. */
+/* Where the reply to the SOLVE at the head of the queue is built: the payload of the
+   store's next slot, so that it is sent from there and kept without a copy. */
+uint8_t *answer_payload(void);
+/* Send the reply built at answer_payload() (`type`, `len` bytes) to the SOLVE at the head
+   of the queue, keep it for a resend (unless an ABORT ended its search) and take the SOLVE
+   off the queue. */
 void serve_answer(uint32_t type, uint32_t len);
 
 /* Serve the UART while a search runs: receive, answer PING and STATS, queue SOLVE (BUSY when
