@@ -222,6 +222,7 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                                             opener=lambda: connection, counters=False):
                     _solved(outcome, solutions[name], name)
                 _, first, last, *_ = board.stamp()
+                device = connection.stats()   # after the stamp: not part of the stream
             finally:
                 connection.close()
             seconds = (last - first) / clock
@@ -233,7 +234,8 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                    "latency_median": statistics.median(latencies),
                    "latency_max": max(latencies),
                    "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames),
-                   "resends": connection.resends}
+                   "resends": connection.resends, "rx_overruns": device.rx_overruns,
+                   "frames_bad": device.frames_bad}
             log(f"  {grid_name(grid)} @ {rate:>9,} baud: {row['per_second']:10,.0f} puzzles/s, "
                 f"latency median {row['latency_median'] * 1e6:8,.1f} µs")
             if profile:
@@ -305,8 +307,9 @@ def table(results, meta):
              f"source {meta['commit']}; load average at the start {meta['load']:.1f}.", "",
              "| class | rate (baud) | n | bytes in / out a puzzle | link time a puzzle | "
              "streamed (puzzles/s) | latency median / max | sat, 1 core (puzzles/s) | "
-             "sat, 2 cores (puzzles/s) | streamed / sat on 2 cores | host's cost a puzzle |",
-             "|---|---|---|---|---|---|---|---|---|---|---|"]
+             "sat, 2 cores (puzzles/s) | streamed / sat on 2 cores | host's cost a puzzle | "
+             "resends; bytes the board lost |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for cls, entry in results.items():
         for row in entry["board"]:
             lines.append(
@@ -314,10 +317,13 @@ def table(results, meta):
                 f"{row['bytes_out']:g} | {_time(row['link_seconds'])} | "
                 f"{row['per_second']:,.0f} | {_time(row['latency_median'])} / "
                 f"{_time(row['latency_max'])} | {entry['sat_1']:,.0f} | {entry['sat_2']:,.0f} | "
-                f"{row['per_second'] / entry['sat_2']:.1f}x | {_time(entry['host_cost'])} |")
+                f"{row['per_second'] / entry['sat_2']:.1f}x | {_time(entry['host_cost'])} | "
+                f"{row['resends']}; {row['rx_overruns']} |")
     lines += ["", "Streamed and latency: exact, in the board's cycles at its design clock "
               "(the virtual board's link stamps: first start bit in to last stop bit out), "
-              "plain answers (no counters), the device's queue kept full; latency: each of "
+              "plain answers (no counters), the device's queue kept full (resends: the "
+              "requests sent again; bytes lost: the UART's receive overruns, from STATS); "
+              "latency: each of "
               f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone. sat: wall time on this machine, the same puzzles, not unique, the fastest of {PEER_PASSES} passes. "
               "Host's cost: parse, encode, decode, the rules check and the JSON record of "
               "one puzzle, wall time (median); a real board's throughput is bounded by it "

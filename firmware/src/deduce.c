@@ -57,13 +57,18 @@ void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *payload)
     puzzle_cols = cols;
 }
 
+/* STATUS polls between two services of the UART while the engine runs: a poll is some 20
+   to 30 cycles, so the receiver is served every 2k cycles or so, well inside the 64 byte
+   times its FIFO holds at the fastest rate (6.3k cycles at 4 Mbaud and 39.375 MHz), with
+   the work before and after a run added. */
+#define POLLS_PER_SERVE 64u
+
 /* Wait for the running command to end and return STATUS after it; serve the UART every
-   128 polls of STATUS while it runs (a poll is about 30 cycles, so about every 4k cycles:
-   the UART's 64-byte receive FIFO holds 32k cycles of bytes at 1 Mbaud and 50 MHz). */
+   POLLS_PER_SERVE polls of STATUS while it runs. */
 static uint32_t wait(uint32_t status, int *abort)
 {
     for (uint32_t i = 1; status & SLK_DEDUCE_STATUS_BUSY_MASK; i++) {
-        if ((i & 127u) == 0 && !*abort && serve_while_searching())
+        if ((i & (POLLS_PER_SERVE - 1u)) == 0 && !*abort && serve_while_searching())
             *abort = 1;
         status = DED(SLK_DEDUCE_STATUS);
     }
@@ -231,7 +236,8 @@ static inline uint32_t settling(uint32_t max_solutions)
 }
 
 /* The short path is the whole search of a puzzle that deduction alone settles (most of
-   them: docs/deduce.md section 9): a DEDUCE that ends within 128 polls with a conflict,
+   them: docs/deduce.md section 9): a DEDUCE that ends within 128 polls (the UART served
+   after the first 64) with a conflict,
    or complete with the solutions asked for or nothing to backtrack to, is answered here,
    exactly as deduce_search() would, without its register saves (about 150 cycles of a
    10x10's answer, docs/decisions/2026-11-24-firmware-short-path.md).  Everything else goes on in
@@ -260,7 +266,11 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
     int abort = serve_while_searching();  /* the requests behind this one, meanwhile */
     uint32_t status = DED(SLK_DEDUCE_STATUS);
-    for (uint32_t i = 0; i < 127u && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
+    for (uint32_t i = 1; i < POLLS_PER_SERVE && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
+        status = DED(SLK_DEDUCE_STATUS);
+    if ((status & SLK_DEDUCE_STATUS_BUSY_MASK) && !abort)
+        abort = serve_while_searching();  /* the receiver again, as wait() does */
+    for (uint32_t i = 0; i < POLLS_PER_SERVE && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
         status = DED(SLK_DEDUCE_STATUS);
     if (abort || !((settle >> (status & SETTLE_BITS)) & 1u)) {
         deduce_search(status, max_solutions, decision_limit, start, abort, result);

@@ -623,6 +623,18 @@ class Connection:
         return self._numbered(P.encode_abort, accept, "ABORT", reply_len=lengths()["error"],
                               retries=retries)
 
+    def stats(self, retries=None):
+        """STATS: the device's receiver counters since reset (:class:`host.protocol.StatsReply`:
+        bytes received, frames good and bad, the UART's overruns, ...)."""
+        def accept(reply, seq):
+            if reply.seq != seq:
+                return None
+            if isinstance(reply, P.ErrorReply):
+                raise DeviceError(f"{self.what} refused STATS: {reply}")
+            return reply if isinstance(reply, P.StatsReply) else None
+        return self._numbered(P.encode_stats, accept, "STATS",
+                              reply_len=len(P.encode_stats_reply()), retries=retries)
+
     def connect(self):
         """ABORT a stale search, PING, then switch to the fast rate; returns the VERSION
         reply.  A device that does not answer the ABORT at the start rate may be at a fast
