@@ -62,14 +62,30 @@ void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *payload)
    times its FIFO holds at the fastest rate (6.3k cycles at 4 Mbaud and 39.375 MHz), with
    the work before and after a run added. */
 #define POLLS_PER_SERVE 64u
+/* Cycles after which a command is not started before the UART is served: a search of many
+   short commands (each fewer than POLLS_PER_SERVE polls) serves it that often too. */
+#define SERVE_CYCLES 2048u
 
-/* Wait for the running command to end and return STATUS after it; serve the UART every
-   POLLS_PER_SERVE polls of STATUS while it runs. */
+static uint32_t served_at;   /* the cycle counter's low word when the UART was last served */
+
+/* Serve the UART (the requests received meanwhile); `abort` set when an ABORT came. */
+static void serve_uart(int *abort)
+{
+    served_at = cycles_lo();
+    if (!*abort && serve_while_searching())
+        *abort = 1;
+}
+
+/* Wait for the running command to end and return STATUS after it; serve the UART first
+   when SERVE_CYCLES have passed since it was last served, and every POLLS_PER_SERVE
+   polls of STATUS while the command runs. */
 static uint32_t wait(uint32_t status, int *abort)
 {
+    if (cycles_lo() - served_at >= SERVE_CYCLES)
+        serve_uart(abort);
     for (uint32_t i = 1; status & SLK_DEDUCE_STATUS_BUSY_MASK; i++) {
-        if ((i & (POLLS_PER_SERVE - 1u)) == 0 && !*abort && serve_while_searching())
-            *abort = 1;
+        if ((i & (POLLS_PER_SERVE - 1u)) == 0)
+            serve_uart(abort);
         status = DED(SLK_DEDUCE_STATUS);
     }
     return status;
@@ -120,6 +136,9 @@ static inline uint32_t row_word(const deduce_result_t *result, int in_engine, ui
    wider rows in chunks. */
 #define SHORT_ROW (32u - 7u)
 
+/* deduce_colouring receives (rx_service) every 16 short rows and after every wide one:
+   a large grid's colouring takes thousands of cycles, while the next SOLVE streams in at
+   the fastest rate and the UART's receive FIFO holds 64 byte times. */
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
 {
     uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
@@ -132,12 +151,14 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
             : result->inside[0];
         const volatile uint32_t *last = row + SLK_DEDUCE_ROW_WORDS * puzzle_rows;
         uint8_t *o = out;
-        for (; row != last; row += SLK_DEDUCE_ROW_WORDS) {
+        for (uint32_t r = 1; row != last; row += SLK_DEDUCE_ROW_WORDS, r++) {
             acc |= (*row & mask) << have;
             for (have += cols; have >= 8u; have -= 8u) {
                 *o++ = (uint8_t)acc;
                 acc >>= 8;
             }
+            if ((r & 15u) == 0)
+                rx_service();
         }
         bytes = (uint32_t)(o - out);
     } else {
@@ -151,6 +172,7 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
                     acc >>= 8;
                 }
             }
+            rx_service();
         }
     }
     if (have)
@@ -264,12 +286,13 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     result->trail_full = 0;
     result->aborted = 0;
     __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
-    int abort = serve_while_searching();  /* the requests behind this one, meanwhile */
+    int abort = 0;
+    serve_uart(&abort);                   /* the requests behind this one, meanwhile */
     uint32_t status = DED(SLK_DEDUCE_STATUS);
     for (uint32_t i = 1; i < POLLS_PER_SERVE && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
         status = DED(SLK_DEDUCE_STATUS);
-    if ((status & SLK_DEDUCE_STATUS_BUSY_MASK) && !abort)
-        abort = serve_while_searching();  /* the receiver again, as wait() does */
+    if (status & SLK_DEDUCE_STATUS_BUSY_MASK)
+        serve_uart(&abort);               /* the receiver again, as wait() does */
     for (uint32_t i = 0; i < POLLS_PER_SERVE && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
         status = DED(SLK_DEDUCE_STATUS);
     if (abort || !((settle >> (status & SETTLE_BITS)) & 1u)) {

@@ -74,7 +74,8 @@ static inline void crc_start(void) { REG(SOC_UART_CRC) = PROTO_CRC_INIT; }
 static inline uint32_t crc_value(void) { return REG(SOC_UART_CRC); }
 
 /* Continue the CRC over n bytes at p: a byte store each up to a word boundary, then a word
-   store each (receiving every 32 words), then the last bytes. */
+   store each (receiving every 8 words: a large grid's reply takes a while, and the next
+   SOLVE may be streaming in), then the last bytes. */
 static void crc_feed(const uint8_t *p, uint32_t n)
 {
     for (; n && ((uintptr_t)p & 3u); n--, p++)
@@ -82,7 +83,7 @@ static void crc_feed(const uint8_t *p, uint32_t n)
     const uint32_t *w = (const uint32_t *)p;
     for (uint32_t i = 1; n >= 4u; n -= 4u, i++) {
         REG(SOC_UART_CRC_DATA) = *w++;
-        if ((i & 31u) == 0)
+        if ((i & 7u) == 0)
             rx_drain();
     }
     for (p = (const uint8_t *)w; n; n--, p++)
