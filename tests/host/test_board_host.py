@@ -439,18 +439,22 @@ def test_a_build_without_the_deduction_engine(serve):
         solve(load("janko_0068")[0], port=port)  # 12x16
 
 
+class BothEnginesClaimed(FakeDevice):
+    """A device whose VERSION claims both engines (ACCEL_OK and DEDUCE_OK), whatever the
+    build has: its refusals of a SOLVE are what a wrong ID register gives."""
+
+    def _request(self, frame, at):
+        if frame.type == P.MsgType.PING:
+            return self._send(P.encode_version(max_rows=10, max_cols=10,
+                                               clock_hz=self.clock_hz, baud=self.baud,
+                                               deduce_ok=True, seq=frame.seq), at)
+        return super()._request(frame, at)
+
+
 def test_a_device_that_refuses_deduce_mode(serve):
     """VERSION says DEDUCE_OK, but the SOLVE is answered ERROR NO_DEDUCE (its engine's ID
     is wrong): the same one-line error."""
-    class Pretender(FakeDevice):
-        def _request(self, frame, at):
-            if frame.type == P.MsgType.PING:
-                return self._send(P.encode_version(max_rows=10, max_cols=10,
-                                                   clock_hz=self.clock_hz, baud=self.baud,
-                                                   deduce_ok=True, seq=frame.seq), at)
-            return super()._request(frame, at)
-
-    device = Pretender(deduce=False)
+    device = BothEnginesClaimed(deduce=False)
     puzzle, _ = load("janko_0002")
     with pytest.raises(B.NoDeduceEngine) as error:
         solve(puzzle, port=serve(device))
@@ -661,16 +665,8 @@ def test_a_build_without_the_accelerator_of_the_paper(serve):
     assert "no ACCEL_OK" in message and "\n" not in message and error.value.exit_code == 7
     assert len(requests_of(device, P.MsgType.SOLVE)) == 1   # the deduce one only
 
-    class Pretender(FakeDevice):
-        def _request(self, frame, at):
-            if frame.type == P.MsgType.PING:
-                return self._send(P.encode_version(max_rows=10, max_cols=10,
-                                                   clock_hz=self.clock_hz, baud=self.baud,
-                                                   deduce_ok=True, seq=frame.seq), at)
-            return super()._request(frame, at)
-
     with pytest.raises(B.DeviceError) as error:
-        solve(puzzle, port=serve(Pretender(paper=False)), mode="paper")
+        solve(puzzle, port=serve(BothEnginesClaimed(paper=False)), mode="paper")
     assert str(error.value).startswith("this build has no accelerator of the paper")
     assert "NO_ACCELERATOR" in str(error.value) and error.value.exit_code == 7
 
