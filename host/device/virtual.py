@@ -89,7 +89,7 @@ class SimulatedTime:
     def __init__(self, process, clock_hz, timer=time.monotonic):
         from slitherlink.sim.vboard import Stamp
         self.process, self.clock_hz, self.timer = process, int(clock_hz), timer
-        self._parse = Stamp.parse
+        self._stamp, self._parse = Stamp, Stamp.parse
         self.samples = []        # (wall, cycles) of the last readings, about a second
         self._buffer = b""
         self._asked = None       # when a reading was first asked for and not yet answered
@@ -135,10 +135,10 @@ class SimulatedTime:
             stamp = self._parse(line)
             if stamp is None:   # the last line of a board that stops: "CYCLES n"
                 match = re.fullmatch(rb"CYCLES (\d+)", line.strip())
-                stamp = (int(match.group(1)),) if match else None
+                stamp = self._stamp(int(match.group(1)), 0, 0) if match else None
             if stamp is not None:
-                cycles = stamp[0]
-                if len(stamp) > 3 and stamp.served is not None:
+                cycles = stamp.cycles
+                if stamp.served is not None:
                     self.served = (cycles, stamp.served)
                 self.samples.append((now, cycles))
                 self._asked = None
