@@ -176,8 +176,10 @@ class _Attempts:
         self.silent = self.noisy = self.echoed = 0
         self.silent_seconds = 0.0
 
-    def failed(self, waited, heard, damaged=False, why=None):
-        """An attempt ended without an accepted answer; raises when it was the last."""
+    def failed(self, waited, heard, damaged=False, why=None, again=True):
+        """An attempt ended without an accepted answer; raises when it was the last.
+        ``again``: the request is sent again (counted in the connection's ``resends``);
+        otherwise something smaller asks after it (a RESEND looking for a SOLVE)."""
         self.failures += 1
         self.attempt += 1
         valid = heard.replies or damaged
@@ -208,9 +210,10 @@ class _Attempts:
         self.echoed = self.echoed + 1 if heard.echoes and not valid else 0
         self._give_up()
         connection = self.connection
-        connection.resends += 1
-        log.info("%s: %s again (%s; attempt %d of at most %d in a row)", connection.port,
-                 self.name, reason, self.failures + 1, self.retries + 1)
+        connection.resends += again
+        log.info("%s: %s %s (%s; attempt %d of at most %d in a row)", connection.port,
+                 self.name, "again" if again else "looked for", reason, self.failures + 1,
+                 self.retries + 1)
 
     def _give_up(self):
         connection = self.connection

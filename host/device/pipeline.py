@@ -20,9 +20,11 @@ the stored answer again, or says PENDING, or UNKNOWN_SEQ and the SOLVE follows):
   head: its answer comes next);
 * at once when the device reports a frame of ours damaged (an ERROR with SEQ 0): the last
   request sent (no later answer will tell of its loss);
-* after silence (the head's wait, :mod:`host.device.link`): the flush, the head again, and
-  a PING that probes the device (alive: it answers the PING also while it searches; its
-  VERSION starts the head's count of attempts afresh).
+* after silence (the head's wait, :mod:`host.device.link`): first a RESEND that looks for
+  the head (a long search answers PENDING: the device is alive and has it, so its wait
+  doubles and nothing is sent again); after silence to that too, the flush, the head
+  again, and a PING that probes the device (alive: it answers the PING also while it
+  searches; its VERSION starts the head's count of attempts afresh).
 
 After a loss the pipeline keeps one request in flight (the more bytes on a lossy line at
 once, the more of them damaged) and opens up again by one with every answer that came at
@@ -80,6 +82,7 @@ class Job:
         self.sends = self.busy = 0
         self.attempts = self.until = self.limit_at = None
         self.probes = 0
+        self.looked = False  # a RESEND looked for it after silence, not answered yet
         self.not_busy = 0   # ABORTs answered NOT_BUSY: the device had no search of ours
         self.aborting = False
 
@@ -406,14 +409,7 @@ class Pipeline:
         again; after silence the flush first, the rest in flight again, and a probe.  With
         ``ask`` (its answer was most likely lost, the SOLVE not) a RESEND asks for the
         answer instead: 9 bytes instead of the whole SOLVE."""
-        waited = self.clock() - self._wait.begin if self._wait is not None else 0.0
-        heard = self._heard if self._heard is not None else _Heard()
-        try:
-            head.attempts.failed(waited, heard, damaged=damaged, why=why)
-        except BoardError as error:
-            head.fail(error, self.clock())
-            self._done(head)
-            raise
+        self._failed_attempt(head, damaged=damaged, why=why)
         self.limit = 1  # a loss: one in flight until answers come clean again
         flushed = self.c.flush() if flush else 0
         now = self.clock()
@@ -427,6 +423,18 @@ class Pipeline:
                 self._probe_device()
         self._rearm(head, head.attempts.wait(flushed))
         self._resent_in_wait = True
+
+    def _failed_attempt(self, head, **how):
+        """Count a failed attempt of the head (:meth:`_Attempts.failed`); when they have
+        run out, the head fails and the error is raised."""
+        waited = self.clock() - self._wait.begin if self._wait is not None else 0.0
+        heard = self._heard if self._heard is not None else _Heard()
+        try:
+            head.attempts.failed(waited, heard, **how)
+        except BoardError as error:
+            head.fail(error, self.clock())
+            self._done(head)
+            raise
 
     def _ask_again(self, job, now):
         """RESEND: ask for the answer to ``job``'s SOLVE again (the device sends it again
@@ -443,15 +451,43 @@ class Pipeline:
         head = self._head()
         if reply.code == P.ErrorCode.PENDING:
             if job is head and not head.aborting:
-                head.attempts.alive()
-                self._rearm(head, self._search_wait(head))
+                self._searching(head)
             return None
+        if job is head and head.attempts is not None:
+            head.attempts.alive()   # it answered: the loss was the SOLVE's
         self._send(job, self.clock(), "the device does not have it")
         return None
 
     def _timed_out(self, head):
-        """The head's wait ran out: silence (or garbage, then quiet)."""
+        """The head's wait ran out: silence (or garbage, then quiet).  After silence, a
+        RESEND looks for the head first: most often its search is only long (PENDING), and
+        a lost answer comes back from the device's store; silence to that too (or garbage)
+        brings the flush, the head again and a probe.  Each silence is one attempt of the
+        head's (:class:`_Attempts`), so a silent device is reported after as many waits as
+        before."""
+        if not (head.looked or head.aborting or self._heard.anything):
+            self._failed_attempt(head, again=False)
+            head.looked = True
+            self._look(head)
+            self._rearm(head, head.attempts.wait())
+            return None
+        head.looked = False
         self._resend_head(head, False, None, flush=not self._wait.short)
+        return None
+
+    def _look(self, job):
+        """RESEND after silence: where is ``job``'s SOLVE?  Not a resend: nothing of it is
+        sent again unless the device does not have it."""
+        self.c._write(P.encode_resend(P.frame_crc(job.frame), job.seq),
+                      f"{job.label}: where is it?")
+
+    def _searching(self, head):
+        """The device has the head, queued or searching (PENDING, or a probe's VERSION): it
+        is alive, and the head's search is waited for again, twice as long as before."""
+        head.attempts.alive()
+        head.looked = False
+        head.probes += 1
+        self._rearm(head, self._search_wait(head))
 
     def _lost(self, job, why):
         head = self._head()
@@ -493,9 +529,7 @@ class Pipeline:
         head = self._head()
         if head is None or head.aborting:
             return
-        head.attempts.alive()
-        head.probes += 1
-        self._rearm(head, self._search_wait(head))
+        self._searching(head)
 
     # -- the time limit (one SOLVE in flight) --
 

@@ -29,6 +29,7 @@ from slitherlink.model.band import band_solve
 from slitherlink.model.paper import search
 from tests.conftest import PUZZLES, REPO, load
 from tests.host.clock import Clock
+from tests.host.forgetful import Forgetful
 
 PAPER, DEDUCE = P.Mode.PAPER, P.Mode.DEDUCE
 #: the wait per attempt of a test about the conversation, not about its timing
@@ -236,24 +237,30 @@ def test_garbled_answers(misbehaviour, attempts):
     assert clock.now <= (attempts + others) * 0.3 + 0.01
 
 
-class Forgetful(FakeDevice):
-    """Loses the first ``lose`` requests of type ``forgets`` (SOLVE by default), as if their
-    START byte was corrupted."""
-
-    def __init__(self, lose, forgets=P.MsgType.SOLVE, **kwargs):
-        super().__init__(**kwargs)
-        self.lose, self.forgets = lose, forgets
-
-    def _request(self, frame, at):
-        if frame.type == self.forgets and self.lose:
-            self.lose -= 1
-            return None
-        return super()._request(frame, at)
-
-
-def test_lost_request_is_sent_again():
-    """After silence: the flush, the SOLVE again (the same SEQ) and a PING that probes."""
+def test_lost_request_is_looked_for_and_sent_again():
+    """After silence a RESEND looks for the SOLVE; the device does not have it
+    (UNKNOWN_SEQ), so the SOLVE goes again (the same SEQ): no flush, no probe."""
     connection, device, clock = on_clock(Forgetful, lose=1, timeout=0.3)
+    connection.connect()
+    start, heard, resends = clock.now, device.stats["rx_bytes"], connection.resends
+    puzzle, solution = load("janko_0002")
+    assert solve_on(connection, puzzle, unique=True).solution == solution
+    solves, looks = requests_of(device, P.MsgType.SOLVE), requests_of(device, P.MsgType.RESEND)
+    assert len(solves) == 2 and solves[0] == solves[1] and len(looks) == 1
+    assert device.requests[-2:] == [looks[0], solves[1]]
+    assert (looks[0].seq, P.decode_resend(looks[0])) == \
+        (solves[0].seq, P.frame_crc(solves[0].encode()))
+    assert device.stats["rx_bytes"] - heard == 2 * len(solves[0].encode()) + \
+        len(looks[0].encode())
+    assert connection.resends - resends == 1  # the SOLVE; the look is no resend
+    assert clock.now - start == pytest.approx(0.3, abs=0.01)  # one wait, then at once
+
+
+def test_silence_to_the_look_too_brings_the_flush_the_request_and_a_probe():
+    """The SOLVE and the RESEND that looks for it both lost: after the second silence, the
+    flush, the SOLVE again (the same SEQ) and a PING that probes."""
+    connection, device, clock = on_clock(
+        Forgetful, lose=2, forgets=(P.MsgType.SOLVE, P.MsgType.RESEND), timeout=0.3)
     connection.connect()
     start, heard = clock.now, device.stats["rx_bytes"]
     puzzle, solution = load("janko_0002")
@@ -263,18 +270,35 @@ def test_lost_request_is_sent_again():
     assert device.requests[-2:] == [solves[1], requests_of(device, P.MsgType.PING)[-1]]
     flush = P.OVERHEAD + device.max_payload
     assert device.stats["rx_bytes"] - heard == 2 * len(solves[0].encode()) + flush + \
-        len(P.encode_ping())
-    assert clock.now - start == pytest.approx(0.3, abs=0.01)  # one wait, then at once
+        len(P.encode_resend(0, 1)) + len(P.encode_ping())
+    assert clock.now - start == pytest.approx(0.6, abs=0.01)  # two waits, then at once
+
+
+def test_a_long_search_is_looked_for_not_sent_again():
+    """A search longer than the wait: after each silence a RESEND looks for the SOLVE and
+    the device answers PENDING (it is searching); the SOLVE is sent once, nothing is
+    flushed, no resend is counted, and the answer is taken when it comes."""
+    connection, device, clock = on_clock(FakeDevice, delay=1.0, timeout=0.3)
+    connection.connect()
+    start, heard, resends = clock.now, device.stats["rx_bytes"], connection.resends
+    puzzle, solution = load("janko_0002")
+    assert solve_on(connection, puzzle, unique=True).solution == solution
+    solves, looks = requests_of(device, P.MsgType.SOLVE), requests_of(device, P.MsgType.RESEND)
+    assert len(solves) == 1 and len(looks) == 3   # at 0.3, 0.6 and 0.9 s of a 1 s search
+    assert device.stats["rx_bytes"] - heard == len(solves[0].encode()) + \
+        sum(len(look.encode()) for look in looks)
+    assert connection.resends == resends
+    assert clock.now - start == pytest.approx(1.0, abs=0.01)
 
 
 def test_a_new_connection_flushes_the_last_version_s_largest_request(serve):
     """Before its own VERSION, a connection's flush is as long as the largest request the
     port's device last told this program of, not the protocol's largest."""
-    device = Forgetful(lose=0, forgets=P.MsgType.ABORT, max_rows=4, max_cols=4)
+    device = Forgetful(lose=0, forgets=(P.MsgType.ABORT,), max_rows=4, max_cols=4)
     port = serve(device)
     with B.Connection(port, timeout=0.3) as first:
         first.connect()
-    device.lose = 1
+    device.lose = {device.count + 1}
     heard, before = device.stats["rx_bytes"], len(device.requests)
     with B.Connection(port, timeout=0.3) as second:
         assert second.max_payload == device.max_payload < P.MAX_PAYLOAD
@@ -317,20 +341,10 @@ def test_solve_request_lost_more_often_than_the_retries_by_a_silent_device():
     start = clock.now
     with pytest.raises(B.NoAnswer, match="SOLVE"):
         solve_on(connection, load("janko_0002")[0])
-    assert len(requests_of(device, P.MsgType.SOLVE)) == 2
+    # two attempts: a RESEND looked for it after the first silence, the second ended it
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 1
+    assert len(requests_of(device, P.MsgType.RESEND)) == 1
     assert clock.now - start == pytest.approx(2 * 0.2, abs=0.01)
-
-
-def test_long_search_is_probed_not_abandoned():
-    """The search outlasts the timeout: each probe (the SOLVE again, dropped while it runs,
-    and a PING) is answered, and the result still comes."""
-    connection, device, _ = on_clock(delay=1.2, timeout=0.3)
-    connection.connect()
-    puzzle, solution = load("janko_0002")
-    result = solve_on(connection, puzzle, unique=True)
-    assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
-    assert len(requests_of(device, P.MsgType.SOLVE)) >= 3  # the request and its probes
-    assert result.seconds >= 1.2
 
 
 def test_time_limit_aborts_the_search():

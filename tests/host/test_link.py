@@ -547,7 +547,8 @@ def test_verbose_shows_retries(serve):
     code = main(["-e", "board", "--port", port, "-v", str(REPO / "examples" / "loopy_7x7.txt")],
                 stdin=io.StringIO(), stdout=io.StringIO(), stderr=err)
     assert code == 0
-    assert "SOLVE again (silence for" in err.getvalue()
+    assert "SOLVE looked for (silence for" in err.getvalue()
+    assert "(7x7 puzzle: the device does not have it)" in err.getvalue()
     assert os.linesep not in "".join(line for line in err.getvalue().splitlines())
 
 

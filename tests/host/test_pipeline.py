@@ -16,6 +16,7 @@ from slitherlink.host.lossy import LossyLine
 from slitherlink.host.result import Result, Status
 from tests.conftest import load
 from tests.host.clock import Clock
+from tests.host.forgetful import Forgetful
 
 NAMES = ["janko_0002", "janko_0011", "janko_0003", "janko_0013", "janko_0004",
          "janko_0014", "janko_0005", "janko_0016"]
@@ -171,21 +172,6 @@ def test_a_resend_while_the_solve_is_searched_is_answered_pending():
     assert again.encode() == answers[0].encode()
 
 
-class Forgetful(FakeDevice):
-    """Loses the SOLVEs whose place (1, 2, ...) is in ``lose`` (a corrupted START)."""
-
-    def __init__(self, *, lose=(), **options):
-        super().__init__(**options)
-        self.lose, self.count = set(lose), 0
-
-    def _request(self, frame, at):
-        if frame.type == P.MsgType.SOLVE:
-            self.count += 1
-            if self.count in self.lose:
-                return None
-        return super()._request(frame, at)
-
-
 def test_a_lost_request_in_the_middle_is_sent_again_when_a_later_one_is_answered():
     connection, device, _ = on_clock(Forgetful, lose={2}, delay=0.5, timeout=5.0)
     outcomes = stream(connection, NAMES[:4], unique=True)
@@ -195,19 +181,20 @@ def test_a_lost_request_in_the_middle_is_sent_again_when_a_later_one_is_answered
     assert device.searches == 4
 
 
-def test_the_last_request_lost_is_sent_again_after_silence_with_the_flush():
-    """Nothing after it tells of its loss: the head's wait runs out; the flush
-    (OVERHEAD + max_payload zeros), the request again (same SEQ), a PING probe."""
+def test_the_last_request_lost_is_looked_for_after_silence_and_sent_again():
+    """Nothing after it tells of its loss: the head's wait runs out; a RESEND looks for it,
+    the device does not have it (UNKNOWN_SEQ), and the request goes again (same SEQ); no
+    flush."""
     connection, device, _ = on_clock(Forgetful, lose={3}, timeout=1.0)
     heard = device.stats["rx_bytes"]
     outcomes = stream(connection, NAMES[:3], unique=True)
     assert_right(outcomes, NAMES[:3])
     sent = solves(device)
     assert len(sent) == 4 and sent[3].encode() == sent[2].encode()
-    flush = P.OVERHEAD + device.max_payload
-    ping = len(P.encode_ping())
-    assert device.stats["rx_bytes"] - heard == sum(len(f.encode()) for f in sent) + flush + \
-        ping
+    (look,) = [f for f in device.requests if f.type == P.MsgType.RESEND]
+    assert look.seq == sent[2].seq
+    assert device.stats["rx_bytes"] - heard == sum(len(f.encode()) for f in sent) + \
+        len(look.encode())
 
 
 class SmallQueue(FakeDevice):
