@@ -96,9 +96,9 @@ def _describe_bad(event):
 
 
 class _Wait:
-    """The wait of one attempt: over at ``end`` whatever arrives (bytes never extend
-    it); once something went wrong (garbage, a damaged frame, a frame in progress) also
-    after ``gap`` seconds without a byte."""
+    """The wait of one attempt: over at ``end`` whatever arrives (bytes extend it only
+    once, by :meth:`extend`); once something went wrong (garbage, a damaged frame, a
+    frame in progress) also after ``gap`` seconds without a byte."""
 
     def __init__(self, clock, end, gap, latest=None):
         self.clock, self.end, self.gap, self.latest = clock, end, gap, latest
@@ -107,11 +107,18 @@ class _Wait:
         self.short = False
         self.heard = False    # a byte arrived
         self.drained = False  # what had arrived by the end was read
+        self.extended = False
 
     def activity(self, short=False):
         self.last = self.clock()
         self.short = short
         self.heard = True
+
+    def extend(self, seconds):
+        """Once: ``seconds`` more for a frame arriving as the wait ends, over after the
+        link's gap without a byte."""
+        self.end += seconds
+        self.short, self.drained, self.extended = True, False, True
 
     def again(self):
         """Start the wait anew (a late reply to a frame sent before came), but not past
@@ -176,10 +183,11 @@ class _Attempts:
         self.silent = self.noisy = self.echoed = 0
         self.silent_seconds = 0.0
 
-    def failed(self, waited, heard, damaged=False, why=None, again=True):
+    def failed(self, waited, heard, damaged=False, why=None, look=False, count=True):
         """An attempt ended without an accepted answer; raises when it was the last.
-        ``again``: the request is sent again (counted in the connection's ``resends``);
-        otherwise something smaller asks after it (a RESEND looking for a SOLVE)."""
+        The request is sent again, counted in the connection's ``resends`` unless the
+        caller counts its sends itself (``count``), or, with ``look``, something smaller
+        asks after it (a RESEND looking for a SOLVE)."""
         self.failures += 1
         self.attempt += 1
         valid = heard.replies or damaged
@@ -210,9 +218,9 @@ class _Attempts:
         self.echoed = self.echoed + 1 if heard.echoes and not valid else 0
         self._give_up()
         connection = self.connection
-        connection.resends += again
+        connection.resends += count and not look
         log.info("%s: %s %s (%s; attempt %d of at most %d in a row)", connection.port,
-                 self.name, "again" if again else "looked for", reason, self.failures + 1,
+                 self.name, "looked for" if look else "again", reason, self.failures + 1,
                  self.retries + 1)
 
     def _give_up(self):

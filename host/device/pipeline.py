@@ -257,7 +257,7 @@ class Pipeline:
         self._heard.garbage += nbytes
         if event is not None:
             return self._event(event)
-        if self._wait.remaining() > 0:
+        if self._wait.remaining() > 0 or self._answer_on_its_way(head):
             return None
         self._heard.noisy = self._wait.noisy()
         self.c.cut_short(self._wait, self._heard)
@@ -266,6 +266,16 @@ class Pipeline:
         if not head.aborting and head.limit_at is not None and self.clock() >= head.limit_at:
             return self._abort(head)
         return self._timed_out(head)
+
+    def _answer_on_its_way(self, head):
+        """A frame is arriving as the head's wait ends (its last byte within the link's
+        gap): it may be the answer, so the wait is extended once, by the wait for the
+        answer's bytes alone, and ends early when the bytes stop."""
+        wait = self._wait
+        if wait.extended or not self.c.decoder.pending or wait.quiet():
+            return False
+        wait.extend(self.c.timing.attempt_wait(0, head.reply_len, 0))
+        return True
 
     def _fill(self, now):
         in_flight = len(self._in_flight())
@@ -425,12 +435,13 @@ class Pipeline:
         self._resent_in_wait = True
 
     def _failed_attempt(self, head, **how):
-        """Count a failed attempt of the head (:meth:`_Attempts.failed`); when they have
-        run out, the head fails and the error is raised."""
+        """Count a failed attempt of the head (:meth:`_Attempts.failed`; its sends are
+        counted as they go, by :meth:`_send` and :meth:`_ask_again`); when they have run
+        out, the head fails and the error is raised."""
         waited = self.clock() - self._wait.begin if self._wait is not None else 0.0
         heard = self._heard if self._heard is not None else _Heard()
         try:
-            head.attempts.failed(waited, heard, **how)
+            head.attempts.failed(waited, heard, count=False, **how)
         except BoardError as error:
             head.fail(error, self.clock())
             self._done(head)
@@ -466,7 +477,7 @@ class Pipeline:
         head's (:class:`_Attempts`), so a silent device is reported after as many waits as
         before."""
         if not (head.looked or head.aborting or self._heard.anything):
-            self._failed_attempt(head, again=False)
+            self._failed_attempt(head, look=True)
             head.looked = True
             self._look(head)
             self._rearm(head, head.attempts.wait())

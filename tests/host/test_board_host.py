@@ -262,7 +262,7 @@ def test_silence_to_the_look_too_brings_the_flush_the_request_and_a_probe():
     connection, device, clock = on_clock(
         Forgetful, lose=2, forgets=(P.MsgType.SOLVE, P.MsgType.RESEND), timeout=0.3)
     connection.connect()
-    start, heard = clock.now, device.stats["rx_bytes"]
+    start, heard, resends = clock.now, device.stats["rx_bytes"], connection.resends
     puzzle, solution = load("janko_0002")
     assert solve_on(connection, puzzle, unique=True).solution == solution
     solves = requests_of(device, P.MsgType.SOLVE)
@@ -271,7 +271,22 @@ def test_silence_to_the_look_too_brings_the_flush_the_request_and_a_probe():
     flush = P.OVERHEAD + device.max_payload
     assert device.stats["rx_bytes"] - heard == 2 * len(solves[0].encode()) + flush + \
         len(P.encode_resend(0, 1)) + len(P.encode_ping())
+    assert connection.resends - resends == 1   # the SOLVE, counted once
     assert clock.now - start == pytest.approx(0.6, abs=0.01)  # two waits, then at once
+
+
+def test_an_answer_arriving_as_the_wait_ends_is_waited_for():
+    """At 2,400 baud the answer is still coming in when the head's wait of 0.3 s ends:
+    the wait is extended for it, and nothing is sent again."""
+    connection, device, clock = on_clock(FakeDevice, delay=0.05, baud=2400, max_baud=2400,
+                                         timeout=0.3)
+    connection.connect()
+    start, resends = clock.now, connection.resends
+    puzzle, solution = load("janko_0002")
+    assert solve_on(connection, puzzle, unique=True).solution == solution
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 1
+    assert not requests_of(device, P.MsgType.RESEND) and connection.resends == resends
+    assert clock.now - start > 0.3   # the answer ended after the wait's first end
 
 
 def test_a_long_search_is_looked_for_not_sent_again():
