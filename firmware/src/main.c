@@ -116,10 +116,11 @@ int main(void)
 {
     serve_init((accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0)
                | (deduce_ok() ? PROTO_VERSION_DEDUCE_OK : 0), accelerator_id(), deduce_id());
-    for (;;) {
-        serve_poll();
+    for (;;) {   /* a reply ready is sent by the next solve's search, or by serve_poll */
         const request_t *r = serve_next();
         if (r)
             solve(r);
+        else
+            serve_poll();
     }
 }
