@@ -132,9 +132,20 @@ static int refuse(uint32_t code, const frame_t *f, uint32_t detail)
     return 1;
 }
 
+/* The first cell whose code is bad (there is one) of the SOLVE payload p of `cells` cells. */
+static uint32_t first_bad_cell(const uint8_t *p, uint32_t cells)
+{
+    uint32_t k = 0, bad;
+    while (!(bad = clue_bad(solve_clue_word(p, k)) & clue_cells(k, cells)))
+        k++;
+    return CLUES_PER_WORD * k + clue_first(bad);
+}
+
 /* Checked in host.protocol.decode_solve's order (docs/protocol.md); 1 when refused (its
-   ERROR sent). */
-static int refused(const frame_t *f)
+   ERROR sent); else the grid's cells in *cells.  The clue words are checked eight at a time,
+   their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
+   only in a refused SOLVE. */
+static int refused(const frame_t *f, uint32_t *cells_out)
 {
     const uint8_t *p = f->payload;
     if (f->len < PROTO_SOLVE_SIZE)
@@ -152,24 +163,26 @@ static int refused(const frame_t *f)
         return refuse(ERR_BAD_LENGTH, f, expected);
     if (flags & ~PROTO_SOLVE_FLAGS)
         return refuse(ERR_BAD_FLAGS, f, flags);
-    uint32_t k = 0, bad = 0, last = (cells - 1u) / CLUES_PER_WORD;
-    for (; k < last; k++) {   /* every word whole but the last */
-        bad = clue_bad(solve_clue_word(p, k));
-        if (bad)
+    const uint32_t *word = solve_clue_words(p), *last = word + (cells - 1u) / CLUES_PER_WORD;
+    uint32_t bad = 0;
+    while (word != last) {   /* every word whole but the last */
+        const uint32_t *chunk = last - word > 8 ? word + 8 : last;
+        for (; word != chunk; word++)
+            bad |= clue_bad_any(*word);
+        if ((bad & CLUE_LSBS) || word == last)
             break;
-        if ((k & 7u) == 7u)
-            rx_service();
+        rx_service();
     }
-    if (!bad)
-        bad = clue_bad(solve_clue_word(p, k)) & clue_cells(k, cells);
-    if (bad)
-        return refuse(ERR_BAD_CLUE, f, CLUES_PER_WORD * k + clue_first(bad));
+    if ((bad & CLUE_LSBS)
+        || (clue_bad(*last) & clue_cells((cells - 1u) / CLUES_PER_WORD, cells)))
+        return refuse(ERR_BAD_CLUE, f, first_bad_cell(p, cells));
     if (flags & PROTO_FLAG_DEDUCE) {
         if (!(version & PROTO_VERSION_DEDUCE_OK))
             return refuse(ERR_NO_DEDUCE, f, deduce_id_read);
     } else if (!(version & PROTO_VERSION_ACCEL_OK)) {
         return refuse(ERR_NO_ACCELERATOR, f, accelerator_id_read);
     }
+    *cells_out = cells;
     return 0;
 }
 
@@ -182,7 +195,8 @@ static void serve_solve(const frame_t *f)
         send_bytes(a->frame, a->len);
         return;
     }
-    if (refused(f))
+    uint32_t cells;
+    if (refused(f, &cells))
         return;
     if (queued == PROTO_QUEUE_DEPTH) {
         send_error(ERR_BUSY, MSG_SOLVE, f->seq, 0);
@@ -191,6 +205,7 @@ static void serve_solve(const frame_t *f)
     request_t *r = &queue[queue_slot(queued)];   /* its payload is there (receive) */
     r->seq = f->seq;
     r->crc = f->crc;
+    r->cells = cells;
     queued++;
 }
 

@@ -12,6 +12,7 @@
 typedef struct {
     uint8_t seq;
     uint16_t crc;
+    uint32_t cells;   /* the grid's */
     payload_t buffer;
 } request_t;
 
