@@ -136,7 +136,7 @@ static inline uint32_t row_word(const deduce_result_t *result, int in_engine, ui
    wider rows in chunks. */
 #define SHORT_ROW (32u - 7u)
 
-/* deduce_colouring receives (rx_service) every 16 short rows and after every wide one:
+/* deduce_colouring receives (rx_service) after every 16 short rows and every wide one:
    a large grid's colouring takes thousands of cycles, while the next SOLVE streams in at
    the fastest rate and the UART's receive FIFO holds 64 byte times. */
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
@@ -151,14 +151,19 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
             : result->inside[0];
         const volatile uint32_t *last = row + SLK_DEDUCE_ROW_WORDS * puzzle_rows;
         uint8_t *o = out;
-        for (uint32_t r = 1; row != last; row += SLK_DEDUCE_ROW_WORDS, r++) {
-            acc |= (*row & mask) << have;
-            for (have += cols; have >= 8u; have -= 8u) {
-                *o++ = (uint8_t)acc;
-                acc >>= 8;
+        for (;;) {   /* 16 rows, then receive */
+            const volatile uint32_t *chunk = (uint32_t)(last - row) > 16u * SLK_DEDUCE_ROW_WORDS
+                                             ? row + 16 * SLK_DEDUCE_ROW_WORDS : last;
+            for (; row != chunk; row += SLK_DEDUCE_ROW_WORDS) {
+                acc |= (*row & mask) << have;
+                for (have += cols; have >= 8u; have -= 8u) {
+                    *o++ = (uint8_t)acc;
+                    acc >>= 8;
+                }
             }
-            if ((r & 15u) == 0)
-                rx_service();
+            if (row == last)
+                break;
+            rx_service();
         }
         bytes = (uint32_t)(o - out);
     } else {
