@@ -44,8 +44,19 @@ static inline uint32_t clue_blanks(uint32_t word)
     return word & (word >> 1) & (word >> 2) & (word >> 3) & CLUE_LSBS;
 }
 
+/* Codes that are neither a clue 0..3 nor a blank (bit 2 or 3 set, not all four), at each
+   code's lowest bit; the word's other bits mean nothing (clue_bad masks them), so that
+   words are OR-ed together as they are. */
+static inline uint32_t clue_bad_any(uint32_t word)
+{
+    uint32_t half = word >> 1;
+    uint32_t pairs = word & half;         /* at a code's bit 0: bits 0 and 1; bit 2: 2 and 3 */
+    uint32_t high = (word | half) >> 2;   /* at a code's bit 0: bit 2 or 3 */
+    return high & ~(pairs & (pairs >> 2));
+}
+
 /* Codes that are neither a clue 0..3 nor a blank: refused (ERR_BAD_CLUE). */
-static inline uint32_t clue_bad(uint32_t word) { return clue_high(word) & ~clue_blanks(word); }
+static inline uint32_t clue_bad(uint32_t word) { return clue_bad_any(word) & CLUE_LSBS; }
 
 /* Codes that are a clue 1, 2 or 3 (of validated codes: the island rule's clues). */
 static inline uint32_t clue_numbered(uint32_t word)

@@ -11,7 +11,6 @@
 #include "deduce.h"
 #include "io.h"
 #include "rules.h"
-#include "arith.h"
 #include "clues.h"
 #include "proto.h"
 #include "serve.h"
@@ -37,19 +36,20 @@ _Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as 
 
 /* SIZE (it starts the engine's clue stream), the clue words as the SOLVE carries them
    (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
-void deduce_load(uint32_t rows, uint32_t cols, const uint8_t *payload)
+void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *payload)
 {
-    uint32_t cells = mul_small(rows, cols);
     uint32_t island = (uint32_t)island_free(rows, cols, payload + PROTO_SOLVE_CLUES_OFFSET);
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
     const uint32_t *word = solve_clue_words(payload);
     const uint32_t *end = word + (cells + CLUES_PER_WORD - 1u) / CLUES_PER_WORD;
-    while (word != end) {   /* eight words, then the requests behind this one are received */
+    for (;;) {   /* eight words, then the requests behind this one are received */
         const uint32_t *chunk = end - word > 8 ? word + 8 : end;
         for (; word != chunk; word++)
             DED(SLK_DEDUCE_CLUES) = *word;   /* codes past the grid: ignored */
+        if (word == end)
+            break;
         rx_service();
     }
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
@@ -136,7 +136,7 @@ static inline uint32_t row_word(const deduce_result_t *result, int in_engine, ui
    wider rows in chunks. */
 #define SHORT_ROW (32u - 7u)
 
-/* deduce_colouring receives (rx_service) every 16 short rows and after every wide one:
+/* deduce_colouring receives (rx_service) after every 16 short rows and every wide one:
    a large grid's colouring takes thousands of cycles, while the next SOLVE streams in at
    the fastest rate and the UART's receive FIFO holds 64 byte times. */
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
@@ -151,14 +151,19 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
             : result->inside[0];
         const volatile uint32_t *last = row + SLK_DEDUCE_ROW_WORDS * puzzle_rows;
         uint8_t *o = out;
-        for (uint32_t r = 1; row != last; row += SLK_DEDUCE_ROW_WORDS, r++) {
-            acc |= (*row & mask) << have;
-            for (have += cols; have >= 8u; have -= 8u) {
-                *o++ = (uint8_t)acc;
-                acc >>= 8;
+        for (;;) {   /* 16 rows, then receive */
+            const volatile uint32_t *chunk = (uint32_t)(last - row) > 16u * SLK_DEDUCE_ROW_WORDS
+                                             ? row + 16 * SLK_DEDUCE_ROW_WORDS : last;
+            for (; row != chunk; row += SLK_DEDUCE_ROW_WORDS) {
+                acc |= (*row & mask) << have;
+                for (have += cols; have >= 8u; have -= 8u) {
+                    *o++ = (uint8_t)acc;
+                    acc >>= 8;
+                }
             }
-            if ((r & 15u) == 0)
-                rx_service();
+            if (row == last)
+                break;
+            rx_service();
         }
         bytes = (uint32_t)(o - out);
     } else {

@@ -100,7 +100,7 @@ static void solve(const request_t *r)
     uint32_t unique = flags & PROTO_FLAG_UNIQUE, counters = flags & PROTO_FLAG_COUNTERS;
     uint32_t limit = max_checks ? max_checks : 0xFFFFFFFFu;
     if (flags & PROTO_FLAG_DEDUCE) {
-        deduce_load(rows, cols, p);
+        deduce_load(rows, cols, r->cells, p);
         deduce_run(unique ? 2u : 1u, limit, &deduce_result);   /* times itself */
         send_deduce_result(rows, cols, unique, counters);
         return;
@@ -116,10 +116,11 @@ int main(void)
 {
     serve_init((accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0)
                | (deduce_ok() ? PROTO_VERSION_DEDUCE_OK : 0), accelerator_id(), deduce_id());
-    for (;;) {
-        serve_poll();
+    for (;;) {   /* a reply ready is sent by the next solve's search, or by serve_poll */
         const request_t *r = serve_next();
         if (r)
             solve(r);
+        else
+            serve_poll();
     }
 }

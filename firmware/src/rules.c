@@ -40,11 +40,13 @@ int island_free(uint32_t rows, uint32_t cols, const uint8_t *codes)
             break;
         }
     }
-    uint32_t r0, r1;
-    uint32_t c_first = cell_place(first, cols, &r0), c_last = cell_place(last, cols, &r1);
-    uint32_t h = r1 - r0 + 1;
-    if (h > 4)
-        return 1;
+    uint32_t r0, h;
+    uint32_t c_first = cell_place(first, cols, &r0);
+    uint32_t from = first - c_first;   /* the first cell of the box's first row */
+    if (last - from >= cols << 2)
+        return 1;                      /* more than four rows high */
+    uint32_t c_last = cell_place(last - from, cols, &h);
+    h++;
     uint32_t c0 = cols, c1 = 0, c = 0;
     for (uint32_t i = first - c_first; i <= last + (cols - 1u - c_last); i++) {
         uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);

@@ -13,7 +13,10 @@
  *
  * Each frame is received into the queue's next free slot (a SOLVE queued stays there), or
  * into a spare buffer when the queue is full.  The reply to a SOLVE is built in the store's
- * next slot (answer_payload), sent from there and kept there: never copied.
+ * next slot (answer_payload), sent from there and kept there: never copied.  It is sent
+ * when the next SOLVE's search first serves the UART, so its bytes go out while that
+ * search's engine runs (or by serve_poll when no SOLVE is queued behind it); nothing is
+ * received or sent before it, so the replies keep the requests' order.
  *
  * While no search runs, serve_poll() reads requests until one SOLVE is queued, so main.c
  * starts it at once; the frames behind it wait in the receiver until the search's first
@@ -55,22 +58,39 @@ void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce
     baud_init();
 }
 
+/* A reply that is ready and not sent yet (serve_answer): its type and length; it answers
+   the SOLVE at the head of the queue, and is built in store[store_next]. */
+static uint32_t ready, ready_type, ready_len;
+static __attribute__((noinline)) void send_ready(void);
+
 const request_t *serve_next(void)
 {
-    return queued ? &queue[queue_head] : 0;
+    return queued > ready ? &queue[queue_slot(ready)] : 0;
 }
 
 uint8_t *answer_payload(void)
 {
+    if (ready)   /* every search serves the UART first; this only makes sure */
+        send_ready();
     return store[store_next].frame + PROTO_FRAME_SIZE;
 }
 
 void serve_answer(uint32_t type, uint32_t len)
 {
+    ready = 1;
+    ready_type = type;
+    ready_len = len;
+}
+
+/* Send the reply that is ready, keep it for a resend (unless an ABORT ended its search)
+   and take its SOLVE off the queue. */
+static void send_ready(void)
+{
     const request_t *r = &queue[queue_head];
     answer_t *a = &store[store_next];   /* nothing reads it between the reply's build and
                                            here: no request is served meanwhile */
-    uint32_t n = send_frame_at(a->frame, type, r->seq, len);
+    uint32_t n = send_frame_at(a->frame, ready_type, r->seq, ready_len);
+    ready = 0;
     if (!aborting) {
         a->seq = r->seq;
         a->crc = r->crc;
@@ -112,9 +132,20 @@ static int refuse(uint32_t code, const frame_t *f, uint32_t detail)
     return 1;
 }
 
+/* The first cell whose code is bad (there is one) of the SOLVE payload p of `cells` cells. */
+static uint32_t first_bad_cell(const uint8_t *p, uint32_t cells)
+{
+    uint32_t k = 0, bad;
+    while (!(bad = clue_bad(solve_clue_word(p, k)) & clue_cells(k, cells)))
+        k++;
+    return CLUES_PER_WORD * k + clue_first(bad);
+}
+
 /* Checked in host.protocol.decode_solve's order (docs/protocol.md); 1 when refused (its
-   ERROR sent). */
-static int refused(const frame_t *f)
+   ERROR sent); else the grid's cells in *cells.  The clue words are checked eight at a time,
+   their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
+   only in a refused SOLVE. */
+static int refused(const frame_t *f, uint32_t *cells_out)
 {
     const uint8_t *p = f->payload;
     if (f->len < PROTO_SOLVE_SIZE)
@@ -132,24 +163,26 @@ static int refused(const frame_t *f)
         return refuse(ERR_BAD_LENGTH, f, expected);
     if (flags & ~PROTO_SOLVE_FLAGS)
         return refuse(ERR_BAD_FLAGS, f, flags);
-    uint32_t k = 0, bad = 0, last = (cells - 1u) / CLUES_PER_WORD;
-    for (; k < last; k++) {   /* every word whole but the last */
-        bad = clue_bad(solve_clue_word(p, k));
-        if (bad)
+    const uint32_t *word = solve_clue_words(p), *last = word + (cells - 1u) / CLUES_PER_WORD;
+    uint32_t bad = 0;
+    while (word != last) {   /* every word whole but the last */
+        const uint32_t *chunk = last - word > 8 ? word + 8 : last;
+        for (; word != chunk; word++)
+            bad |= clue_bad_any(*word);
+        if ((bad & CLUE_LSBS) || word == last)
             break;
-        if ((k & 7u) == 7u)
-            rx_service();
+        rx_service();
     }
-    if (!bad)
-        bad = clue_bad(solve_clue_word(p, k)) & clue_cells(k, cells);
-    if (bad)
-        return refuse(ERR_BAD_CLUE, f, CLUES_PER_WORD * k + clue_first(bad));
+    if ((bad & CLUE_LSBS)
+        || (clue_bad(*last) & clue_cells((cells - 1u) / CLUES_PER_WORD, cells)))
+        return refuse(ERR_BAD_CLUE, f, first_bad_cell(p, cells));
     if (flags & PROTO_FLAG_DEDUCE) {
         if (!(version & PROTO_VERSION_DEDUCE_OK))
             return refuse(ERR_NO_DEDUCE, f, deduce_id_read);
     } else if (!(version & PROTO_VERSION_ACCEL_OK)) {
         return refuse(ERR_NO_ACCELERATOR, f, accelerator_id_read);
     }
+    *cells_out = cells;
     return 0;
 }
 
@@ -162,7 +195,8 @@ static void serve_solve(const frame_t *f)
         send_bytes(a->frame, a->len);
         return;
     }
-    if (refused(f))
+    uint32_t cells;
+    if (refused(f, &cells))
         return;
     if (queued == PROTO_QUEUE_DEPTH) {
         send_error(ERR_BUSY, MSG_SOLVE, f->seq, 0);
@@ -171,6 +205,7 @@ static void serve_solve(const frame_t *f)
     request_t *r = &queue[queue_slot(queued)];   /* its payload is there (receive) */
     r->seq = f->seq;
     r->crc = f->crc;
+    r->cells = cells;
     queued++;
 }
 
@@ -273,6 +308,8 @@ static void serve_request(const frame_t *f, int searching)
 void serve_poll(void)
 {
     frame_t f;
+    if (ready)
+        send_ready();
     rx_poll();
     while (!queued && receive(&f)) {
         baud_heard();   /* a good frame at the rate now: it is kept */
@@ -299,6 +336,8 @@ static __attribute__((noinline)) int serve_searching(void)
 
 int serve_while_searching(void)
 {
+    if (ready)
+        send_ready();   /* the last SOLVE's reply, while this search's engine runs */
     if (!rx_poll())
         return 0;   /* the usual case: nothing received */
     return serve_searching();
