@@ -234,6 +234,7 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                    "latency_median": statistics.median(latencies),
                    "latency_max": max(latencies),
                    "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames),
+                   "found_at": connection.found_at,
                    "resends": connection.resends, "rx_overruns": device.rx_overruns,
                    "frames_bad": device.frames_bad}
             log(f"  {grid_name(grid)} @ {rate:>9,} baud: {row['per_second']:10,.0f} puzzles/s, "

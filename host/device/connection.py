@@ -297,6 +297,7 @@ class Connection:
             _ledgers.setdefault(self._link_key, Ledger())
         self.resends = 0      # requests sent again, over the whole connection
         self.rate_note = ""   # what became of the switch to the fast rate
+        self.found_at = None  # the rate the device answered at when connecting
         self.serial = None
         self.serial = open_port(port, self.baud) if line is None else line
         if line is None:
@@ -680,7 +681,7 @@ class Connection:
             except (NoAnswer, GarbledAnswer) as error:
                 first = first or error
                 continue
-            self.ledger.rate = rate
+            self.ledger.rate = self.found_at = rate
             return value
         self._line_rate(rates[0])
         raise first
