@@ -30,7 +30,7 @@ PAPER_CLOCK_HZ = 50_000_000
 #: The label stage's row networks (:class:`hw.deduce.labels.Labels`): ``small``, the fewest
 #: compare-and-selects (the XC7A35T builds), and ``fast``, the shortest path (the ECP5
 #: builds); the same labels in the same clocks.
-LABEL_NETWORKS = ("small", "fast")
+LABEL_NETWORKS = ("small", "fast", "pairs")
 
 #: The SoC variants by the name ``make bitstream CORE=`` takes: (paper's accelerator,
 #: deduction engine).

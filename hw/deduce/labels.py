@@ -269,6 +269,8 @@ def run_min(m, name, values, link, k=PREFIX_K, network="small"):
     prefix-min instead of the copy's ``ceil(log2 n) + 1`` multiplexer levels, for
     twice the compare-and-selects."""
     check_network(network)
+    if network == "pairs":
+        return _run_min_pairs(m, name, values, link)
     k_min, k_copy = k
     n = len(values)
     y = _prefix_min(m, f"{name}_l", values, link, k_min)
@@ -297,6 +299,44 @@ def run_min(m, name, values, link, k=PREFIX_K, network="small"):
             b_next[dj] = c & b[ds]
         z, b = z_next, b_next
     return z
+
+
+def _run_min_pairs(m, name, values, link):
+    """Every element the minimum of its run, every pair of elements compared at once
+    (``network="pairs"``, docs/deduce.md section 8.3): the run's *first smallest*
+    element (no larger than the elements after it, smaller than those before it) is
+    its one winner, and every element takes the value of the winner of its run (an
+    AND-OR select).  One compare level and a few LUT levels, for ``n (n - 1) / 2``
+    comparators; no chain of compare-and-selects."""
+    n = len(values)
+
+    def same(i, j):
+        """Elements ``i`` and ``j`` in one run (every link between them)."""
+        lo, hi = min(i, j), max(i, j)
+        return Cat(*(link[x] for x in range(lo + 1, hi + 1))).all() if lo < hi else Const(1, 1)
+
+    # le[i, j] (i < j): element i no larger than element j
+    le = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            le[i, j] = Signal(name=f"{name}_le{i}_{j}")
+            m.d.comb += le[i, j].eq(values[i] <= values[j])
+    win = []
+    for j in range(n):
+        w = Signal(name=f"{name}_win{j}")
+        m.d.comb += w.eq(Cat(*(~same(j, k) | (le[j, k] if j < k else ~le[k, j])
+                               for k in range(n) if k != j)).all())
+        win.append(w)
+    out = []
+    for c in range(n):
+        o = Signal(len(values[c]), name=f"{name}_o{c}")
+        terms = [Mux(win[j] & same(c, j), values[j], 0) for j in range(n)]
+        while len(terms) > 1:      # a balanced OR
+            terms = [terms[i] | terms[i + 1] if i + 1 < len(terms) else terms[i]
+                     for i in range(0, len(terms), 2)]
+        m.d.comb += o.eq(terms[0])
+        out.append(o)
+    return out
 
 
 class Labels(wiring.Component):
