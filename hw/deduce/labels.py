@@ -69,7 +69,13 @@ is ``network="small"``; ``network="fast"`` (docs/deduce.md section 8.3)
 takes each run's minimum as the smaller of the prefix-min left to right and
 its mirror image right to left: ``band x (2 + ceil(log2 P))``
 compare-and-selects and no copy back, the same labels in the same clocks, for
-about twice the operators.
+about twice the operators.  ``network="pairs"`` (:func:`_run_min_pairs`)
+compares every pair of a row's points at once (``P (P - 1) / 2``
+comparators, one compare level) and gives every point the value of its run's
+first smallest point (an AND of the comparisons within the run, then an
+AND-OR select): ``band x 2`` compare levels and a few LUT levels a row, the
+same labels in the same clocks; its comparators grow as ``P**2``, so it is
+meant for the narrow rows (10x10: 55 a row).
 The new labels are registered (they are the next group's "row before"), and
 the findings below (equalities, popcounts, accumulators) are computed from that
 register in the next clock, with the window registered beside it: a pipeline
@@ -167,8 +173,8 @@ PASS_WIDTH = 8
 #: cheaper than compare-and-selects, so the extra level costs less than it saves)
 PREFIX_K = (0, 1)
 #: the row networks of :class:`Labels` (``network``): ``"small"``, the fewest
-#: compare-and-selects (the XC7A35T builds), and ``"fast"``, the shortest path
-#: (:data:`spec.target.LABEL_NETWORKS`)
+#: compare-and-selects, ``"fast"``, a shorter path of compare-and-selects, and
+#: ``"pairs"``, every pair compared at once (:data:`spec.target.LABEL_NETWORKS`)
 NETWORKS = LABEL_NETWORKS
 
 
@@ -267,7 +273,8 @@ def run_min(m, name, values, link, k=PREFIX_K, network="small"):
     mirror-image prefix-min right to left side by side, and each element the smaller
     of its two (both hold the element itself): one compare-and-select after the
     prefix-min instead of the copy's ``ceil(log2 n) + 1`` multiplexer levels, for
-    twice the compare-and-selects."""
+    twice the compare-and-selects.  ``network="pairs"``: :func:`_run_min_pairs`
+    (``k`` unused)."""
     check_network(network)
     if network == "pairs":
         return _run_min_pairs(m, name, values, link)
