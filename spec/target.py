@@ -113,6 +113,12 @@ def _positive_int(name, value, top=None):
         raise ValueError(f"{name} must be an integer{limit}, not {value!r}")
 
 
+def default_label_network(board, max_cols):
+    """The label network of ``board``'s builds ``max_cols`` wide: ``pairs`` up to
+    :data:`PAIRS_MAX_POINTS` points a row, the board's ``label_network`` beyond."""
+    return "pairs" if max_cols + 1 <= PAIRS_MAX_POINTS else board.label_network
+
+
 @dataclass(frozen=True)
 class Target:
     """A build: the SoC's parts and parameters, and the board it is for.
@@ -131,7 +137,7 @@ class Target:
     max_rows: int = 10
     max_cols: int = 10
     band: int = 1
-    label_network: str = "pairs"     # default_label_network(ARTY, max_cols)
+    label_network: str = default_label_network(ARTY, 10)    # at the default max_cols
     trail_depth: int = 32
     clock_hz: int = ARTY.clock_hz
     baud: int = DEFAULT_BAUD
@@ -173,12 +179,6 @@ class Target:
 
     def as_dict(self):
         return dataclasses.asdict(self)
-
-
-def default_label_network(board, max_cols):
-    """The label network of ``board``'s builds ``max_cols`` wide: ``pairs`` up to
-    :data:`PAIRS_MAX_POINTS` points a row, the board's ``label_network`` beyond."""
-    return "pairs" if max_cols + 1 <= PAIRS_MAX_POINTS else board.label_network
 
 
 def default_target(board=ARTY.name, **changes):
