@@ -14,7 +14,7 @@ each class at its own build's.
 """
 
 from slitherlink.spec.protocol import MAX_GRID
-from slitherlink.spec.target import DEFAULT_TARGET
+from slitherlink.spec.target import DEFAULT_TARGET, default_label_network, get_board
 from slitherlink.spec.uart import FAST_BAUD
 
 __all__ = ["DEFAULT_GRID", "DEFAULT_CLASSES", "grid_name", "parse_classes", "class_for",
@@ -57,11 +57,14 @@ def class_for(row, classes):
     return None
 
 
-def class_target(grid, *, band=DEFAULT_TARGET.band,
-                 label_network=DEFAULT_TARGET.label_network, sim_baud=None):
+def class_target(grid, *, band=DEFAULT_TARGET.band, label_network=None, sim_baud=None):
     """The target of class ``grid``: the default target at that grid, band and label
-    network; its UART at ``sim_baud``, else the default target's for the default grid
-    and :data:`spec.uart.FAST_BAUD` for a larger one."""
+    network (by default the network of the grid's width,
+    :func:`spec.target.default_label_network`); its UART at ``sim_baud``, else the
+    default target's for the default grid and :data:`spec.uart.FAST_BAUD` for a larger
+    one."""
+    label_network = label_network or default_label_network(get_board(DEFAULT_TARGET.board),
+                                                           grid[1])
     baud = sim_baud or (DEFAULT_TARGET.baud if tuple(grid) == DEFAULT_GRID else FAST_BAUD)
     return DEFAULT_TARGET.replace(max_rows=grid[0], max_cols=grid[1], band=band,
                                   label_network=label_network, baud=baud)

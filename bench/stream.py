@@ -253,8 +253,7 @@ def stream_target(grid, args=None):
     """The build class ``grid`` streams through: :func:`bench.builds.class_target`, with the
     core, label network and clock of ``args`` (``--core``, ``--label-network``,
     ``--clock``) where given."""
-    network = getattr(args, "label_network", None) or DEFAULT_TARGET.label_network
-    target = class_target(grid, label_network=network)
+    target = class_target(grid, label_network=getattr(args, "label_network", None))
     core = getattr(args, "core", None)
     if core:
         paper, deduce = CORES[core]
@@ -347,8 +346,8 @@ def parse_args(argv):
     p.add_argument("--core", choices=sorted(k for k, (_, deduce) in CORES.items() if deduce),
                    help=f"the SoC variant (default: {DEFAULT_TARGET.core})")
     p.add_argument("--label-network", choices=LABEL_NETWORKS,
-                   help=f"the deduction engine's label network (default: "
-                        f"{DEFAULT_TARGET.label_network})")
+                   help="the deduction engine's label network (default: the class's, "
+                        "spec.target.default_label_network)")
     p.add_argument("--clock", default=None,
                    help="the design clock in MHz, one for every class or per class "
                         "(10x10=39.375,30x30=31.875), or 'evidence': each class's build at "

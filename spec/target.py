@@ -21,16 +21,23 @@ from dataclasses import dataclass, field
 from .uart import DEFAULT_BAUD, divisor_for
 
 __all__ = ["Board", "BOARDS", "Target", "CORES", "LABEL_NETWORKS", "PAPER_CLOCK_HZ",
-           "DEFAULT_TARGET", "default_target", "get_board"]
+           "DEFAULT_TARGET", "PAIRS_MAX_POINTS", "default_label_network", "default_target",
+           "get_board"]
 
 #: The paper's clock (section 5: 0.1578 s per 10x10 puzzle at 50 MHz): our cycle counts
 #: convert to the paper's seconds at this clock.
 PAPER_CLOCK_HZ = 50_000_000
 
 #: The label stage's row networks (:class:`hw.deduce.labels.Labels`): ``small``, the fewest
-#: compare-and-selects (the XC7A35T builds), and ``fast``, the shortest path (the ECP5
-#: builds); the same labels in the same clocks.
-LABEL_NETWORKS = ("small", "fast")
+#: compare-and-selects (the XC7A35T's wide builds), ``fast``, a shorter chain of them (the
+#: ECP5's wide builds), and ``pairs``, every pair of a row's points compared at once (the
+#: narrow builds, :data:`PAIRS_MAX_POINTS`); the same labels in the same clocks.
+LABEL_NETWORKS = ("small", "fast", "pairs")
+
+#: The widest row (lattice points, ``max_cols + 1``) whose default label network is
+#: ``pairs``: its comparators grow as the square of the row (55 a row at 10x10); a wider
+#: build takes its board's ``label_network``.
+PAIRS_MAX_POINTS = 11
 
 #: The SoC variants by the name ``make bitstream CORE=`` takes: (paper's accelerator,
 #: deduction engine).
@@ -56,7 +63,7 @@ class Board:
     bridge_max_baud: int
     #: the default design clock of the board's builds (Hz)
     clock_hz: int
-    #: the default label network of the board's builds
+    #: the default label network of the board's builds wider than :data:`PAIRS_MAX_POINTS`
     label_network: str
     #: the device's resources, for utilisation percentages
     capacity: dict = field(hash=False, compare=False)
@@ -68,7 +75,7 @@ ARTY = Board(
     uart_bridge="FT2232H", bridge_max_baud=12_000_000,
     # the largest clock the MMCM makes within the ECP5 post-route Fmax of the default build
     # (the evidence: boards/evidence.py, docs/boards.md "The clock")
-    clock_hz=39_375_000,
+    clock_hz=45_600_000,
     # the fewest LUTs: the XC7A35T's builds are limited by its LUTs
     label_network="small",
     # XC7A35T (DS180): slice LUTs, slice flip-flops, 36 Kb block RAMs, DSP48E1 slices, ...
@@ -81,7 +88,7 @@ ULX3S = Board(
     uart_bridge="FT231X", bridge_max_baud=3_000_000,
     # the largest clock the PLL makes 5 % below the ECP5 post-route Fmax of the default
     # build (boards/evidence.py, docs/boards.md "The clock")
-    clock_hz=37_500_000,
+    clock_hz=40_625_000,
     # the shortest path: the ECP5's builds are limited by their clock
     label_network="fast",
     # LFE5U-85F (DS1044): LUT4s, flip-flops, 18 Kb EBR blocks, 18x18 multipliers.
@@ -106,6 +113,12 @@ def _positive_int(name, value, top=None):
         raise ValueError(f"{name} must be an integer{limit}, not {value!r}")
 
 
+def default_label_network(board, max_cols):
+    """The label network of ``board``'s builds ``max_cols`` wide: ``pairs`` up to
+    :data:`PAIRS_MAX_POINTS` points a row, the board's ``label_network`` beyond."""
+    return "pairs" if max_cols + 1 <= PAIRS_MAX_POINTS else board.label_network
+
+
 @dataclass(frozen=True)
 class Target:
     """A build: the SoC's parts and parameters, and the board it is for.
@@ -124,7 +137,7 @@ class Target:
     max_rows: int = 10
     max_cols: int = 10
     band: int = 1
-    label_network: str = ARTY.label_network
+    label_network: str = default_label_network(ARTY, 10)    # at the default max_cols
     trail_depth: int = 32
     clock_hz: int = ARTY.clock_hz
     baud: int = DEFAULT_BAUD
@@ -170,16 +183,17 @@ class Target:
 
 def default_target(board=ARTY.name, **changes):
     """The default build of ``board`` (both modes, 10x10, band 1, the board's clock and
-    label network), with ``changes``; a ``core`` name (:data:`CORES`) sets ``paper`` and
-    ``deduce``."""
+    the label network of its width, :func:`default_label_network`), with ``changes``; a
+    ``core`` name (:data:`CORES`) sets ``paper`` and ``deduce``."""
     board = get_board(board)
     core = changes.pop("core", None)
     if core is not None:
         if core not in CORES:
             raise ValueError(f"unknown core {core!r} (known: {', '.join(CORES)})")
         changes["paper"], changes["deduce"] = CORES[core]
+    max_cols = changes.get("max_cols") or Target.max_cols
     defaults = dict(board=board.name, clock_hz=board.clock_hz,
-                    label_network=board.label_network)
+                    label_network=default_label_network(board, max_cols))
     return Target(**{**defaults, **{k: v for k, v in changes.items() if v is not None}})
 
 

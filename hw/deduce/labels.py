@@ -69,7 +69,13 @@ is ``network="small"``; ``network="fast"`` (docs/deduce.md section 8.3)
 takes each run's minimum as the smaller of the prefix-min left to right and
 its mirror image right to left: ``band x (2 + ceil(log2 P))``
 compare-and-selects and no copy back, the same labels in the same clocks, for
-about twice the operators.
+about twice the operators.  ``network="pairs"`` (:func:`_run_min_pairs`)
+compares every pair of a row's points at once (``P (P - 1) / 2``
+comparators, one compare level) and gives every point the value of its run's
+first smallest point (an AND of the comparisons within the run, then an
+AND-OR select): ``band x 2`` compare levels and a few LUT levels a row, the
+same labels in the same clocks; its comparators grow as ``P**2``, so it is
+meant for the narrow rows (10x10: 55 a row).
 The new labels are registered (they are the next group's "row before"), and
 the findings below (equalities, popcounts, accumulators) are computed from that
 register in the next clock, with the window registered beside it: a pipeline
@@ -167,8 +173,8 @@ PASS_WIDTH = 8
 #: cheaper than compare-and-selects, so the extra level costs less than it saves)
 PREFIX_K = (0, 1)
 #: the row networks of :class:`Labels` (``network``): ``"small"``, the fewest
-#: compare-and-selects (the XC7A35T builds), and ``"fast"``, the shortest path
-#: (:data:`spec.target.LABEL_NETWORKS`)
+#: compare-and-selects, ``"fast"``, a shorter path of compare-and-selects, and
+#: ``"pairs"``, every pair compared at once (:data:`spec.target.LABEL_NETWORKS`)
 NETWORKS = LABEL_NETWORKS
 
 
@@ -267,8 +273,11 @@ def run_min(m, name, values, link, k=PREFIX_K, network="small"):
     mirror-image prefix-min right to left side by side, and each element the smaller
     of its two (both hold the element itself): one compare-and-select after the
     prefix-min instead of the copy's ``ceil(log2 n) + 1`` multiplexer levels, for
-    twice the compare-and-selects."""
+    twice the compare-and-selects.  ``network="pairs"``: :func:`_run_min_pairs`
+    (``k`` unused)."""
     check_network(network)
+    if network == "pairs":
+        return _run_min_pairs(m, name, values, link)
     k_min, k_copy = k
     n = len(values)
     y = _prefix_min(m, f"{name}_l", values, link, k_min)
@@ -297,6 +306,44 @@ def run_min(m, name, values, link, k=PREFIX_K, network="small"):
             b_next[dj] = c & b[ds]
         z, b = z_next, b_next
     return z
+
+
+def _run_min_pairs(m, name, values, link):
+    """Every element the minimum of its run, every pair of elements compared at once
+    (``network="pairs"``, docs/deduce.md section 8.3): the run's *first smallest*
+    element (no larger than the elements after it, smaller than those before it) is
+    its one winner, and every element takes the value of the winner of its run (an
+    AND-OR select).  One compare level and a few LUT levels, for ``n (n - 1) / 2``
+    comparators; no chain of compare-and-selects."""
+    n = len(values)
+
+    def same(i, j):
+        """Elements ``i`` and ``j`` in one run (every link between them)."""
+        lo, hi = min(i, j), max(i, j)
+        return Cat(*(link[x] for x in range(lo + 1, hi + 1))).all() if lo < hi else Const(1, 1)
+
+    # le[i, j] (i < j): element i no larger than element j
+    le = {}
+    for i in range(n):
+        for j in range(i + 1, n):
+            le[i, j] = Signal(name=f"{name}_le{i}_{j}")
+            m.d.comb += le[i, j].eq(values[i] <= values[j])
+    win = []
+    for j in range(n):
+        w = Signal(name=f"{name}_win{j}")
+        m.d.comb += w.eq(Cat(*(~same(j, k) | (le[j, k] if j < k else ~le[k, j])
+                               for k in range(n) if k != j)).all())
+        win.append(w)
+    out = []
+    for c in range(n):
+        o = Signal(len(values[c]), name=f"{name}_o{c}")
+        terms = [Mux(win[j] & same(c, j), values[j], 0) for j in range(n)]
+        while len(terms) > 1:      # a balanced OR
+            terms = [terms[i] | terms[i + 1] if i + 1 < len(terms) else terms[i]
+                     for i in range(0, len(terms), 2)]
+        m.d.comb += o.eq(terms[0])
+        out.append(o)
+    return out
 
 
 class Labels(wiring.Component):

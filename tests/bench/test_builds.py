@@ -31,8 +31,9 @@ def test_the_default_class_runs_on_the_default_build():
     assert builds.class_target(first) == DEFAULT_TARGET
     assert builds.vboard_params(builds.class_target(first)) == {}
     larger = builds.class_target((20, 36), band=2)
+    # a wider class takes the board's label network (spec.target.PAIRS_MAX_POINTS)
     assert builds.vboard_params(larger) == {"max_rows": 20, "max_cols": 36, "band": 2,
-                                            "baud": FAST_BAUD}
+                                            "label_network": "small", "baud": FAST_BAUD}
     assert (larger.paper, larger.deduce, larger.clock_hz) == \
         (DEFAULT_TARGET.paper, DEFAULT_TARGET.deduce, DEFAULT_TARGET.clock_hz)
     assert builds.class_target(first, sim_baud=FAST_BAUD).baud == FAST_BAUD

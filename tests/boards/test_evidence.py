@@ -41,7 +41,7 @@ def test_an_arty_clock_without_evidence_is_refused():
     message = str(error.value)
     assert "\n" not in message and "--force-clock" in message
     assert "make bitstream BOARD=ulx3s CORE=soc-both ROWS=10 COLS=10 BAND=1 " \
-           "LABEL_NETWORK=small" in message
+           "LABEL_NETWORK=pairs" in message
 
 
 def test_an_arty_clock_above_the_ecp5_fmax_is_refused():
@@ -133,7 +133,7 @@ def test_the_table_rows():
     text = evidence.table(records)
     lines = text.splitlines()
     assert len(lines) == 4 and lines[0].startswith("| core | grid |")
-    row = next(line for line in lines if line.startswith("| soc-both | 10x10 | 1, small |"))
+    row = next(line for line in lines if line.startswith("| soc-both | 10x10 | 1, pairs |"))
     assert "| 20,000 (23.9 %) | 6,000 | 30 | **38.48 MHz** (25 MHz asked;" in row
     assert "abc1234)" in row and "| 12,000 (57.7 %; def5678 + local changes) |" in row
     record = evidence.find(both, records)

@@ -32,7 +32,10 @@ def test_no_options_are_the_default_target():
 def test_a_board_s_defaults():
     target, _ = parse("--board", "ulx3s")
     assert target == default_target("ulx3s")
-    assert target.label_network == "fast" and target.core == DEFAULT_TARGET.core
+    assert target.label_network == "pairs" and target.core == DEFAULT_TARGET.core
+    # wider rows take the board's network (spec.target.PAIRS_MAX_POINTS)
+    assert parse("--board", "ulx3s", "--cols", "11")[0].label_network == "fast"
+    assert parse("--cols", "11")[0].label_network == "small"
 
 
 def test_every_option_reaches_the_target():

@@ -168,10 +168,10 @@ def corpus(max_rows, max_cols, count):
 
 
 @pytest.mark.parametrize("band,label_network", [(1, "small"), (2, "small"), (3, "small"),
-                                                (7, "small"), (1, "fast")])
+                                                (7, "small"), (1, "fast"), (1, "pairs")])
 def test_engine_solves_corpus_puzzles_as_the_model(band, label_network):
-    """Band heights 1 to 3 and the whole framed grid in one word (7 at 5x5); the fast label
-    network changes no result or counter (its clocks: test_propagator.py)."""
+    """Band heights 1 to 3 and the whole framed grid in one word (7 at 5x5); the fast and
+    pairs label networks change no result or counter (their clocks: test_propagator.py)."""
     dut = DeduceEngine(5, 5, band=band, trail_depth=8, label_network=label_network)
     seen = run(dut, corpus(5, 5, 8), band_counters(band))
     assert any(found == 1 for found, _, _ in seen)

@@ -388,7 +388,7 @@ def reference_run_min(values, links):
 @pytest.mark.parametrize("network", NETWORKS)
 @pytest.mark.parametrize("n", [1, 2, 3, 5, 11, 17, 31, 37])
 def test_run_min_networks(network, n):
-    """The row network alone, both kinds, against the reference on random values and
+    """The row network alone, every kind, against the reference on random values and
     runs (every run length, ties included)."""
     rng = random.Random(n)
     m = Module()
@@ -493,6 +493,7 @@ def test_recorded_search_runs(max_rows, max_cols, band, names, network, limit=30
 
 @pytest.mark.parametrize("max_rows,max_cols,band,names,network",
                          [SEQUENCES[0] + ("small",), SEQUENCES[1] + ("fast",),
+                          SEQUENCES[1] + ("pairs",),
                           (10, 18, 2, ["janko_0982"], "small")])
 def test_partial_passes(max_rows, max_cols, band, names, network, limit=30):
     """With ``hurry`` high (docs/deduce.md section 7.3: the flood run beside has

@@ -14,7 +14,7 @@ from amaranth.hdl import Fragment
 
 import slitherlink.model.band as band_model
 import slitherlink.model.deduce as D
-from slitherlink.hw.deduce.labels import DRAIN
+from slitherlink.hw.deduce.labels import DRAIN, NETWORKS
 from slitherlink.hw.deduce.propagator import Propagator
 from slitherlink.model.deduce import C0, C1, H1, V1
 from tests.hw.deduce.gateware_cases import puzzle_of, to_build
@@ -283,10 +283,11 @@ def test_recorded_searches(max_rows, max_cols, band, names, limit):
     assert stats["skipped"] != 0
 
 
-def test_recorded_searches_fast_label_network():
-    """The fast label row network (docs/deduce.md section 8.3): every output, counter
-    and the exact clocks as the model's, as with the small one."""
-    stats = check_searches(6, 6, 1, ["loopy_5x5_easy_02", "janko_0025"], 40, "fast")
+@pytest.mark.parametrize("label_network", NETWORKS[1:])
+def test_recorded_searches_label_networks(label_network):
+    """The fast and pairs label row networks (docs/deduce.md section 8.3): every output,
+    counter and the exact clocks as the model's, as with the small one."""
+    stats = check_searches(6, 6, 1, ["loopy_5x5_easy_02", "janko_0025"], 40, label_network)
     assert stats["conflicts"] >= 1 and stats["label_runs"] >= 10 and stats["label_fixes"] >= 1
 
 
