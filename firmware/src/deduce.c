@@ -59,7 +59,7 @@ void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *pa
 
 /* STATUS polls between two services of the UART while the engine runs: a poll is some 20
    to 30 cycles, so the receiver is served every 2k cycles or so, well inside the 64 byte
-   times its FIFO holds at the fastest rate (6.3k cycles at 4 Mbaud and 39.375 MHz), with
+   times its FIFO holds at the fastest rate (7.3k cycles at 4 Mbaud and 45.6 MHz), with
    the work before and after a run added. */
 #define POLLS_PER_SERVE 64u
 /* Cycles after which a command is not started before the UART is served: a search of many
