@@ -116,11 +116,10 @@ int main(void)
 {
     serve_init((accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0)
                | (deduce_ok() ? PROTO_VERSION_DEDUCE_OK : 0), accelerator_id(), deduce_id());
-    for (;;) {   /* a reply ready is sent by the next solve's search, or by serve_poll */
+    for (;;) {
+        serve_poll();
         const request_t *r = serve_next();
         if (r)
             solve(r);
-        else
-            serve_poll();
     }
 }

@@ -13,10 +13,7 @@
  *
  * Each frame is received into the queue's next free slot (a SOLVE queued stays there), or
  * into a spare buffer when the queue is full.  The reply to a SOLVE is built in the store's
- * next slot (answer_payload), sent from there and kept there: never copied.  It is sent
- * when the next SOLVE's search first serves the UART, so its bytes go out while that
- * search's engine runs (or by serve_poll when no SOLVE is queued behind it); nothing is
- * received or sent before it, so the replies keep the requests' order.
+ * next slot (answer_payload), sent from there and kept there: never copied.
  *
  * While no search runs, serve_poll() reads requests until one SOLVE is queued, so main.c
  * starts it at once; the frames behind it wait in the receiver until the search's first
@@ -58,39 +55,22 @@ void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce
     baud_init();
 }
 
-/* A reply that is ready and not sent yet (serve_answer): its type and length; it answers
-   the SOLVE at the head of the queue, and is built in store[store_next]. */
-static uint32_t ready, ready_type, ready_len;
-static __attribute__((noinline)) void send_ready(void);
-
 const request_t *serve_next(void)
 {
-    return queued > ready ? &queue[queue_slot(ready)] : 0;
+    return queued ? &queue[queue_head] : 0;
 }
 
 uint8_t *answer_payload(void)
 {
-    if (ready)   /* every search serves the UART first; this only makes sure */
-        send_ready();
     return store[store_next].frame + PROTO_FRAME_SIZE;
 }
 
 void serve_answer(uint32_t type, uint32_t len)
 {
-    ready = 1;
-    ready_type = type;
-    ready_len = len;
-}
-
-/* Send the reply that is ready, keep it for a resend (unless an ABORT ended its search)
-   and take its SOLVE off the queue. */
-static void send_ready(void)
-{
     const request_t *r = &queue[queue_head];
     answer_t *a = &store[store_next];   /* nothing reads it between the reply's build and
                                            here: no request is served meanwhile */
-    uint32_t n = send_frame_at(a->frame, ready_type, r->seq, ready_len);
-    ready = 0;
+    uint32_t n = send_frame_at(a->frame, type, r->seq, len);
     if (!aborting) {
         a->seq = r->seq;
         a->crc = r->crc;
@@ -308,8 +288,6 @@ static void serve_request(const frame_t *f, int searching)
 void serve_poll(void)
 {
     frame_t f;
-    if (ready)
-        send_ready();
     rx_poll();
     while (!queued && receive(&f)) {
         baud_heard();   /* a good frame at the rate now: it is kept */
@@ -336,8 +314,6 @@ static __attribute__((noinline)) int serve_searching(void)
 
 int serve_while_searching(void)
 {
-    if (ready)
-        send_ready();   /* the last SOLVE's reply, while this search's engine runs */
     if (!rx_poll())
         return 0;   /* the usual case: nothing received */
     return serve_searching();

@@ -19,26 +19,21 @@ typedef struct {
 /* Start serving: version_flags are VERSION's flags (PROTO_VERSION_*_OK), the build's;
    the engines' ID registers as read (the details of NO_ACCELERATOR and NO_DEDUCE). */
 void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce_id);
-/* Send the reply that is ready (serve_answer), then receive and answer requests while no
-   search runs, until a SOLVE is queued or nothing is left to read; go back to the start
-   rate when a new one was not confirmed in time. */
+/* Receive and answer requests while no search runs, until a SOLVE is queued or nothing is
+   left to read; go back to the start rate when a new one was not confirmed in time. */
 void serve_poll(void);
-/* The SOLVE to run next, or 0: the head of the queue, or the one behind it while the
-   head's reply is ready but not sent yet. */
+/* The SOLVE to run next (the head of the queue), or 0. */
 const request_t *serve_next(void);
-/* Where the reply to the SOLVE being solved is built: the payload of the store's next
-   slot, so that it is sent from there and kept without a copy. */
+/* Where the reply to the SOLVE at the head of the queue is built: the payload of the
+   store's next slot, so that it is sent from there and kept without a copy. */
 uint8_t *answer_payload(void);
-/* The reply built at answer_payload() (`type`, `len` bytes) to the SOLVE being solved is
-   ready.  It is sent before anything else is received or sent: by the next search's first
-   service of the UART (serve_while_searching: the next SOLVE's engine run has started, so
-   the reply's bytes go out while it runs) or by serve_poll; then it is kept for a resend
-   (unless an ABORT ended its search) and the SOLVE is taken off the queue. */
+/* Send the reply built at answer_payload() (`type`, `len` bytes) to the SOLVE at the head
+   of the queue, keep it for a resend (unless an ABORT ended its search) and take the SOLVE
+   off the queue. */
 void serve_answer(uint32_t type, uint32_t len);
 
-/* Serve the UART while a search runs: send the reply that is ready (serve_answer), receive,
-   answer PING and STATS, queue SOLVE (BUSY when the queue is full), answer a resend from
-   the kept answers.  Returns nonzero when an ABORT
+/* Serve the UART while a search runs: receive, answer PING and STATS, queue SOLVE (BUSY when
+   the queue is full), answer a resend from the kept answers.  Returns nonzero when an ABORT
    arrived: the search then ends, the queue behind it is emptied and the kept answers are
    forgotten.  The searches call it every few thousand cycles (search.c, deduce.c). */
 int serve_while_searching(void);
