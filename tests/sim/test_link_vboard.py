@@ -18,10 +18,13 @@ SoC at its design clock, starting at 115200 baud), in the protocol's own bytes
 * the harness: the host's line rate is the pty's, so a host at another rate than the
   board's garbles, as on a real link.
 
-The tests that wait out the rate's confirmation window (a quarter of a second of device
-time) and the harness's test run on the small build (tests/sim/builds.py: a 4x4
-paper-only grid at the default build's clock and start rate), which simulates about six
-times as fast.
+The default build's tests run at :data:`RATE`, switched to once by SET_BAUD and confirmed
+(:class:`Board`): the rules they check are the same at every rate (the inter-byte timeout
+is in byte times), and a byte takes about 17 times fewer cycles than at the start rate.
+The tests of the rate itself (SET_BAUD from the start rate and back, its fallback, a host
+at another rate) run on the small build (tests/sim/builds.py: a 4x4 paper-only grid at the
+default build's clock and start rate), which simulates about six times as fast; they wait
+out the confirmation window (a quarter of a second of device time).
 
 Device time is the board's exact cycle count (SIGUSR1); wall-clock deadlines only bound a
 test that would otherwise hang.
@@ -46,6 +49,11 @@ DEADLINE = 120.0
 #: fewest device cycles a second the virtual board runs, however busy the machine (it runs
 #: about 100 k to 1 M): bounds a wait for many cycles
 SLOWEST = 10_000
+#: the default board's rate in these tests: one it offers at which the firmware receives
+#: often enough also during a paper-mode search (every 64 checks, about 6,400 cycles at
+#: most: the 64-byte receive FIFO holds 12,600 cycles of a full line at 2 Mbaud, 6,300 at
+#: the fastest, 4 Mbaud, where SOLVEs sent during a long paper-mode search overrun)
+RATE = 2_000_000
 #: a puzzle whose paper-mode search runs for more than 300k checks
 LONG = "janko_0101"
 #: checks of a long search: about 2 M cycles, far more than a request and its answer take
@@ -54,12 +62,24 @@ LONG_CHECKS = 20_000
 MT = S.MsgType
 
 
+class Board:
+    """A running virtual board and the rate its link is at (``rate``); everything else is
+    the :class:`sim.vboard.VirtualBoard`'s (``baud`` is its start rate)."""
+
+    def __init__(self, vboard, rate):
+        self.vboard, self.rate = vboard, rate
+
+    def __getattr__(self, name):
+        return getattr(self.vboard, name)
+
+
 class Link:
-    """A session with the board: the pty at a rate, the replies decoded strictly."""
+    """A session with the board: the pty at a rate (the board's by default), the replies
+    decoded strictly."""
 
     def __init__(self, board, baud=None):
         self.board = board
-        self.port = serial.Serial(board.port, baud or board.baud, timeout=0.02)
+        self.port = serial.Serial(board.port, baud or board.rate, timeout=0.02)
         self.decoder = F.Decoder()
         self.replies = []
 
@@ -129,8 +149,15 @@ def wait_cycles(board, link, cycles):
 
 @pytest.fixture(scope="module")
 def board():
+    """The default board, switched to :data:`RATE` (SET_BAUD, confirmed by the next frame):
+    it stays there for every session after (its clock stops between them)."""
     with VirtualBoard("soc", build=build_design("soc", quiet=True)) as vboard:
-        yield vboard
+        with Link(Board(vboard, vboard.baud)) as session:
+            session.ping()
+            assert set_baud(session, RATE, seq=1).type == MT.BAUD
+            session.set_rate(RATE)
+            assert session.ping(seq=2).baud == RATE
+        yield Board(vboard, RATE)
 
 
 @pytest.fixture(scope="module")
@@ -139,7 +166,7 @@ def small_board():
     which simulates about six times as fast (the rate is the firmware's and the UART's, not
     the grid's)."""
     with VirtualBoard("soc", build=builds.small()) as vboard:
-        yield vboard
+        yield Board(vboard, vboard.baud)
 
 
 @pytest.fixture
@@ -176,8 +203,9 @@ def test_version_says_the_build_and_its_rates(board, link):
     bridge = BOARDS[DEFAULT_TARGET.board].bridge_max_baud
     assert (version.protocol, version.max_rows, version.max_cols) == (S.PROTOCOL_VERSION, 10, 10)
     assert version.clock_hz == board.clock_hz == DEFAULT_TARGET.clock_hz
-    assert version.baud == version.start_baud == board.baud == DEFAULT_TARGET.baud
+    assert version.start_baud == board.baud == DEFAULT_TARGET.baud
     assert version.max_baud == rates.max_baud(board.clock_hz, bridge) == 4_000_000
+    assert version.baud == board.rate == RATE     # the fixture's SET_BAUD
     assert version.max_payload == S.solve_length(10, 10)
     assert version.queue == S.QUEUE_DEPTH
     assert version.flags == S.VERSION_ACCEL_OK | S.VERSION_DEDUCE_OK
@@ -479,7 +507,7 @@ def test_rates_the_build_does_not_offer(board, link):
     busy = set_baud(link, 2_000_000, seq=82)     # not while a search runs
     assert (busy.seq, busy.code) == (82, S.ErrorCode.BUSY)
     assert link.read(1)[0].seq == 81
-    assert link.ping().baud == board.baud
+    assert link.ping().baud == board.rate
 
 
 def test_streaming_at_the_fastest_rate(board, link):
@@ -508,8 +536,8 @@ def test_streaming_at_the_fastest_rate(board, link):
     assert stats.rx_overruns == stats_before.rx_overruns
     assert stats.rx_frame_errors == stats_before.rx_frame_errors
     assert stats.frames_bad == stats_before.frames_bad
-    assert set_baud(link, board.baud, seq=99).type == MT.BAUD
-    link.set_rate(board.baud)
+    assert set_baud(link, board.rate, seq=99).type == MT.BAUD
+    link.set_rate(board.rate)
     link.ping()
 
 

@@ -177,7 +177,10 @@ def test_engine_solves_corpus_puzzles_as_the_model(band, label_network):
     assert any(found == 1 for found, _, _ in seen)
 
 
-@pytest.mark.parametrize("band", [1, 2, 7])
+@pytest.mark.parametrize("band", [
+    # band 1's stream: the default SoC's firmware loads every deduce-mode puzzle by it, of
+    # several sizes one after the other (tests/sim/test_vboard_deduce.py, every counter)
+    pytest.param(1, marks=pytest.mark.slow), 2, 7])
 def test_clue_stream_loads_as_the_clue_registers(band):
     """DEDUCE_CLUES (eight codes a write, rows spanning words, the protocol's blank code)
     gives every puzzle the model's search; puzzles of several sizes one after the other, so
@@ -191,7 +194,10 @@ def test_clue_stream_loads_as_the_clue_registers(band):
     assert any(found == 1 for found, _, _ in seen)
 
 
-@pytest.mark.parametrize("band", [1, 2])
+@pytest.mark.parametrize("band", [
+    # band 1's trail: the default SoC's engine on the virtual board, decisions and
+    # backtracks counted as the model's (tests/sim/test_vboard_deduce.py)
+    pytest.param(1, marks=pytest.mark.slow), 2])
 def test_engine_backtracks_through_the_trail_as_the_model(band):
     """Random small puzzles smaller than the build: many solutions or none."""
     rng = random.Random(12 + band)
