@@ -72,7 +72,7 @@ Requests and their replies (the device's rules; the fake device follows them):
   runs.
 * The device serves its UART (an access to its registers completes) at least every
   :data:`SERVICE_INTERVAL_CYCLES` of its clock while it runs: a search polls the receiver
-  every 64 checks (paper mode) or every 64 polls of the engine (deduce mode), and a byte
+  every 32 checks (paper mode) or every 64 polls of the engine (deduce mode), and a byte
   sent waits for room at most one byte time (10 bit times of at most 2^16 cycles).  A
   device that goes longer is hung; the virtual board reports when its firmware last
   served the UART, so a host finds a hung one without sending a byte.

@@ -81,6 +81,12 @@ def baud_of(clock_hz, bit_time):
     return (int(clock_hz) * 2 * (1 << DIVISOR_FRACTION_BITS) + bit_time) // (2 * bit_time)
 
 
+def made_baud(clock_hz, baud):
+    """The rate the UART makes of ``baud`` at ``clock_hz`` (VERSION's ``baud``): near
+    ``baud``, equal only where the bit time is a whole number of fractions of a cycle."""
+    return baud_of(clock_hz, bit_time_for(clock_hz, baud))
+
+
 def bridge_bauds(bridge_max_baud, slowest=DEFAULT_BAUD):
     """The whole rates a USB-UART bridge makes exactly, fastest first, down to ``slowest``:
     its fastest rate divided by a whole number (the FTDI bridges' baud generators: the

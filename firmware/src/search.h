@@ -35,6 +35,6 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes);
 void search_run(uint32_t max_solutions, uint32_t check_limit, search_result_t *result);
 
 /* The search serves the UART (serve_while_searching) every SEARCH_POLL_MASK + 1 checks. */
-#define SEARCH_POLL_MASK 63u
+#define SEARCH_POLL_MASK 31u
 
 #endif

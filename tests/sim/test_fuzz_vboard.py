@@ -27,12 +27,15 @@ import serial
 
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.spec import protocol as S
-from slitherlink.spec.uart import FAST_BAUD
+from slitherlink.spec.target import DEFAULT_TARGET
+from slitherlink.spec.uart import FAST_BAUD, made_baud
 from tests.conftest import load
 from tests.sim import frames as F
 
 #: the rate of the fuzz, switched to after the start (SET_BAUD, confirmed by a PING)
 BAUD = FAST_BAUD
+#: the rate the board's UART makes of it (VERSION's ``baud``)
+MADE = made_baud(DEFAULT_TARGET.clock_hz, BAUD)
 PUZZLES = ["edge_1x2_3", "edge_1x3_two_solutions", "edge_2x4_global_unsat", "janko_0002"]
 #: seconds to wait for the reply to one round (several timeouts may be needed)
 ROUND_TIMEOUT = 120.0
@@ -56,10 +59,12 @@ def switch_rate(port, baud):
     rate and a PING that confirms it (docs/protocol.md)."""
     decoder = F.Decoder()
     exchange(port, decoder, F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=baud), seq=1),
-             lambda r: r.type == MT.BAUD and r.seq == 1 and r.baud == baud, [])
+             lambda r: r.type == MT.BAUD and r.seq == 1
+             and r.baud == made_baud(DEFAULT_TARGET.clock_hz, baud), [])
     port.baudrate = baud
     exchange(port, decoder, F.frame(MT.PING, seq=2),
-             lambda r: r.type == MT.VERSION and r.seq == 2 and r.baud == baud, [])
+             lambda r: r.type == MT.VERSION and r.seq == 2
+             and r.baud == made_baud(DEFAULT_TARGET.clock_hz, baud), [])
 
 
 def _flip(rng, frame):
@@ -126,7 +131,7 @@ def request(rng):
     if kind == 0:
         def check(reply):
             return reply.type == MT.VERSION and reply.seq == n and reply.max_rows == 10 \
-                and reply.baud == BAUD and reply.flags == (S.VERSION_ACCEL_OK
+                and reply.baud == MADE and reply.flags == (S.VERSION_ACCEL_OK
                                                            | S.VERSION_DEDUCE_OK)
         return F.frame(MT.PING, seq=n), check
     if kind == 1:
