@@ -453,7 +453,11 @@ class Pipeline:
         job.sends += 1     # answered now, it was not answered at the first send
         job.last_sent = now
         self.c.resends += 1
-        self.c._write(P.encode_resend(P.frame_crc(job.frame), job.seq), f"{job.label}: its answer again")
+        self._write_resend(job, "its answer again")
+
+    def _write_resend(self, job, why):
+        """A RESEND naming ``job``'s SOLVE by its SEQ and CRC."""
+        self.c._write(P.encode_resend(P.frame_crc(job.frame), job.seq), f"{job.label}: {why}")
 
     def _resend_refused(self, job, reply):
         """The device's ERROR to a RESEND: PENDING, the SOLVE is there (queued or being
@@ -489,8 +493,7 @@ class Pipeline:
     def _look(self, job):
         """RESEND after silence: where is ``job``'s SOLVE?  Not a resend: nothing of it is
         sent again unless the device does not have it."""
-        self.c._write(P.encode_resend(P.frame_crc(job.frame), job.seq),
-                      f"{job.label}: where is it?")
+        self._write_resend(job, "where is it?")
 
     def _searching(self, head):
         """The device has the head, queued or searching (PENDING, or a probe's VERSION): it
