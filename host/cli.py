@@ -384,34 +384,27 @@ def _board_default(name):
     return getattr(link, name)
 
 
-def _count(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be 0 or more")
-    return value
+def _number(kind, least, strictly=False):
+    """An argparse converter: ``kind`` (int or float) of at least ``least`` (greater than it
+    where ``strictly``), or one clear line."""
+    what = "a whole number" if kind is int else "a number"
+    bound = f"greater than {least}" if strictly else (
+        f"{least} or more" if least == 0 else f"at least {least}")
+
+    def convert(text):
+        try:
+            value = kind(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{text!r} is not {what}") from None
+        if not (value > least if strictly else value >= least):
+            raise argparse.ArgumentTypeError(f"{text!r} must be {bound}")
+        return value
+    return convert
 
 
-def _positive_float(text):
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"{text!r} must be greater than 0")
-    return value
-
-
-def _positive_int(text):
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
+_count = _number(int, 0)
+_positive_int = _number(int, 1)
+_positive_float = _number(float, 0, strictly=True)
 
 
 def main(argv=None, *, stdin=None, stdout=None, stderr=None):

@@ -36,22 +36,6 @@ PAPER, DEDUCE = P.Mode.PAPER, P.Mode.DEDUCE
 WAIT = 60.0
 
 
-@pytest.fixture
-def serve():
-    """``serve(device) -> pty path``; stops every device and closes every session after."""
-    stops = []
-
-    def start(device):
-        path, stop = device.serve_pty()
-        stops.append(stop)
-        return path
-
-    yield start
-    B.close_all()
-    for stop in stops:
-        stop()
-
-
 def requests_of(device, type):
     return [f for f in device.requests if f.type == type]
 

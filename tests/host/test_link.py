@@ -36,21 +36,6 @@ from tests.conftest import REPO, load
 from tests.host.clock import Clock
 
 
-@pytest.fixture
-def serve():
-    stops = []
-
-    def start(device):
-        path, stop = device.serve_pty()
-        stops.append(stop)
-        return path
-
-    yield start
-    B.close_all()
-    for stop in stops:
-        stop()
-
-
 # -- a lossy link ----------------------------------------------------------------------------
 
 @pytest.mark.parametrize("seed, drop_share", [(1, 0.5), (2, 1.0), (3, 0.0)],
