@@ -20,7 +20,8 @@ loop an odd number of times).
 
 import time
 
-__all__ = ["Lattice", "loop_solutions", "Deadline", "DEFAULT_TIME_LIMIT", "MAX_SOLUTIONS_CAP"]
+__all__ = ["Lattice", "loop_solutions", "keep_solutions", "Deadline", "DEFAULT_TIME_LIMIT",
+           "MAX_SOLUTIONS_CAP"]
 
 #: Time limit (seconds) an engine uses when the caller gives none: engines never hang.
 DEFAULT_TIME_LIMIT = 600.0
@@ -162,6 +163,15 @@ def loop_solutions(loops, clued_edges):
     if not touching:
         return list(loops)
     return []
+
+
+def keep_solutions(found, loops, clued_edges):
+    """Adds the loops of a model that are solutions (:func:`loop_solutions`) to ``found``, a
+    dict of edge sets kept in the order found; returns those loops."""
+    good = loop_solutions(loops, clued_edges)
+    for loop in good:
+        found.setdefault(frozenset(loop))
+    return good
 
 
 class Deadline:

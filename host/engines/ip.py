@@ -56,7 +56,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
 from . import Stopwatch
-from ._edges import Deadline, Lattice, finish, loop_solutions, wanted_solutions
+from ._edges import Deadline, Lattice, finish, keep_solutions, wanted_solutions
 
 __all__ = ["solve", "starting_rule_cuts"]
 
@@ -136,7 +136,7 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
     lattice = Lattice(puzzle.rows, puzzle.cols)
     counters = {"mip_runs": 0, "subtours_cut": 0, "solutions_blocked": 0,
                 "bb_nodes": 0, "known_lines": 0, "known_empty": 0}
-    found, known = [], set()
+    found = {}  # the solutions' edge sets, in the order found
     exhausted = timed_out = False
     with Stopwatch() as clock:
         n_arcs = 2 * lattice.num_edges          # column 2e: p -> q, 2e + 1: q -> p
@@ -187,12 +187,7 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
             x = res.x
             edges = [e for e in range(lattice.num_edges) if x[2 * e] + x[2 * e + 1] > 0.5]
             loops = lattice.loops(edges)
-            good = loop_solutions(loops, clued)
-            for loop in good:
-                key = frozenset(loop)
-                if key not in known:
-                    known.add(key)
-                    found.append(key)
+            good = keep_solutions(found, loops, clued)
             for loop in loops:                                             # Subtours
                 rows.add(-np.inf, len(loop) - 1, both(loop))
             counters["solutions_blocked"] += len(good)
@@ -205,7 +200,7 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
     if timed_out:
         messages.append(f"time limit of {deadline.seconds:g} s reached after "
                         f"{counters['mip_runs']} MIP runs")
-    return finish("ip", puzzle, lattice, found[:wanted], unique=unique, wanted=wanted,
+    return finish("ip", puzzle, lattice, list(found)[:wanted], unique=unique, wanted=wanted,
                   exhausted=exhausted, seconds=clock.seconds, counters=counters,
                   message="; ".join(messages))
 

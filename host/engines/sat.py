@@ -41,7 +41,7 @@ from itertools import combinations as subsets
 from pysat.solvers import Solver
 
 from . import Stopwatch
-from ._edges import Deadline, Lattice, finish, loop_solutions, wanted_solutions
+from ._edges import Deadline, Lattice, finish, keep_solutions, wanted_solutions
 
 __all__ = ["solve", "encode", "exactly"]
 
@@ -95,7 +95,7 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
     lattice = Lattice(puzzle.rows, puzzle.cols)
     counters = {"sat_calls": 0, "models": 0, "subloop_rounds": 0, "subloops_cut": 0,
                 "solutions_blocked": 0}
-    found, known = [], set()
+    found = {}  # the solutions' edge sets, in the order found
     exhausted = timed_out = False
     with Stopwatch() as clock:
         clauses = encode(puzzle, lattice)
@@ -115,12 +115,7 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
                 model = sat.get_model()
                 edges = [e for e in range(lattice.num_edges) if model[e] > 0]
                 loops = lattice.loops(edges)
-                good = loop_solutions(loops, clued)
-                for loop in good:
-                    key = frozenset(loop)
-                    if key not in known:
-                        known.add(key)
-                        found.append(key)
+                good = keep_solutions(found, loops, clued)
                 if len(loops) > 1:
                     counters["subloop_rounds"] += 1
                 for loop in loops:
@@ -135,7 +130,7 @@ def solve(puzzle, *, unique=False, time_limit=None, max_solutions=None,
     if timed_out:
         messages.append(f"time limit of {deadline.seconds:g} s reached after "
                         f"{counters['sat_calls']} SAT calls")
-    return finish("sat", puzzle, lattice, found[:wanted], unique=unique, wanted=wanted,
+    return finish("sat", puzzle, lattice, list(found)[:wanted], unique=unique, wanted=wanted,
                   exhausted=exhausted, seconds=clock.seconds, counters=counters,
                   message="; ".join(messages))
 
