@@ -119,15 +119,21 @@ def detect_format(text):
 
 # --- Loopy game ids -----------------------------------------------------------------
 
-def _where(source, line, column0, index):
-    """Error-location keywords for character ``index`` (0-based) of an id or URL.
+def _stripped(text, source, line, column):
+    """``(s, fail)``: ``text`` without its surrounding blanks, and ``fail(message, index)``,
+    which raises a :class:`PuzzleError` placed at character ``index`` (0-based) of ``s``.
 
-    In a file (``line`` given) the place is a line and a column; in a literal
-    (a command-line argument) it is the 1-based character of the string.
+    In a file (``line`` given) the place is a line and a column; in a literal (a
+    command-line argument) it is the 1-based character of the string.
     """
-    if line is not None:
-        return {"source": source, "line": line, "column": column0 + index + 1}
-    return {"source": source, "position": index + 1}
+    lead = len(text) - len(text.lstrip())
+
+    def fail(message, index):
+        if line is not None:
+            raise PuzzleError(message, source=source, line=line,
+                              column=column + lead + index + 1)
+        raise PuzzleError(message, source=source, position=index + 1)
+    return text.strip(), fail
 
 
 def parse_loopy(text, *, source=None, name="", line=None, column=0):
@@ -136,12 +142,7 @@ def parse_loopy(text, *, source=None, name="", line=None, column=0):
     ``line`` and ``column`` (0-based offset of the id in its line) place errors
     inside a file; without ``line`` errors name the character of the id.
     """
-    raw = text
-    lead = len(raw) - len(raw.lstrip())
-    s = raw.strip()
-
-    def fail(message, index):
-        raise PuzzleError(message, **_where(source, line, column + lead, index))
+    s, fail = _stripped(text, source, line, column)
 
     if not s:
         raise PuzzleError("empty Loopy game id", source=source, line=line)
@@ -225,12 +226,7 @@ def format_loopy(puzzle):
 
 def parse_puzzlink(text, *, source=None, name="", line=None, column=0):
     """Read a puzz.link / pzv.jp Slitherlink URL (``p?slither/<cols>/<rows>/<body>``)."""
-    raw = text
-    lead = len(raw) - len(raw.lstrip())
-    s = raw.strip()
-
-    def fail(message, index):
-        raise PuzzleError(message, **_where(source, line, column + lead, index))
+    s, fail = _stripped(text, source, line, column)
 
     if not s:
         raise PuzzleError("empty puzz.link URL", source=source, line=line)
