@@ -266,11 +266,10 @@ def stream_target(grid, args=None):
 
 
 def evidence_clock(target):
-    """The clock (Hz) ``target``'s board may run its build at by the ECP5 evidence of the
-    same core, grid, band and label network (:func:`boards.evidence.board_clock`);
-    ValueError (one line) without such evidence."""
+    """The clock (Hz) ``target``'s board may run its build at by its ECP5 evidence
+    (:func:`boards.evidence.supported_clock`); ValueError (one line) without it."""
     from slitherlink.boards import evidence
-    hz = evidence.board_clock(target.board, evidence.find(target, evidence.load()))
+    hz = evidence.supported_clock(target)
     if hz is None:
         raise ValueError(f"no ECP5 evidence for {evidence.describe(evidence.key(target))} "
                          f"(docs/boards.md, the table of builds): give --clock in MHz")

@@ -31,7 +31,7 @@ from slitherlink.spec.target import ARTY, BOARDS, CORES, ULX3S, Target, default_
 
 from .top import mhz
 
-__all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock",
+__all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock", "supported_clock",
            "check_clock", "add", "default_clocks", "table", "with_table", "main"]
 
 #: The evidence, one record a build.
@@ -96,6 +96,13 @@ def board_clock(board, record):
     if not ecp5:
         return None
     return board_support(board).largest_clock(ecp5["fmax_mhz"] * 1e6 / MARGIN[board])
+
+
+def supported_clock(target, records=None):
+    """The clock (Hz) ``target``'s board may run its build at by the ECP5 evidence of the
+    same core, grid, band and label network (:func:`board_clock`); None without such
+    evidence.  ``records``: the evidence (default: :func:`load`)."""
+    return board_clock(target.board, find(target, load() if records is None else records))
 
 
 def _make_args(target):
@@ -180,10 +187,7 @@ def _clock(board, record):
     clock = board_clock(board, record)
     if clock is None:
         return "no evidence" if board == ARTY.name else "-"
-    default = BOARDS[board].clock_hz
-    if default <= clock:
-        return f"{mhz(default)} MHz"
-    return f"{mhz(clock)} MHz (`CLOCK={mhz(clock)}`)"
+    return f"{mhz(clock)} MHz"
 
 
 def default_clocks(records):

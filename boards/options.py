@@ -3,7 +3,9 @@
 ``make bitstream`` (:mod:`boards.build`) and ``make soc-verilog`` (:mod:`boards.verilog`)
 take a :class:`spec.target.Target` as options: :func:`add_target_options` adds them to a
 parser, :func:`target_from_args` makes the target (:func:`spec.target.default_target`:
-what is not given is the board's default build).
+what is not given is the board's default build; without ``--clock``, the clock is the
+largest the board makes within the build's own ECP5 evidence, :mod:`boards.evidence`, as
+the default build's is).
 """
 
 import math
@@ -11,6 +13,8 @@ import math
 from slitherlink.spec.target import (BOARDS, CORES, DEFAULT_TARGET, LABEL_NETWORKS,
                                      default_target)
 from slitherlink.spec.uart import FAST_BAUD
+
+from . import evidence
 
 __all__ = ["add_target_options", "target_from_args"]
 
@@ -46,7 +50,9 @@ def add_target_options(parser, *, fixtures=()):
                        help=f"decisions on the deduction engine's trail "
                             f"(default {DEFAULT_TARGET.trail_depth})")
     group.add_argument("--clock", type=float, metavar="MHZ",
-                       help="design clock in MHz (default: the board's)")
+                       help="design clock in MHz (default: the largest the board makes "
+                            "within the build's ECP5 evidence, boards/evidence.json; "
+                            "without evidence, the board's)")
     group.add_argument("--baud", type=int, help=f"UART baud rate (default "
                        f"{DEFAULT_TARGET.baud}; --fast-uart: {FAST_BAUD})")
     group.add_argument("--fast-uart", action="store_true", help=f"UART at {FAST_BAUD} baud")
@@ -74,8 +80,14 @@ def target_from_args(args):
     if args.clock is not None and not (math.isfinite(args.clock) and args.clock > 0):
         raise ValueError(f"--clock must be a positive number of MHz, not {args.clock:g}")
     clock_hz = None if args.clock is None else round(args.clock * 1e6)
-    return default_target(
+    target = default_target(
         args.board, core=None if fixture else args.core, max_rows=args.rows,
         max_cols=args.cols, band=args.band, label_network=args.label_network,
         trail_depth=args.trail_depth, clock_hz=clock_hz,
-        baud=FAST_BAUD if args.fast_uart else args.baud), fixture
+        baud=FAST_BAUD if args.fast_uart else args.baud)
+    if clock_hz is None and not fixture:
+        # no --clock: the clock the build's own evidence supports, where it has some
+        supported = evidence.supported_clock(target)
+        if supported is not None:
+            target = target.replace(clock_hz=supported)
+    return target, fixture

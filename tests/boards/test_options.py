@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from slitherlink.boards import evidence
 from slitherlink.boards.build import FIXTURES
 from slitherlink.boards.options import add_target_options, target_from_args
 from slitherlink.spec.target import DEFAULT_TARGET, default_target
@@ -46,6 +47,27 @@ def test_every_option_reaches_the_target():
     assert target == default_target("arty", core="soc-deduce", max_rows=36, max_cols=20,
                                     band=2, label_network="fast", trail_depth=64,
                                     clock_hz=37_500_000, baud=FAST_BAUD)
+
+
+def test_a_build_without_a_clock_runs_at_what_its_evidence_supports():
+    """Without --clock a build takes the largest clock its board makes within the ECP5
+    evidence of the same core, grid, band and label network (as the default build does);
+    a build without evidence, the board's clock; --clock wins."""
+    records = evidence.load()
+    with_evidence = [r for r in records if r.get("ulx3s") and r["band"] is not None
+                     and evidence.board_clock("arty", r) != DEFAULT_TARGET.clock_hz]
+    assert with_evidence, "boards/evidence.json has no deduce build at another clock"
+    record = with_evidence[0]
+    argv = ("--core", record["core"], "--rows", str(record["max_rows"]), "--cols",
+            str(record["max_cols"]), "--band", str(record["band"]), "--label-network",
+            record["label_network"])
+    target, _ = parse(*argv)
+    assert target.clock_hz == evidence.board_clock("arty", record) != DEFAULT_TARGET.clock_hz
+    assert parse(*argv, "--clock", "20")[0].clock_hz == 20_000_000
+    # a grid no build of the evidence has
+    target, _ = parse("--core", "soc-deduce", "--rows", "7", "--cols", "9")
+    assert evidence.find(target, records) is None
+    assert target.clock_hz == DEFAULT_TARGET.clock_hz
 
 
 def test_a_fixture_takes_the_grid_and_clock():
