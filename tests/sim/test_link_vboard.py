@@ -437,15 +437,21 @@ def test_the_queue_full_and_empty(link):
 
 
 def test_abort_empties_the_queue_and_forgets_the_answers(board, link):
+    """ABORT ends the running search (its counters are the model's up to its checks) and
+    drops the queued ones; the kept answers are forgotten."""
     short = long_solve(50, checks=LONG_CHECKS // 2)
     kept = link.ask(short)
-    link.send(long_solve(51, checks=0))           # no bound: runs until ABORTed
-    link.send(long_solve(52))
+    puzzle, _ = load(LONG)
+    link.send(F.solve(puzzle, seq=51, mode=S.Mode.PAPER, unique=True, counters=True))
+    link.send(long_solve(52))                     # 51 has no bound: runs until ABORTed
     link.send(long_solve(53))
     link.ping(seq=54)
     aborted = link.ask(F.frame(MT.ABORT, seq=55))
-    assert (aborted.type, aborted.seq) == (MT.ANSWER, 51)
-    assert aborted.flags == S.RESULT_ABORTED | S.RESULT_UNIQUE
+    assert (aborted.type, aborted.seq) == (MT.RESULT, 51)
+    assert aborted.flags == S.RESULT_ABORTED | S.RESULT_UNIQUE and aborted.checks > 0
+    status, _, counters = F.expected_paper(puzzle, unique=True, max_checks=aborted.checks)
+    assert {key: aborted.fields[key] for key in counters} == counters
+    assert aborted.status == (S.Status.SOLVED if status.solved else S.Status.LIMIT)
     reply = link.ask(F.frame(MT.ABORT, seq=56))   # 52 and 53 were dropped: nothing runs
     assert (reply.seq, reply.code) == (56, S.ErrorCode.NOT_BUSY)
     # the kept answer is forgotten: the resend is searched again (its search's time)

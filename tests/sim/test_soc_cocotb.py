@@ -6,8 +6,10 @@ through a UART model.  Answers must equal
 the .sol files and every counter must equal model.paper.search's; malformed
 frames get ERROR frames and the next request is served; SOLVEs queue behind a running
 search; SET_BAUD switches both ends to a rate of a fractional bit time.  One Verilator build
-(8x8, small so that it builds and simulates fast) is shared by the default
-tests of this module; the slow tests use a 10x10 build (the paper's size).
+(4x4, the smallest grid the puzzles need: it builds in about half the CPU time of an 8x8)
+is shared by the default tests of this module; the slow tests use a 10x10 build (the
+paper's size), whose long searches also run the queue, BUSY and ABORT of
+``modes_and_limits`` (no 4x4 search runs long enough for them: a few hundred checks).
 """
 
 import json
@@ -20,17 +22,19 @@ from slitherlink.spec.target import DEFAULT_TARGET, get_board
 from slitherlink.spec.uart import max_baud
 from tests.conftest import PUZZLES
 
-#: Small puzzles for the default run: no solution, two solutions, no clues, 1x2 .. 5x5.
+#: Small puzzles for the default run: no solution, two solutions, no clues, 1x2 .. 4x4.
 PUZZLE_SET = ["edge_1x2_3", "edge_2x4_global_unsat", "edge_1x3_two_solutions",
-              "edge_3x3_noclues", "edge_2x2_22_22", "janko_0008", "janko_0002", "janko_0011"]
+              "edge_3x3_noclues", "edge_2x2_22_22", "janko_0008", "janko_0002", "janko_0003"]
 #: More puzzles (slow, 10x10 build): up to a few thousand checks each.
 SLOW_SET = ["edge_5x5_noclues", "edge_2x5_local_unsat", "janko_0005", "janko_0032",
             "janko_1165", "janko_0751", "janko_0454", "janko_0891", "loopy_7x7_normal_03",
             "janko_0748", "janko_1142", "janko_0921", "janko_0071"]
-#: Puzzles whose search runs for more than 300k checks (for ABORT), per build size.
-LONG = {8: "janko_0047", 10: "janko_0101"}
+#: a puzzle of the default build whose search runs past a check limit of 37 (542 checks)
+LIMITED = "janko_0003"
+#: a puzzle whose search runs for more than 300k checks (for the queue and ABORT): 10x10
+LONG = "janko_0101"
 #: the SoC under test: the paper's accelerator alone, the UART starting at clock/8 per bit
-TARGET = DEFAULT_TARGET.replace(deduce=False, max_rows=8, max_cols=8, clock_hz=50_000_000,
+TARGET = DEFAULT_TARGET.replace(deduce=False, max_rows=4, max_cols=4, clock_hz=50_000_000,
                                 baud=6_250_000)
 BENCH = "tests.sim.cocotb_soc"
 
@@ -83,11 +87,16 @@ def test_solve_puzzles(sim, tmp_path):
     statuses = {r["name"]: r["status"] for r in rows}
     assert statuses["edge_2x4_global_unsat"] == "NO_SOLUTION"
     assert statuses["edge_1x3_two_solutions"] == "MULTIPLE"
-    assert statuses["janko_0011"] == "SOLVED_UNIQUE"
+    assert statuses["janko_0003"] == "SOLVED_UNIQUE"
 
 
 def test_modes_and_limits(sim):
-    run(sim, "modes_and_limits", SLK_PUZZLES=PUZZLES, SOC_LONG_PUZZLE=LONG[8])
+    """Unique off and on, the check limit.  The queue, BUSY and ABORT during a long search
+    run on the 10x10 build under slow, and in every run on the virtual board's default
+    build (tests/sim/test_link_vboard.py: test_the_queue_full_and_empty,
+    test_abort_empties_the_queue_and_forgets_the_answers, whose aborted search's counters
+    equal the model's)."""
+    run(sim, "modes_and_limits", SLK_PUZZLES=PUZZLES, SOC_LIMITED_PUZZLE=LIMITED)
 
 
 def test_malformed_frames(sim):
@@ -108,7 +117,8 @@ def test_solve_more_puzzles_10x10(sim10, tmp_path):
 
 @pytest.mark.slow
 def test_modes_and_limits_10x10(sim10):
-    run(sim10, "modes_and_limits", SLK_PUZZLES=PUZZLES, SOC_LONG_PUZZLE=LONG[10])
+    run(sim10, "modes_and_limits", SLK_PUZZLES=PUZZLES, SOC_LIMITED_PUZZLE=LONG,
+        SOC_LONG_PUZZLE=LONG)
 
 
 @pytest.mark.slow

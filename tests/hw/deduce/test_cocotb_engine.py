@@ -8,9 +8,12 @@ solutions, the end of the search and the DEDUCE counter registers must equal
 :func:`model.band.band_solve`'s (flood and label *passes* in DEDUCE_FLOOD_ITERATIONS and
 DEDUCE_LABEL_ITERATIONS; DEDUCE_CLOCKS, which the model lacks, is bounded).  The model
 runs here, not in the simulator: the bench only reports what the registers said.
-A build of band 2 at 5x5 by default (band 1's under slow: the default SoC's engine is band
-1, which tests/sim/test_vboard_deduce.py checks in every run); 10x10 builds on branching
-puzzles under slow.
+Every build is under slow (each is about 80 s of CPU, whatever its grid: the Verilog is
+about 1 MB at 3x5 as at 5x5).  In every run, the engine's generated Verilog runs on the
+virtual board (the default SoC's band-1 engine; tests/sim/test_vboard_deduce.py, every
+counter against the band model), and band 2's logic under Amaranth's simulator
+(tests/hw/deduce/test_engine.py: corpus puzzles, the clue stream, the trail).  Slow: 5x5
+builds of bands 1 and 2 on corpus and random puzzles; 10x10 builds on branching puzzles.
 """
 
 import random
@@ -106,12 +109,10 @@ def small_jobs():
     return [(load(name)[0], 2) for name in SMALL] + randoms
 
 
-@pytest.mark.parametrize("band", [
-    # band 1's Verilog is the default SoC's engine, whose every counter the virtual board
-    # checks against the band model in every run (tests/sim/test_vboard_deduce.py)
-    pytest.param(1, marks=pytest.mark.slow), 2])
+@pytest.mark.slow
+@pytest.mark.parametrize("band", [1, 2])
 def test_cocotb_band_engine_5x5(band):
-    """5x5 builds of band 1 (slow) and 2: corpus and random puzzles as the model
+    """5x5 builds of bands 1 and 2: corpus and random puzzles as the model
     (section 12)."""
     seen = check(5, 5, band, small_jobs())
     assert sum(c.decisions for c in seen) >= 5 and any(c.solutions > 1 for c in seen)
