@@ -46,10 +46,13 @@ the state only gains lines between runs, one bit per engine is exact.
 **A pass** streams the groups, top-down in pass 1 and then alternately, with a
 window of three groups: in clock ``t`` (``t = 0 .. groups + 1``) the state and
 the label memory read group ``a(t)`` (``t`` top-down, ``groups - 1 - t``
-bottom-up; ``t < groups``); group ``a(t - 2)`` is updated in place and written
-back, with group ``a(t - 1)`` (the memories' outputs: old labels) after it and
-group ``a(t - 3)`` (held in registers: the labels as written in the previous
-clock) before it.  Within the group its rows are updated in the pass direction,
+bottom-up; ``t < groups``); group ``a(t - 2)`` is updated, with group ``a(t -
+1)`` (the memories' outputs: old labels) after it and group ``a(t - 3)`` (held
+in registers: the labels as updated in the previous clock) before it, and
+written back in the next clock, from that register (so that the row update
+ends at a register, not at the memory's write port: the next pass's first
+read, of the group just updated, takes the register's word instead of the
+memory's).  Within the group its rows are updated in the pass direction,
 each seeing the new labels of the row before it (combinationally; the first row
 the registered row) and the old labels of the row after it, exactly the
 model's order.  Row update: every point takes the minimum of its label, the
@@ -495,7 +498,18 @@ class Labels(wiring.Component):
         l_cur, l_prev = Signal(self.label_layout), Signal(self.label_layout)
         m.d.comb += l_next.eq(l_rd.data)
         new = Signal(self.label_layout)   # the updated group (absolute row order)
-        m.d.sync += [s_cur.eq(s_next), s_prev.eq(s_cur), l_cur.eq(l_next), l_prev.eq(new)]
+        # l_prev: the group updated in the previous clock, held until the next update; it
+        # is written to the label memory one clock after its update (in its findings
+        # clock, ok3), so that the row update ends at a register, not at the memory's
+        # write port.  The one read that this delay makes stale is that of the group
+        # just updated, the next pass's first read (in the clock of its delayed write):
+        # ``bypass`` marks it, and l_cur then takes l_prev instead of the memory's word
+        bypass = Signal()
+        proc = Signal()
+        m.d.sync += [s_cur.eq(s_next), s_prev.eq(s_cur),
+                     l_cur.eq(Mux(bypass, l_prev, l_next))]
+        with m.If(proc):
+            m.d.sync += l_prev.eq(new)
 
         def row(value, j):
             return value[j * w:(j + 1) * w]
@@ -553,8 +567,8 @@ class Labels(wiring.Component):
         lb2 = [Signal(w, name=f"lb2_{k}") for k in range(band)]
         above_lab2 = [Signal(nb, name=f"above_lab2_{c}") for c in range(p)]
         before2 = [Signal(nb, name=f"before2_{c}") for c in range(p)]
-        proc = Signal()
         m.d.comb += proc.eq(running & ok2)
+        m.d.sync += bypass.eq(ok3 & rd_ok & (g3 == rd_group))
         m.d.sync += [down2.eq(down), g3.eq(g2), ok3.eq(proc), old2.eq(l_cur), s2.eq(s_cur),
                      above_h2.eq(row(above_s.h, band - 1)), above_v2.eq(row(above_s.v, band - 1)),
                      below_h2.eq(row(below_s.h, 0))]
@@ -625,8 +639,8 @@ class Labels(wiring.Component):
         pending = Signal()
         m.d.comb += pending.eq(Cat(*pending_rows).any())
 
-        with m.If(proc):
-            m.d.comb += [l_wr.addr.eq(g2), l_wr.data.eq(new), l_wr.en.eq(1)]
+        with m.If(ok3):
+            m.d.comb += [l_wr.addr.eq(g3), l_wr.data.eq(l_prev), l_wr.en.eq(1)]
         with m.Elif(clearing):
             m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own), l_wr.en.eq(1)]
         with m.Elif(~running):
