@@ -608,15 +608,21 @@ class Labels(wiring.Component):
                 m.d.comb += [ends[c].eq(sum(links) == 1), online[c].eq(Cat(*links).any())]
             end_rows.append(ends)
             on_rows.append(online)
-        # own indexes of the group's points (also the words a clear writes)
-        own_group = Signal(range(groups))
-        m.d.comb += own_group.eq(Mux(clearing, clear_g, g3))
-        base = Signal(nb + 8)
-        m.d.comb += base.eq(own_group * (band * w))
+        # own indexes of the group's points: the words a clear writes (of clear_g), and
+        # those the roots compare with (of g3), registered beside g3 so that no product
+        # of the group number lies on the findings' path
+        def own_of(group, name):
+            base = Signal(nb + 8, name=f"{name}_base")
+            word = Signal(self.label_layout, name=name)
+            m.d.comb += base.eq(group * (band * w))
+            for j in range(band):
+                for c in range(p):
+                    m.d.comb += lab(word, j, c).eq(base + (j * w + c))
+            return word
+
+        own_clear = own_of(clear_g, "own_clear")
         own = Signal(self.label_layout)
-        for j in range(band):
-            for c in range(p):
-                m.d.comb += lab(own, j, c).eq(base + (j * w + c))
+        m.d.sync += own.eq(own_of(g2, "own_next"))
         roots = Cat(*(on_rows[j + 1][c] & (lab(new2, j, c) == lab(own, j, c))
                       for j in range(band) for c in range(p)))
         ends_now = Cat(*end_rows[1:])
@@ -642,7 +648,7 @@ class Labels(wiring.Component):
         with m.If(ok3):
             m.d.comb += [l_wr.addr.eq(g3), l_wr.data.eq(l_prev), l_wr.en.eq(1)]
         with m.Elif(clearing):
-            m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own), l_wr.en.eq(1)]
+            m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own_clear), l_wr.en.eq(1)]
         with m.Elif(~running):
             m.d.comb += [l_wr.addr.eq(self.label_addr), l_wr.data.eq(self.label_in),
                          l_wr.en.eq(self.label_we)]
