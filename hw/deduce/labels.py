@@ -46,10 +46,13 @@ the state only gains lines between runs, one bit per engine is exact.
 **A pass** streams the groups, top-down in pass 1 and then alternately, with a
 window of three groups: in clock ``t`` (``t = 0 .. groups + 1``) the state and
 the label memory read group ``a(t)`` (``t`` top-down, ``groups - 1 - t``
-bottom-up; ``t < groups``); group ``a(t - 2)`` is updated in place and written
-back, with group ``a(t - 1)`` (the memories' outputs: old labels) after it and
-group ``a(t - 3)`` (held in registers: the labels as written in the previous
-clock) before it.  Within the group its rows are updated in the pass direction,
+bottom-up; ``t < groups``); group ``a(t - 2)`` is updated, with group ``a(t -
+1)`` (the memories' outputs: old labels) after it and group ``a(t - 3)`` (held
+in registers: the labels as updated in the previous clock) before it, and
+written back in the next clock, from that register (so that the row update
+ends at a register, not at the memory's write port: the next pass's first
+read, of the group just updated, takes the register's word instead of the
+memory's).  Within the group its rows are updated in the pass direction,
 each seeing the new labels of the row before it (combinationally; the first row
 the registered row) and the old labels of the row after it, exactly the
 model's order.  Row update: every point takes the minimum of its label, the
@@ -495,7 +498,18 @@ class Labels(wiring.Component):
         l_cur, l_prev = Signal(self.label_layout), Signal(self.label_layout)
         m.d.comb += l_next.eq(l_rd.data)
         new = Signal(self.label_layout)   # the updated group (absolute row order)
-        m.d.sync += [s_cur.eq(s_next), s_prev.eq(s_cur), l_cur.eq(l_next), l_prev.eq(new)]
+        # l_prev: the group updated in the previous clock, held until the next update; it
+        # is written to the label memory one clock after its update (in its findings
+        # clock, ok3), so that the row update ends at a register, not at the memory's
+        # write port.  The one read that this delay makes stale is that of the group
+        # just updated, the next pass's first read (in the clock of its delayed write):
+        # ``bypass`` marks it, and l_cur then takes l_prev instead of the memory's word
+        bypass = Signal()
+        proc = Signal()
+        m.d.sync += [s_cur.eq(s_next), s_prev.eq(s_cur),
+                     l_cur.eq(Mux(bypass, l_prev, l_next))]
+        with m.If(proc):
+            m.d.sync += l_prev.eq(new)
 
         def row(value, j):
             return value[j * w:(j + 1) * w]
@@ -553,8 +567,8 @@ class Labels(wiring.Component):
         lb2 = [Signal(w, name=f"lb2_{k}") for k in range(band)]
         above_lab2 = [Signal(nb, name=f"above_lab2_{c}") for c in range(p)]
         before2 = [Signal(nb, name=f"before2_{c}") for c in range(p)]
-        proc = Signal()
         m.d.comb += proc.eq(running & ok2)
+        m.d.sync += bypass.eq(ok3 & rd_ok & (g3 == rd_group))
         m.d.sync += [down2.eq(down), g3.eq(g2), ok3.eq(proc), old2.eq(l_cur), s2.eq(s_cur),
                      above_h2.eq(row(above_s.h, band - 1)), above_v2.eq(row(above_s.v, band - 1)),
                      below_h2.eq(row(below_s.h, 0))]
@@ -594,15 +608,21 @@ class Labels(wiring.Component):
                 m.d.comb += [ends[c].eq(sum(links) == 1), online[c].eq(Cat(*links).any())]
             end_rows.append(ends)
             on_rows.append(online)
-        # own indexes of the group's points (also the words a clear writes)
-        own_group = Signal(range(groups))
-        m.d.comb += own_group.eq(Mux(clearing, clear_g, g3))
-        base = Signal(nb + 8)
-        m.d.comb += base.eq(own_group * (band * w))
+        # own indexes of the group's points: the words a clear writes (of clear_g), and
+        # those the roots compare with (of g3), registered beside g3 so that no product
+        # of the group number lies on the findings' path
+        def own_of(group, name):
+            base = Signal(nb + 8, name=f"{name}_base")
+            word = Signal(self.label_layout, name=name)
+            m.d.comb += base.eq(group * (band * w))
+            for j in range(band):
+                for c in range(p):
+                    m.d.comb += lab(word, j, c).eq(base + (j * w + c))
+            return word
+
+        own_clear = own_of(clear_g, "own_clear")
         own = Signal(self.label_layout)
-        for j in range(band):
-            for c in range(p):
-                m.d.comb += lab(own, j, c).eq(base + (j * w + c))
+        m.d.sync += own.eq(own_of(g2, "own_next"))
         roots = Cat(*(on_rows[j + 1][c] & (lab(new2, j, c) == lab(own, j, c))
                       for j in range(band) for c in range(p)))
         ends_now = Cat(*end_rows[1:])
@@ -625,10 +645,10 @@ class Labels(wiring.Component):
         pending = Signal()
         m.d.comb += pending.eq(Cat(*pending_rows).any())
 
-        with m.If(proc):
-            m.d.comb += [l_wr.addr.eq(g2), l_wr.data.eq(new), l_wr.en.eq(1)]
+        with m.If(ok3):
+            m.d.comb += [l_wr.addr.eq(g3), l_wr.data.eq(l_prev), l_wr.en.eq(1)]
         with m.Elif(clearing):
-            m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own), l_wr.en.eq(1)]
+            m.d.comb += [l_wr.addr.eq(clear_g), l_wr.data.eq(own_clear), l_wr.en.eq(1)]
         with m.Elif(~running):
             m.d.comb += [l_wr.addr.eq(self.label_addr), l_wr.data.eq(self.label_in),
                          l_wr.en.eq(self.label_we)]
