@@ -16,7 +16,8 @@ from slitherlink.spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, Uart
                                         UartRxFrameErrors, UartRxOverruns, UartStatus)
 from slitherlink.spec.target import BOARDS, DEFAULT_TARGET
 
-DIVISOR = rates.MIN_DIVISOR
+#: the fewest whole clock cycles a bit the UART makes (spec.uart.MIN_BIT_TIME, rounded up)
+DIVISOR = -(-rates.MIN_BIT_TIME >> rates.DIVISOR_FRACTION_BITS)
 #: the bit time of DIVISOR whole cycles (the DIVISOR register's units)
 BIT_TIME = DIVISOR << rates.DIVISOR_FRACTION_BITS
 DATA_EMPTY = UartData.field("empty").offset
@@ -136,10 +137,10 @@ def test_uart_transmit_waveform():
 
 
 #: bit times (clock cycles a bit, the DIVISOR register's value) of the rates tried: the
-#: fewest cycles, the default build's fastest (4 Mbaud: under 10 cycles), its 3 Mbaud and its
-#: start rate (115200 baud: hundreds of cycles)
+#: fewest whole cycles, the default build's 4 and 3 Mbaud, its start rate (115200 baud:
+#: hundreds of cycles) and the shortest bit time (spec.uart.MIN_BIT_TIME, 7.5 cycles)
 BIT_TIMES = [BIT_TIME, *(rates.bit_time_for(DEFAULT_TARGET.clock_hz, baud)
-                         for baud in (4_000_000, 3_000_000, 115_200))]
+                         for baud in (4_000_000, 3_000_000, 115_200)), rates.MIN_BIT_TIME]
 
 
 def edges(bit_time, count, start=0):
