@@ -14,13 +14,9 @@ BRAM, UART, the engines) or a fixture of :mod:`boards.fixture`.
 from amaranth.hdl import Elaboratable, Module, Signal
 from amaranth.lib.cdc import FFSynchronizer
 
+from slitherlink.spec.target import mhz
+
 __all__ = ["BoardSupport", "BoardTop", "mhz"]
-
-
-def mhz(hz):
-    """A clock of a whole number of Hz in MHz, exactly and without trailing zeros (what
-    ``CLOCK=`` takes): ``mhz(25_781_250) == "25.78125"``."""
-    return f"{hz / 1e6:.6f}".rstrip("0").rstrip(".")
 
 
 class BoardSupport:

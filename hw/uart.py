@@ -25,7 +25,7 @@ from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.fifo import SyncFIFOBuffered
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_DIVISOR
+from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME
 from slitherlink.spec.registers import UART as UART_BLOCK
 from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartCrc, UartCrcData,
                                         UartData, UartDivisor, UartRxFrameErrors,
@@ -42,8 +42,8 @@ _CYCLE = 1 << DIVISOR_FRACTION_BITS
 
 
 def _check_bit_time(bit_time):
-    if not isinstance(bit_time, int) or not MIN_DIVISOR * _CYCLE <= bit_time < 1 << DIVISOR_BITS:
-        raise ValueError(f"the bit time must be from {MIN_DIVISOR * _CYCLE} to "
+    if not isinstance(bit_time, int) or not MIN_BIT_TIME <= bit_time < 1 << DIVISOR_BITS:
+        raise ValueError(f"the bit time must be from {MIN_BIT_TIME} to "
                          f"{(1 << DIVISOR_BITS) - 1} (clock cycles times {_CYCLE}, "
                          f"spec.uart.bit_time_for), not {bit_time!r}")
 

@@ -64,7 +64,7 @@ def uart_rates_markdown():
     for board in target.BOARDS.values():
         build = target.default_target(board.name)
         rates = uart.offered_bauds(build.clock_hz, board.bridge_max_baud, build.baud)
-        lines.append(f"| {board.title} | {build.clock_hz / 1e6:g} MHz | {board.uart_bridge} "
+        lines.append(f"| {board.title} | {target.mhz(build.clock_hz)} MHz | {board.uart_bridge} "
                      f"({board.bridge_max_baud:,}) | {', '.join(f'{r:,}' for r in rates)} |")
     return "\n".join(lines) + "\n"
 

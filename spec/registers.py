@@ -32,7 +32,7 @@ from enum import IntEnum
 
 from slitherlink.spec.combinations import Attribute, MAX_PATTERNS
 from slitherlink.spec.counters import DEDUCE_COUNTERS, ENGINE_CLOCKS
-from slitherlink.spec.uart import DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN_DIVISOR
+from slitherlink.spec.uart import DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
            "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
@@ -392,7 +392,7 @@ class UartDivisor(Register, address=0x10, access="rw"):
 
     Each bit lasts ``cycles`` or ``cycles + 1`` clock cycles, so that bit k starts within a
     cycle of k times the exact bit time.  The firmware writes it for SET_BAUD, with the
-    transmitter idle; it never writes fewer than spec.uart.MIN_DIVISOR cycles.
+    transmitter idle; it never writes less than spec.uart.MIN_BIT_TIME.
     """
     fraction: Field(DIVISOR_FRACTION_BITS, "the bit time's fraction of a cycle, in "
                     f"1/{1 << DIVISOR_FRACTION_BITS}")
@@ -626,8 +626,8 @@ def soc_header():
         lines.append(f"#define {block.prefix}_BASE 0x{block.base:08X}u")
     lines += [f"#define SOC_UART_RX_DEPTH {UART_RX_DEPTH}u",
               f"#define SOC_UART_TX_DEPTH {UART_TX_DEPTH}u",
-              "/* spec.uart.MIN_DIVISOR: fewest clock cycles a bit */",
-              f"#define SOC_UART_MIN_DIVISOR {MIN_DIVISOR}u", ""]
+              "/* spec.uart.MIN_BIT_TIME: the shortest bit time, in DIVISOR's units */",
+              f"#define SOC_UART_MIN_BIT_TIME {MIN_BIT_TIME}u", ""]
     for block in (UART, SYSCTL):
         for register in block.registers:
             lines += _register_defines(block.prefix, register, block.base)

@@ -22,7 +22,13 @@ from .uart import DEFAULT_BAUD, divisor_for
 
 __all__ = ["Board", "BOARDS", "Target", "CORES", "LABEL_NETWORKS", "PAPER_CLOCK_HZ",
            "DEFAULT_TARGET", "PAIRS_MAX_POINTS", "default_label_network", "default_target",
-           "get_board"]
+           "get_board", "mhz"]
+
+def mhz(hz):
+    """A clock of a whole number of Hz in MHz, exactly and without trailing zeros (what
+    ``CLOCK=`` takes): ``mhz(25_781_250) == "25.78125"``."""
+    return f"{hz / 1e6:.6f}".rstrip("0").rstrip(".")
+
 
 #: The paper's clock (section 5: 0.1578 s per 10x10 puzzle at 50 MHz): our cycle counts
 #: convert to the paper's seconds at this clock.

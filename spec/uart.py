@@ -6,9 +6,9 @@ docs/design.md section 4.  The UART's bit time is a register (the UART's DIVISOR
 bits, so each bit lasts N or N+1 whole cycles and bit k starts within one cycle of
 k times the exact bit time: every rate is made to within 1/2^(DIVISOR_FRACTION_BITS+1) of
 a cycle a bit, a fraction of a percent.  The receiver finds the start bit to within one
-clock cycle and then samples the middle of every bit, so with at least
-:data:`MIN_DIVISOR` cycles a bit and the two ends' rates apart by at most
-:data:`MAX_BAUD_ERROR` the sampling point stays within 1/8 + 9.5 * 2 % < 1/3 bit of the
+clock cycle and then samples the middle of every bit, so with a bit time of at least
+:data:`MIN_BIT_TIME` (7.5 cycles) and the two ends' rates apart by at most
+:data:`MAX_BAUD_ERROR` the sampling point stays within 1/7.5 + 9.5 * 2 % < 1/3 bit of the
 middle over a 10-bit frame.
 
 The device starts at its build's rate (:data:`DEFAULT_BAUD` unless the build says
@@ -19,7 +19,7 @@ SysCtl's MAX_BAUD register), the bound of the device's SET_BAUD rule
 (:func:`set_baud_bit_time`).
 """
 
-__all__ = ["DEFAULT_BAUD", "FAST_BAUD", "MIN_DIVISOR", "MAX_BAUD_ERROR",
+__all__ = ["DEFAULT_BAUD", "FAST_BAUD", "MIN_BIT_TIME", "MAX_BAUD_ERROR",
            "DIVISOR_FRACTION_BITS", "DIVISOR_CYCLE_BITS", "DIVISOR_BITS", "bit_time_for",
            "divisor_for", "baud_of", "bridge_bauds", "offered_bauds", "max_baud",
            "set_baud_bit_time"]
@@ -30,21 +30,24 @@ DEFAULT_BAUD = 115_200
 #: A build option (``--fast-uart``): a start rate of 1 Mbaud, which both boards' bridges
 #: (FT2232H on the Arty, FT231X on the ULX3S) make exactly.
 FAST_BAUD = 1_000_000
-#: Fewest clock cycles per UART bit (on average over a byte).
-MIN_DIVISOR = 8
 #: Largest relative difference between the rate asked for and the rate the clock makes.
 MAX_BAUD_ERROR = 0.02
 #: Fractional bits of the bit time (the UART's DIVISOR register, ``fraction`` field).
 DIVISOR_FRACTION_BITS = 8
+#: Shortest bit time (on average over a byte), in the DIVISOR register's units: 7.5 clock
+#: cycles, the fewest for which 1 / cycles + 9.5 * MAX_BAUD_ERROR keeps the sampling point
+#: within a third of a bit of the middle (the module's docstring), with some margin.
+MIN_BIT_TIME = 15 << (DIVISOR_FRACTION_BITS - 1)
 #: Whole-cycle bits of the bit time (the DIVISOR register's ``cycles`` field).
 DIVISOR_CYCLE_BITS = 16
 #: Bits of the DIVISOR register's value.
 DIVISOR_BITS = DIVISOR_FRACTION_BITS + DIVISOR_CYCLE_BITS
 
 # the rounding of the bit time moves the rate by at most half a fractional step a bit: far
-# inside MAX_BAUD_ERROR at MIN_DIVISOR cycles or more, so the rate made is never refused for
+# inside MAX_BAUD_ERROR at MIN_BIT_TIME or more, so the rate made is never refused for
 # its error (the firmware's SET_BAUD check leaves that test out)
-assert 0.5 / (MIN_DIVISOR << DIVISOR_FRACTION_BITS) < MAX_BAUD_ERROR / 10
+assert 0.5 / MIN_BIT_TIME < MAX_BAUD_ERROR / 10
+assert (1 << DIVISOR_FRACTION_BITS) / MIN_BIT_TIME + 9.5 * MAX_BAUD_ERROR < 1 / 3
 
 
 def _check(clock_hz, baud):
@@ -57,12 +60,13 @@ def _check(clock_hz, baud):
 def bit_time_for(clock_hz, baud):
     """The UART's DIVISOR register for ``baud`` at ``clock_hz``: clock cycles a bit times
     2^DIVISOR_FRACTION_BITS, rounded; ValueError (one line) when the clock cannot make the
-    rate (fewer than :data:`MIN_DIVISOR` cycles a bit, or more than the register holds)."""
+    rate (a bit time below :data:`MIN_BIT_TIME`, or more than the register holds)."""
     _check(clock_hz, baud)
     bit_time = (int(clock_hz) * 2 * (1 << DIVISOR_FRACTION_BITS) + baud) // (2 * baud)
-    if bit_time < MIN_DIVISOR << DIVISOR_FRACTION_BITS:
+    if bit_time < MIN_BIT_TIME:
         raise ValueError(f"baud rate {baud} is too fast for a {clock_hz / 1e6:g} MHz clock "
-                         f"(at least {MIN_DIVISOR} clock cycles per bit are needed)")
+                         f"(at least {MIN_BIT_TIME / (1 << DIVISOR_FRACTION_BITS):g} clock cycles per bit are "
+                         f"needed)")
     if bit_time >= 1 << DIVISOR_BITS:
         raise ValueError(f"baud rate {baud} is too slow for a {clock_hz / 1e6:g} MHz clock "
                          f"(at most {(1 << DIVISOR_CYCLE_BITS) - 1} clock cycles per bit)")
@@ -99,7 +103,7 @@ def bridge_bauds(bridge_max_baud, slowest=DEFAULT_BAUD):
 def offered_bauds(clock_hz, bridge_max_baud, start_baud=DEFAULT_BAUD):
     """The rates a build offers, fastest first: its start rate and every rate its board's
     bridge makes exactly (:func:`bridge_bauds`, down to :data:`DEFAULT_BAUD`) that its clock
-    carries (at least :data:`MIN_DIVISOR` cycles a bit).  The first is the build's
+    carries (a bit time of at least :data:`MIN_BIT_TIME`).  The first is the build's
     ``max_baud``: the host asks for it unless told otherwise."""
     rates = set()
     for baud in (start_baud, *bridge_bauds(bridge_max_baud)):

@@ -9,8 +9,8 @@
 #define SOC_DEDUCE_BASE 0x30000000u
 #define SOC_UART_RX_DEPTH 64u
 #define SOC_UART_TX_DEPTH 64u
-/* spec.uart.MIN_DIVISOR: fewest clock cycles a bit */
-#define SOC_UART_MIN_DIVISOR 8u
+/* spec.uart.MIN_BIT_TIME: the shortest bit time, in DIVISOR's units */
+#define SOC_UART_MIN_BIT_TIME 1920u
 
 /* UartData (rw): Read: pop one received byte (one read both polls and receives); write: queue a byte. */
 #define SOC_UART_DATA 0x10000000u

@@ -49,7 +49,7 @@ uint32_t baud_bit_time(uint32_t baud)
     if (baud == 0 || baud > max_baud)   /* max_baud < 2^31: 2 * baud does not overflow */
         return 0;
     uint64_t bit_time = div_round((uint64_t)clock_hz << FRACTION, baud);
-    if (bit_time < (SOC_UART_MIN_DIVISOR << FRACTION) || bit_time > BIT_TIME_MASK)
+    if (bit_time < SOC_UART_MIN_BIT_TIME || bit_time > BIT_TIME_MASK)
         return 0;
     return (uint32_t)bit_time;
 }

@@ -12,7 +12,7 @@ uint32_t baud_now(void);
 uint32_t baud_start(void);
 uint32_t baud_max(void);
 /* The UART's DIVISOR for `baud` (spec.uart.set_baud_bit_time), or 0 when the build does not
-   offer it: fewer than SOC_UART_MIN_DIVISOR clock cycles a bit, more than DIVISOR holds, or
+   offer it: a bit time below SOC_UART_MIN_BIT_TIME, more than DIVISOR holds, or
    faster than baud_max(). */
 uint32_t baud_bit_time(uint32_t baud);
 /* Whole clock cycles a bit for `baud`, rounded (BAD_BAUD's detail): 0 beyond 16 bits. */

@@ -16,7 +16,8 @@ from slitherlink.spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, Uart
                                         UartRxFrameErrors, UartRxOverruns, UartStatus)
 from slitherlink.spec.target import BOARDS, DEFAULT_TARGET
 
-DIVISOR = rates.MIN_DIVISOR
+#: the fewest whole clock cycles a bit the UART makes (spec.uart.MIN_BIT_TIME, rounded up)
+DIVISOR = -(-rates.MIN_BIT_TIME >> rates.DIVISOR_FRACTION_BITS)
 #: the bit time of DIVISOR whole cycles (the DIVISOR register's units)
 BIT_TIME = DIVISOR << rates.DIVISOR_FRACTION_BITS
 DATA_EMPTY = UartData.field("empty").offset
@@ -136,13 +137,17 @@ def test_uart_transmit_waveform():
 
 
 #: bit times (clock cycles a bit, the DIVISOR register's value) of the rates tried: the
-#: fewest cycles, the default build's fastest (a few cycles), 4 and 3 Mbaud and its start
-#: rate (115200 baud: hundreds of cycles)
+#: fewest whole cycles, the default build's fastest rate (a few cycles), 4 and 3 Mbaud, its
+#: start rate (115200 baud: hundreds of cycles) and the shortest bit time
+#: (spec.uart.MIN_BIT_TIME, 7.5 cycles)
 DEFAULT_MAX_BAUD = rates.max_baud(DEFAULT_TARGET.clock_hz,
                                   BOARDS[DEFAULT_TARGET.board].bridge_max_baud)
-BIT_TIMES = [BIT_TIME, *(rates.bit_time_for(DEFAULT_TARGET.clock_hz, baud)
-                         for baud in dict.fromkeys((DEFAULT_MAX_BAUD, 4_000_000, 3_000_000,
-                                                    115_200)))]
+START_BIT_TIME = rates.bit_time_for(DEFAULT_TARGET.clock_hz, 115_200)
+FASTEST_BIT_TIME = rates.bit_time_for(DEFAULT_TARGET.clock_hz, DEFAULT_MAX_BAUD)
+BIT_TIMES = list(dict.fromkeys([BIT_TIME, FASTEST_BIT_TIME,
+                                *(rates.bit_time_for(DEFAULT_TARGET.clock_hz, baud)
+                                  for baud in (4_000_000, 3_000_000)),
+                                START_BIT_TIME, rates.MIN_BIT_TIME]))
 
 
 def edges(bit_time, count, start=0):
@@ -225,7 +230,7 @@ def test_uart_transmits_at_every_rate(bit_time):
 
 def test_uart_divisor_register_switches_the_rate():
     """DIVISOR reads the build's bit time after reset; written, both directions change rate."""
-    slow, fast = BIT_TIMES[3], BIT_TIMES[1]
+    slow, fast = START_BIT_TIME, FASTEST_BIT_TIME
     m = Module()
     m.submodules.uart = uart = UART(slow)
     m.d.comb += uart.rx.eq(uart.tx)   # loop the line back

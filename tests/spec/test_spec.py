@@ -178,10 +178,12 @@ def test_layouts_compute_sizes_and_offsets():
 
 
 def test_one_divisor_limit():
-    assert board.divisor_for(50_000_000, 6_250_000) == board.MIN_DIVISOR
+    one = 1 << board.DIVISOR_FRACTION_BITS
+    fastest = 50_000_000 * one // board.MIN_BIT_TIME   # the shortest bit time (7.5 cycles)
+    assert board.bit_time_for(50_000_000, fastest) == board.MIN_BIT_TIME
     assert board.divisor_for(50_000_000, board.DEFAULT_BAUD) == 434
     with pytest.raises(ValueError, match="too fast"):
-        board.divisor_for(50_000_000, 50_000_000 // (board.MIN_DIVISOR - 1))
+        board.divisor_for(50_000_000, 50_000_000 * one // (board.MIN_BIT_TIME - 1))
     # a fractional bit time makes a rate between whole divisors (18.52 cycles) to 0.01 %
     assert board.divisor_for(50_000_000, 2_700_000) == 19
     bit_time = board.bit_time_for(50_000_000, 2_700_000)
