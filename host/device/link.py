@@ -94,8 +94,9 @@ LATENCY = 0.25
 VIRTUAL_SLOWDOWN = 300.0
 #: waits are this many times the expected answer time
 MARGIN = 2.0
-#: device cycles a search may run before the host first probes it (2^25: 0.74 s at
-#: 45.6 MHz, about 4 times the paper's average 10x10 search of 7.9 M cycles).  A probe
+#: device cycles a search may run before the host first probes it (2^25: about 0.7 s at
+#: the Arty's default clock, about 4 times the paper's average 10x10 search of 7.9 M
+#: cycles).  A probe
 #: that arrives during a search costs the firmware cycles (receiving the frames, answering
 #: the PING), so probing early would distort the cycle counts measured on the virtual
 #: board

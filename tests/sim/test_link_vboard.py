@@ -49,8 +49,8 @@ DEADLINE = 120.0
 #: fewest device cycles a second the virtual board runs, however busy the machine (it runs
 #: about 100 k to 1 M): bounds a wait for many cycles
 SLOWEST = 10_000
-#: the default board's rate in these tests: the fastest it offers (4 Mbaud), at which the
-#: 64-byte receive FIFO holds the fewest cycles of a full line (7,300 at 45.6 MHz), and the
+#: the default board's rate in these tests: the fastest it offers, at which the 64-byte
+#: receive FIFO holds the fewest cycles of a full line (640 bit times), and the
 #: firmware must receive often enough also during a paper-mode search (every 32 checks)
 RATE = rates.max_baud(DEFAULT_TARGET.clock_hz, BOARDS[DEFAULT_TARGET.board].bridge_max_baud)
 #: a puzzle whose paper-mode search runs for more than 300k checks
