@@ -38,7 +38,7 @@ _Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as 
    (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
 void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *payload)
 {
-    uint32_t island = (uint32_t)island_free(rows, cols, payload + PROTO_SOLVE_CLUES_OFFSET);
+    uint32_t island = (uint32_t)island_free(cols, cells, solve_clue_words(payload));
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
