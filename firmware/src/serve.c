@@ -292,6 +292,7 @@ void serve_poll(void)
     while (!queued && receive(&f)) {
         baud_heard();   /* a good frame at the rate now: it is kept */
         serve_request(&f, 0);
+        rx_service();   /* the frames behind it keep arriving */
     }
     baud_poll();
 }
@@ -308,6 +309,8 @@ static __attribute__((noinline)) int serve_searching(void)
             return 1;
         }
         serve_request(&f, 1);
+        rx_service();   /* the frames behind it keep arriving: a backlog of short requests
+                           is served with no other receive */
     }
     return 0;
 }
