@@ -14,19 +14,6 @@
 _Static_assert(PROTO_SOLVE_CLUES_BITS == 4u, "eight codes a word");
 _Static_assert(PROTO_CLUE_BLANK == 0xFu, "a blank is the code whose four bits are set");
 
-/* The codes of cells 8k .. 8k + 7 of the `bytes` clue bytes at codes (0 past the end). */
-static inline uint32_t clue_word(const uint8_t *codes, uint32_t k, uint32_t bytes)
-{
-    const uint8_t *p = codes + 4u * k;
-    uint32_t left = bytes - 4u * k;
-    if (left >= 4u)
-        return p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) | ((uint32_t)p[3] << 24);
-    uint32_t word = 0;
-    for (uint32_t j = 0; j < left; j++)
-        word |= (uint32_t)p[j] << (8u * j);
-    return word;
-}
-
 /* The bits of the word's codes that are cells of a `cells`-cell grid (all 8 but in the
    last word). */
 static inline uint32_t clue_cells(uint32_t k, uint32_t cells)

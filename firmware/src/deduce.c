@@ -38,14 +38,14 @@ _Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as 
    (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
 void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *payload)
 {
-    uint32_t island = (uint32_t)island_free(rows, cols, payload + PROTO_SOLVE_CLUES_OFFSET);
+    uint32_t island = (uint32_t)island_free(cols, cells, solve_clue_words(payload));
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
     const uint32_t *word = solve_clue_words(payload);
     const uint32_t *end = word + (cells + CLUES_PER_WORD - 1u) / CLUES_PER_WORD;
-    for (;;) {   /* eight words, then the requests behind this one are received */
-        const uint32_t *chunk = end - word > 8 ? word + 8 : end;
+    for (;;) {   /* RX_CHUNK_WORDS words, then the requests behind this one are received */
+        const uint32_t *chunk = (uint32_t)(end - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : end;
         for (; word != chunk; word++)
             DED(SLK_DEDUCE_CLUES) = *word;   /* codes past the grid: ignored */
         if (word == end)
@@ -132,56 +132,97 @@ static inline uint32_t row_word(const deduce_result_t *result, int in_engine, ui
 }
 
 /* The colouring of the first solution: cols bits a row, row-major, into bytes LSB first.
-   A row at most SHORT_ROW cells wide goes in whole beside the fewer than 8 bits waiting;
-   wider rows in chunks. */
+   Rows at most SHORT_ROW cells wide go in whole, a word store each time 32 bits are
+   waiting (pack_rows); wider rows in chunks of CHUNK cells, a byte store each time 8 are
+   (pack_wide_rows). */
 #define SHORT_ROW (32u - 7u)
 
-/* deduce_colouring receives (rx_service) after every 16 short rows and every wide one:
-   a large grid's colouring takes thousands of cycles, while the next SOLVE streams in at
-   the fastest rate and the UART's receive FIFO holds 64 byte times. */
+/* Bits waiting (have of them, at acc's low end) before the word at o. */
+typedef struct {
+    uint32_t acc, have;
+    uint32_t *o;
+} packer_t;
+
+/* Pack the rows from `row` up to `end` (DEDUCE_ROW words, cols <= SHORT_ROW cells each)
+   behind the bits waiting, storing each word filled.  A leaf: no register saved. */
+static __attribute__((noinline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
+                                                const volatile uint32_t *end, uint32_t cols)
+{
+    uint32_t acc = k->acc, have = k->have, mask = (1u << cols) - 1u, *o = k->o;
+    for (; row != end; row += SLK_DEDUCE_ROW_WORDS) {
+        uint32_t bits = *row & mask;
+        acc |= bits << have;   /* have < 32 */
+        have += cols;
+        if (have >= 32u) {     /* a word full: the row's bits past it begin the next */
+            *o++ = acc;
+            have -= 32u;
+            acc = bits >> (cols - have);   /* by 32 - (have before): at most SHORT_ROW */
+        }
+    }
+    k->acc = acc;
+    k->have = have;
+    k->o = o;
+}
+
+/* The colouring of rows wider than SHORT_ROW into out: the bytes written; the last bits
+   (fewer than 8) are left in the packer. */
+static __attribute__((noinline)) uint32_t pack_wide_rows(packer_t *k, deduce_result_t *result,
+                                                        int in_engine, uint8_t *out)
+{
+    uint32_t acc = 0, have = 0, bytes = 0;
+    for (uint32_t r = 0; r < puzzle_rows; r++) {
+        for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
+            uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
+            uint32_t word = row_word(result, in_engine, r, c / SLK_DEDUCE_ROW_CELLS);
+            acc |= ((word >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u)) << have;
+            for (have += take; have >= 8u; have -= 8u) {
+                out[bytes++] = (uint8_t)acc;
+                acc >>= 8;
+            }
+        }
+        rx_service();
+    }
+    k->acc = acc;
+    k->have = have;
+    return bytes;
+}
+
+/* deduce_colouring receives (rx_service) after every RX_CHUNK_WORDS short rows and every
+   wide one: a large grid's colouring takes thousands of cycles, while the next SOLVE
+   streams in at the fastest rate and the UART's receive FIFO holds 64 byte times. */
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
 {
-    uint32_t acc = 0, have = 0, bytes = 0;   /* bits waiting in acc (fewer than 8) */
     int in_engine = solution_in_engine;      /* the row words read from the engine, once */
     solution_in_engine = 0;
+    packer_t k;
+    uint32_t bytes;
     if (puzzle_cols <= SHORT_ROW) {   /* the rows' first words, as the engine lays them out */
-        uint32_t cols = puzzle_cols, mask = (1u << cols) - 1u;
         const volatile uint32_t *row = in_engine
             ? (const volatile uint32_t *)(uintptr_t)(SLK_DEDUCE_BASE + SLK_DEDUCE_ROW_ADDR(0, 0))
             : result->inside[0];
         const volatile uint32_t *last = row + SLK_DEDUCE_ROW_WORDS * puzzle_rows;
-        uint8_t *o = out;
-        for (;;) {   /* 16 rows, then receive */
-            const volatile uint32_t *chunk = (uint32_t)(last - row) > 16u * SLK_DEDUCE_ROW_WORDS
-                                             ? row + 16 * SLK_DEDUCE_ROW_WORDS : last;
-            for (; row != chunk; row += SLK_DEDUCE_ROW_WORDS) {
-                acc |= (*row & mask) << have;
-                for (have += cols; have >= 8u; have -= 8u) {
-                    *o++ = (uint8_t)acc;
-                    acc >>= 8;
-                }
-            }
+        /* whole words stored from the word that holds out[0], its bytes before out kept */
+        uint32_t lead = (uint32_t)(uintptr_t)out & 3u;
+        uint32_t *first = (uint32_t *)(uintptr_t)(out - lead);
+        k.have = 8u * lead;
+        k.acc = lead ? *first & ((1u << k.have) - 1u) : 0;
+        k.o = first;
+        for (;;) {
+            const volatile uint32_t *chunk =
+                (uint32_t)(last - row) > RX_CHUNK_WORDS * SLK_DEDUCE_ROW_WORDS
+                ? row + RX_CHUNK_WORDS * SLK_DEDUCE_ROW_WORDS : last;
+            pack_rows(&k, row, chunk, puzzle_cols);
+            row = chunk;
             if (row == last)
                 break;
             rx_service();
         }
-        bytes = (uint32_t)(o - out);
+        bytes = 4u * (uint32_t)(k.o - first) - lead;
     } else {
-        for (uint32_t r = 0; r < puzzle_rows; r++) {
-            for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
-                uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
-                uint32_t word = row_word(result, in_engine, r, c / SLK_DEDUCE_ROW_CELLS);
-                acc |= ((word >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u)) << have;
-                for (have += take; have >= 8u; have -= 8u) {
-                    out[bytes++] = (uint8_t)acc;
-                    acc >>= 8;
-                }
-            }
-            rx_service();
-        }
+        bytes = pack_wide_rows(&k, result, in_engine, out);
     }
-    if (have)
-        out[bytes++] = (uint8_t)acc;
+    for (; k.have; k.have = k.have > 8u ? k.have - 8u : 0, k.acc >>= 8)   /* the bits left */
+        out[bytes++] = (uint8_t)k.acc;
     return bytes;
 }
 

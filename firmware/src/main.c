@@ -102,6 +102,7 @@ static void solve(const request_t *r)
     if (flags & PROTO_FLAG_DEDUCE) {
         deduce_load(rows, cols, r->cells, p);
         deduce_run(unique ? 2u : 1u, limit, &deduce_result);   /* times itself */
+        rx_service();   /* the search's last receive may be a while ago: before the reply */
         send_deduce_result(rows, cols, unique, counters);
         return;
     }
@@ -109,6 +110,7 @@ static void solve(const request_t *r)
     uint64_t start = cycles64();              /* "puzzle loaded" */
     search_run(unique ? 2u : 1u, limit, &result);
     uint64_t cycles = cycles64() - start;     /* "answer ready" */
+    rx_service();
     send_result(rows, cols, unique, counters, cycles);
 }
 

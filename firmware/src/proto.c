@@ -18,8 +18,8 @@
  * a reply waits for room in the TX FIFO, received bytes are moved into the
  * frame buffer (rx_drain), so the UART's receive FIFO never overruns because of us.
  * No bytes are ever moved within the ring, and every long loop of this unit (a candidate's
- * CRC and copy, the garbage skip: every 32 bytes; a reply's CRC: every 32 words) drains
- * the FIFO; the other units' long loops call rx_service().  The frames' CRC-16 is the
+ * CRC and copy, a reply's CRC: every RX_CHUNK_WORDS words; the garbage skip: every 32 bytes)
+ * drains the FIFO; the other units' long loops call rx_service().  The frames' CRC-16 is the
  * UART's CRC register's (CRC_DATA fed the bytes, a word at a time where they are aligned).
  * The ring is whole words and is filled a word at a time (RX_WORD) at word boundaries; a
  * good frame's payload is copied out of it a word at a time, into the buffer the caller
@@ -73,21 +73,27 @@ static inline void crc_start(void) { REG(SOC_UART_CRC) = PROTO_CRC_INIT; }
 /* The CRC so far. */
 static inline uint32_t crc_value(void) { return REG(SOC_UART_CRC); }
 
-/* Continue the CRC over n bytes at p: a byte store each up to a word boundary, then a word
-   store each (receiving every 8 words: a large grid's reply takes a while, and the next
-   SOLVE may be streaming in), then the last bytes. */
-static void crc_feed(const uint8_t *p, uint32_t n)
+/* The CRC over bytes PROTO_FRAME_LENGTH_OFFSET .. end - 1 of the word-aligned frame at
+   `frame` (the frames' CRC: from LEN on): the first word's lanes from LEN on, then a word
+   store each (receiving every RX_CHUNK_WORDS words: a large grid's reply takes a while, and
+   the next SOLVE may be streaming in), then the last bytes. */
+_Static_assert(PROTO_FRAME_LENGTH_OFFSET == 1u, "the CRC starts at lane 1 of a frame");
+static uint32_t crc_frame(const uint8_t *frame, uint32_t end)
 {
-    for (; n && ((uintptr_t)p & 3u); n--, p++)
-        CRC_DATA_BYTE((uintptr_t)p & 3u) = *p;
-    const uint32_t *w = (const uint32_t *)p;
-    for (uint32_t i = 1; n >= 4u; n -= 4u, i++) {
+    crc_start();
+    CRC_DATA_BYTE(1) = frame[1];
+    *(volatile uint16_t *)(uintptr_t)(SOC_UART_CRC_DATA + 2u) =
+        *(const uint16_t *)(const void *)(frame + 2);
+    const uint32_t *w = (const uint32_t *)(const void *)frame + 1;
+    const uint32_t *stop = (const uint32_t *)(const void *)frame + end / 4u;
+    for (uint32_t i = 1; w != stop; i++) {
         REG(SOC_UART_CRC_DATA) = *w++;
-        if ((i & 7u) == 0)
+        if ((i & (RX_CHUNK_WORDS - 1u)) == 0)
             rx_drain();
     }
-    for (p = (const uint8_t *)w; n; n--, p++)
-        CRC_DATA_BYTE((uintptr_t)p & 3u) = *p;
+    for (uint32_t k = end & ~3u; k != end; k++)
+        CRC_DATA_BYTE(k & 3u) = frame[k];
+    return crc_value();
 }
 
 /* CHECK of a header at h: CRC-8 over LEN, TYPE and SEQ */
@@ -105,18 +111,19 @@ static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
 #define RING_END (rxring + RXBUF / 4u)
 
-/* The end of the first `words` words of the ring from w on, or the ring's end if sooner. */
-static inline uint32_t *ring_span(uint32_t *w, uint32_t words)
-{
-    return (uint32_t)(RING_END - w) < words ? RING_END : w + words;
-}
-
 /* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
    room) into the ring: single bytes up to a word boundary, then four a read (RX_WORD), a
    word store each; fewer than four left wait for the next call, unless they are all there
    is (then single bytes).  Returns nonzero when a byte arrived.  Never sends anything and
    never moves buffered bytes. */
 _Static_assert(RXBUF % 4u == 0, "the ring is whole words");
+static inline void rx_words(uint32_t *w, uint32_t *end)
+{
+    do
+        *w++ = REG(SOC_UART_RX_WORD);
+    while (w != end);
+}
+
 static __attribute__((noinline)) int rx_drain(void)
 {
     uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
@@ -127,27 +134,24 @@ static __attribute__((noinline)) int rx_drain(void)
     if (!n)
         return 0;
     uint32_t at = tail, got = n;
-    if (n >= 4u) {
-        for (; at & 3u; at++, n--)   /* never past RXBUF: it is whole words */
+    if (n < 4u) {   /* all there is: single bytes */
+        do {
             rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-        uint32_t *w = at == RXBUF ? rxring : rxring + (at >> 2);
-        for (uint32_t words = n >> 2; words;) {   /* up to the ring's end, then from its start */
-            uint32_t *stop = ring_span(w, words);
-            words -= (uint32_t)(stop - w);
-            do
-                *w++ = REG(SOC_UART_RX_WORD);
-            while (w != stop);
-            if (w == RING_END)
-                w = rxring;
-        }
-        at = 4u * (uint32_t)(w - rxring);
+            at = at + 1u == RXBUF ? 0 : at + 1u;
+        } while (--n);
+    } else {
+        for (; at & 3u; at++, n--)   /* up to RXBUF at most: it is whole words */
+            rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
         got -= n & 3u;   /* the rest: the next call's */
-        n = 0;
-    }
-    for (; n; n--) {
-        rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-        if (++at == RXBUF)
-            at = 0;
+        uint32_t i = at == RXBUF ? 0 : at >> 2, stop = i + (n >> 2);   /* in words */
+        if (stop >= RXBUF / 4u) {   /* up to the ring's end, then from its start */
+            stop -= RXBUF / 4u;
+            rx_words(rxring + i, RING_END);
+            i = 0;
+        }
+        if (i != stop)
+            rx_words(rxring + i, rxring + stop);
+        at = 4u * stop;
     }
     tail = at;
     count += got;
@@ -169,39 +173,67 @@ static void rx_drop(uint32_t n)
     need = 0;
 }
 
-/* Copy n buffered bytes from offset `from` of the candidate to out, whole words (the
-   bytes past n up to the word's end are whatever follows them in the ring), feeding the n
-   bytes to the CRC, receiving every 32 words (behind the candidate: the bytes read stay
-   put).  The ring is read a word at a time, each word of out from two of the ring's. */
-static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
+/* Copy the n bytes of the ring from byte `at` on (wrapping) to out, whole words (the bytes
+   past n up to the word's end are whatever follows them in the ring), feeding the n bytes to
+   the CRC.  The ring is read a word at a time, each word of out from two of the ring's (one
+   when `at` starts a word).  A leaf: no call, so no register to save. */
+static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint32_t n)
 {
-    uint32_t at = wrap(head + from), shift = 8u * (at & 3u), left = 31u - shift;
-    uint32_t *src = rxring + (at >> 2), low = *src++, *stop = out + (n >> 2);
-    for (;;) {   /* whole words: 32 at most, none past the ring's end, then receive */
+    const uint32_t *src = rxring + (at >> 2);
+    uint32_t shift = 8u * (at & 3u), left = 32u - shift, words = n >> 2, word;
+    if (!shift) {   /* one word of the ring a word */
+        while (words) {   /* none past the ring's end at a time */
+            uint32_t k = (uint32_t)(RING_END - src);
+            if (k > words)
+                k = words;
+            words -= k;
+            do {
+                *out++ = word = *src++;
+                REG(SOC_UART_CRC_DATA) = word;
+            } while (--k);
+            if (src == RING_END)
+                src = rxring;
+        }
+        word = *src;
+    } else {
+        uint32_t low = *src++;
+        while (words) {
+            if (src == RING_END)
+                src = rxring;
+            uint32_t k = (uint32_t)(RING_END - src);
+            if (k > words)
+                k = words;
+            words -= k;
+            do {
+                uint32_t high = *src++;
+                *out++ = word = (low >> shift) | (high << left);
+                REG(SOC_UART_CRC_DATA) = word;
+                low = high;
+            } while (--k);
+        }
         if (src == RING_END)
             src = rxring;
-        uint32_t *chunk = stop - out > 32 ? out + 32 : stop;
-        if (chunk - out > RING_END - src)
-            chunk = out + (RING_END - src);
-        for (; out != chunk; out++) {
-            uint32_t high = *src++;
-            uint32_t word = (low >> shift) | ((high << left) << 1);   /* shift 0: low */
-            low = high;
-            *out = word;
-            REG(SOC_UART_CRC_DATA) = word;
-        }
-        if (out == stop)
-            break;
-        rx_drain();
+        word = (low >> shift) | (*src << left);
     }
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
-        if (src == RING_END)
-            src = rxring;
-        uint32_t word = (low >> shift) | ((*src << left) << 1);
         *out = word;
         for (n &= 3u; n; n--, word >>= 8)
             CRC_DATA_BYTE(0) = (uint8_t)word;
     }
+}
+
+/* Copy n buffered bytes from offset `from` of the candidate to out (ring_take), receiving
+   after every RX_CHUNK_WORDS words (behind the candidate: the bytes read stay put). */
+#define TAKE_CHUNK (RX_CHUNK_WORDS * 4u)
+static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
+{
+    uint32_t at = wrap(head + from);
+    for (; n > TAKE_CHUNK; n -= TAKE_CHUNK, out += TAKE_CHUNK / 4u) {
+        ring_take(out, at, TAKE_CHUNK);
+        at = wrap(at + TAKE_CHUNK);
+        rx_drain();
+    }
+    ring_take(out, at, n);
 }
 
 /* Copy the few (a header's, a trailer's) buffered bytes from offset `from` of the
@@ -225,15 +257,16 @@ void send_bytes(const uint8_t *p, uint32_t n)
 {
     if (tx_idle()) {   /* the TX FIFO is empty: its depth goes in without a look */
         const uint32_t *w = (const uint32_t *)(const void *)p;
-        uint32_t k = (n < SOC_UART_TX_DEPTH ? n : SOC_UART_TX_DEPTH) & ~3u;
-        for (n -= k; k; k -= 4u) {   /* a word's four bytes, the first in bits 7:0 */
+        uint32_t k = n < SOC_UART_TX_DEPTH ? n : SOC_UART_TX_DEPTH;
+        for (n -= k; k >= 4u; k -= 4u) {   /* a word's four bytes, the first in bits 7:0 */
             uint32_t word = *w++;
             uart_put_low(word);
             uart_put_low(word >> 8);
             uart_put_low(word >> 16);
             uart_put_low(word >> 24);
         }
-        p = (const uint8_t *)w;
+        for (p = (const uint8_t *)w; k; k--)
+            uart_put(*p++);
     }
     while (n--) {
         while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_READY_MASK))
@@ -250,9 +283,7 @@ uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len
     PROTO_PUT_FRAME_SEQ(frame, seq);
     PROTO_PUT_FRAME_CHECK(frame, header_check(frame));
     uint32_t end = PROTO_FRAME_SIZE + len;
-    crc_start();
-    crc_feed(frame + PROTO_FRAME_LENGTH_OFFSET, end - PROTO_FRAME_LENGTH_OFFSET);
-    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_value());
+    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_frame(frame, end));
     end += PROTO_FRAME_CRC_SIZE;
     send_bytes(frame, end);
     return end;
@@ -327,7 +358,7 @@ static void skip_garbage(void)
 }
 
 /* Drop the candidate at head (its START): count it, report it (see send_drop_error). */
-static void drop(uint32_t code, uint32_t detail)
+static __attribute__((noinline, cold)) void drop(uint32_t code, uint32_t detail)
 {
     stats.frames_bad++;
     rx_drop(1);
@@ -370,30 +401,48 @@ static uint32_t max_length(uint32_t type)
     return PROTO_REQUEST_LENGTH(type, PROTO_RX_PAYLOAD_MAX);
 }
 
-/* rx_next() past its quick answer. */
+/* Copy the header of the candidate at head (its START; the header is in) into header[] and
+   check it: 1 when it is good (need set), else 0. */
+static inline int header_in(void)
+{
+    rx_copy(header, 0, PROTO_FRAME_SIZE);
+    uint32_t len = PROTO_GET_FRAME_LENGTH(header);
+    if (header_check(header) != PROTO_GET_FRAME_CHECK(header)
+        || len > max_length(PROTO_GET_FRAME_TYPE(header)))
+        return 0;
+    need = len + PROTO_OVERHEAD;
+    return 1;
+}
+
+/* header_in(), and a bad header's candidate dropped (BAD_HEADER, BAD_LENGTH). */
+static int header_good(void)
+{
+    if (header_in())
+        return 1;
+    uint32_t check = PROTO_GET_FRAME_CHECK(header);
+    if (header_check(header) != check)
+        drop(ERR_BAD_HEADER, check);
+    else
+        drop(ERR_BAD_LENGTH, 0);
+    return 0;
+}
+
+/* rx_next() past its quick answer: a candidate's header is checked once, as soon as it is
+   in (header_good; header_peek has checked a good one already); the candidate is taken when
+   it may be whole. */
 static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
 {
     uint8_t trailer[PROTO_FRAME_CRC_SIZE];
     for (;;) {
-        if (!need) {   /* a candidate's header, checked once */
+        if (!need) {
             skip_garbage();
             if (count < PROTO_FRAME_SIZE) {   /* nothing, or a header not complete yet */
                 if (count && stopped())
                     continue;
                 return 0;
             }
-            rx_copy(header, 0, PROTO_FRAME_SIZE);
-            uint32_t check = PROTO_GET_FRAME_CHECK(header);
-            if (header_check(header) != check) {
-                drop(ERR_BAD_HEADER, check);
+            if (!header_good())
                 continue;
-            }
-            uint32_t len = PROTO_GET_FRAME_LENGTH(header);
-            if (len > max_length(PROTO_GET_FRAME_TYPE(header))) {
-                drop(ERR_BAD_LENGTH, 0);
-                continue;
-            }
-            need = len + PROTO_OVERHEAD;
         }
         uint32_t len = PROTO_GET_FRAME_LENGTH(header), type = PROTO_GET_FRAME_TYPE(header);
         uint32_t total = need;
@@ -402,8 +451,7 @@ static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
                 continue;
             return 0;
         }
-        uint32_t end = PROTO_FRAME_SIZE + len;
-        rx_copy(trailer, end, PROTO_FRAME_CRC_SIZE);
+        rx_copy(trailer, PROTO_FRAME_SIZE + len, PROTO_FRAME_CRC_SIZE);
         uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
         /* the CRC over LEN .. the header's end, then on over the payload as it is copied
            (with the header's last PROTO_PAYLOAD_AT bytes before it: the payload at its
@@ -427,8 +475,19 @@ static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
     }
 }
 
+/* The header of the candidate at head when it is in and a START begins it: header_in(), a
+   bad one left to rx_scan (its drop).  A leaf: rx_next() checks a header this way as soon as
+   it is in, without rx_scan's cost while the rest of the frame is on its way. */
+static __attribute__((noinline)) void header_peek(void)
+{
+    if (count >= PROTO_FRAME_SIZE && rxbuf[head] == PROTO_START)
+        header_in();
+}
+
 int rx_next(frame_t *frame, payload_t *into)
 {
+    if (!need)
+        header_peek();
     /* nothing buffered, or too few bytes for a header or for the candidate checked before,
        and no stop (the inter-byte timeout) yet: nothing to look at */
     if (count < (need ? need : PROTO_FRAME_SIZE)

@@ -66,6 +66,11 @@ int rx_poll(void);
    searches' polls (a load, a validation, a copy), so the UART's receive FIFO never
    overruns at the fastest rate. */
 void rx_service(void);
+/* The words such a loop handles between two receives (a frame's copy, its CRC, a SOLVE's
+   clue check, the engine's clue load): some 30 to 40 cycles a word, so about 1,300 cycles,
+   a quarter of the 64 byte times the receive FIFO holds at the fastest rate
+   (docs/decisions/2026-11-27-receive-often-enough.md). */
+#define RX_CHUNK_WORDS 32u
 /* The next good frame in the buffer (1), or none yet (0).  Dropped candidate frames
    (CHECK wrong, LEN beyond the type's, bad CRC, or not whole and no byte for the inter-byte
    timeout) are answered with ERROR frames on the way, when the transmitter is idle.  A

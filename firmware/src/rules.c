@@ -1,7 +1,6 @@
 /* Rules the firmware shares with spec/ (see rules.h). */
 #include "rules.h"
 #include "slk_protocol.h"
-#include "arith.h"
 #include "clues.h"
 
 /* The row (in *row) and column (returned) of cell i. */
@@ -16,30 +15,33 @@ static uint32_t cell_place(uint32_t i, uint32_t cols, uint32_t *row)
     return i;
 }
 
-/* The box of the clues 1..3: its rows from the first and the last of them (a few words of
-   codes read, eight cells a word); its columns only when it is at most four rows high (else
-   it is island free whatever they are). */
-int island_free(uint32_t rows, uint32_t cols, const uint8_t *codes)
+/* The clues 1..3 of clue word k of `cells` cells' words (clue_numbered), only the grid's
+   cells of the last one (`last`: the index of the last). */
+static inline uint32_t numbered_in(const uint32_t *words, uint32_t k, uint32_t last,
+                                   uint32_t cells)
 {
-    uint32_t cells = mul_small(rows, cols), bytes = PROTO_SOLVE_CLUES_BYTES(cells);
-    uint32_t words = (cells + CLUES_PER_WORD - 1u) / CLUES_PER_WORD;
-    uint32_t first = cells, last = 0;
-    for (uint32_t k = 0; k < words; k++) {
-        uint32_t bits = clue_numbered(clue_word(codes, k, bytes)) & clue_cells(k, cells);
-        if (bits) {
-            first = CLUES_PER_WORD * k + clue_first(bits);
-            break;
-        }
-    }
-    if (first == cells)
-        return 0;   /* no clue 1..3: a 1x2 loop may be the whole solution */
-    for (uint32_t k = words; k-- > 0;) {
-        uint32_t bits = clue_numbered(clue_word(codes, k, bytes)) & clue_cells(k, cells);
-        if (bits) {
-            last = CLUES_PER_WORD * k + clue_last(bits);
-            break;
-        }
-    }
+    uint32_t bits = clue_numbered(words[k]);
+    return k == last ? bits & clue_cells(k, cells) : bits;
+}
+
+/* The box of the clues 1..3: its rows from the first and the last of them, found a clue word
+   at a time from either end; when their words alone put them more than four rows apart, that
+   is the answer; else their exact cells, and the box's columns when it is at most four rows
+   high (else it is island free whatever they are). */
+int island_free(uint32_t cols, uint32_t cells, const uint32_t *words)
+{
+    uint32_t last_word = (cells - 1u) / CLUES_PER_WORD, k = 0, j = last_word, bits, last_bits;
+    while (!(bits = numbered_in(words, k, last_word, cells)))
+        if (++k > last_word)
+            return 0;   /* no clue 1..3: a 1x2 loop may be the whole solution */
+    while (!(last_bits = numbered_in(words, j, last_word, cells)))
+        j--;            /* word k has one: it stops there at the latest */
+    /* the first clue is at most cell 8k + 7, the last at least cell 8j: no box of four rows
+       holds both when they are at least four rows' cells apart */
+    if (CLUES_PER_WORD * (j - k) >= (cols << 2) + (CLUES_PER_WORD - 1u))
+        return 1;
+    uint32_t first = CLUES_PER_WORD * k + clue_first(bits);
+    uint32_t last = CLUES_PER_WORD * j + clue_last(last_bits);
     uint32_t r0, h;
     uint32_t c_first = cell_place(first, cols, &r0);
     uint32_t from = first - c_first;   /* the first cell of the box's first row */
@@ -48,8 +50,9 @@ int island_free(uint32_t rows, uint32_t cols, const uint8_t *codes)
     uint32_t c_last = cell_place(last - from, cols, &h);
     h++;
     uint32_t c0 = cols, c1 = 0, c = 0;
-    for (uint32_t i = first - c_first; i <= last + (cols - 1u - c_last); i++) {
-        uint32_t code = PROTO_GET_SOLVE_CLUES(codes, i);
+    for (uint32_t i = from; i <= last + (cols - 1u - c_last); i++) {
+        uint32_t code = (words[i / CLUES_PER_WORD] >> (PROTO_SOLVE_CLUES_BITS * (i % CLUES_PER_WORD)))
+                        & PROTO_CLUE_BLANK;
         if (code - 1u < 3u) {
             if (c < c0) c0 = c;
             if (c > c1) c1 = c;

@@ -5,10 +5,12 @@
 
 #include <stdint.h>
 
-/* spec.deduce.island_free of a SOLVE's clues (4-bit codes, validated): 1 when the nonzero
-   clues do not fit in a 3x4 or 4x3 box, so no 1x2 loop can be the whole solution; 0 when
-   there is no nonzero clue. */
-int island_free(uint32_t rows, uint32_t cols, const uint8_t *codes);
+/* spec.deduce.island_free of a SOLVE's clues (4-bit codes, validated) on a grid of `cols`
+   columns and `cells` cells, as clue words (clues.h: word k holds the codes of cells 8k ..
+   8k + 7; those past the grid in the last word are ignored): 1 when the nonzero clues do
+   not fit in a 3x4 or 4x3 box, so no 1x2 loop can be the whole solution; 0 when there is no
+   nonzero clue. */
+int island_free(uint32_t cols, uint32_t cells, const uint32_t *words);
 
 /* spec.protocol.status_of: RESULT's status of a search that found `found` solutions, covered
    its whole search space (exhausted) or not, and was asked for uniqueness or not. */

@@ -106,14 +106,14 @@ static const answer_t *kept(uint32_t seq, uint32_t crc)
     return 0;
 }
 
-static int refuse(uint32_t code, const frame_t *f, uint32_t detail)
+static __attribute__((noinline)) int refuse(uint32_t code, const frame_t *f, uint32_t detail)
 {
     send_error(code, MSG_SOLVE, f->seq, detail);
     return 1;
 }
 
 /* The first cell whose code is bad (there is one) of the SOLVE payload p of `cells` cells. */
-static uint32_t first_bad_cell(const uint8_t *p, uint32_t cells)
+static __attribute__((noinline)) uint32_t first_bad_cell(const uint8_t *p, uint32_t cells)
 {
     uint32_t k = 0, bad;
     while (!(bad = clue_bad(solve_clue_word(p, k)) & clue_cells(k, cells)))
@@ -121,9 +121,21 @@ static uint32_t first_bad_cell(const uint8_t *p, uint32_t cells)
     return CLUES_PER_WORD * k + clue_first(bad);
 }
 
+/* The codes neither a clue 0..3 nor a blank (clue_bad) of the clue words from `word` up to
+   `end`, OR-ed: nonzero when there is one.  Two words a step; a leaf (no register saved). */
+static __attribute__((noinline)) uint32_t clues_bad(const uint32_t *word, const uint32_t *end)
+{
+    uint32_t bad = 0;
+    for (; end - word >= 2; word += 2)
+        bad |= clue_bad_any(word[0]) | clue_bad_any(word[1]);
+    if (word != end)
+        bad |= clue_bad_any(*word);
+    return bad & CLUE_LSBS;
+}
+
 /* Checked in host.protocol.decode_solve's order (docs/protocol.md); 1 when refused (its
-   ERROR sent); else the grid's cells in *cells.  The clue words are checked eight at a time,
-   their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
+   ERROR sent); else the grid's cells in *cells.  The clue words are checked RX_CHUNK_WORDS at a
+   time, their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
    only in a refused SOLVE. */
 static int refused(const frame_t *f, uint32_t *cells_out)
 {
@@ -144,17 +156,16 @@ static int refused(const frame_t *f, uint32_t *cells_out)
     if (flags & ~PROTO_SOLVE_FLAGS)
         return refuse(ERR_BAD_FLAGS, f, flags);
     const uint32_t *word = solve_clue_words(p), *last = word + (cells - 1u) / CLUES_PER_WORD;
-    uint32_t bad = 0;
-    while (word != last) {   /* every word whole but the last */
-        const uint32_t *chunk = last - word > 8 ? word + 8 : last;
-        for (; word != chunk; word++)
-            bad |= clue_bad_any(*word);
-        if ((bad & CLUE_LSBS) || word == last)
+    uint32_t bad;
+    for (;;) {   /* every word whole but the last */
+        const uint32_t *chunk = (uint32_t)(last - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : last;
+        bad = clues_bad(word, chunk);
+        word = chunk;
+        if (bad || word == last)
             break;
         rx_service();
     }
-    if ((bad & CLUE_LSBS)
-        || (clue_bad(*last) & clue_cells((cells - 1u) / CLUES_PER_WORD, cells)))
+    if (bad || (clue_bad(*last) & clue_cells((cells - 1u) / CLUES_PER_WORD, cells)))
         return refuse(ERR_BAD_CLUE, f, first_bad_cell(p, cells));
     if (flags & PROTO_FLAG_DEDUCE) {
         if (!(version & PROTO_VERSION_DEDUCE_OK))
@@ -190,7 +201,7 @@ static void serve_solve(const frame_t *f)
 }
 
 /* RESEND: the stored answer to the SOLVE it names again, else where that SOLVE is. */
-static void serve_resend(const frame_t *f)
+static __attribute__((noinline)) void serve_resend(const frame_t *f)
 {
     if (f->len != PROTO_RESEND_SIZE) {
         send_error(ERR_BAD_LENGTH, MSG_RESEND, f->seq, PROTO_RESEND_SIZE);
@@ -211,7 +222,7 @@ static void serve_resend(const frame_t *f)
 
 /* ---- the other requests ------------------------------------------------------------ */
 
-static void send_version(uint32_t seq)
+static __attribute__((noinline)) void send_version(uint32_t seq)
 {
     PROTO_PUT_VERSION_PROTOCOL(reply_payload, PROTO_VERSION);
     PROTO_PUT_VERSION_REGMAP(reply_payload, SLK_REGMAP_VERSION);
@@ -228,7 +239,7 @@ static void send_version(uint32_t seq)
 }
 
 /* SET_BAUD: BAUD at the old rate, then the switch (baud.c). */
-static void set_baud(const frame_t *f, int searching)
+static __attribute__((noinline)) void set_baud(const frame_t *f, int searching)
 {
     if (f->len != PROTO_SET_BAUD_SIZE) {
         send_error(ERR_BAD_LENGTH, MSG_SET_BAUD, f->seq, PROTO_SET_BAUD_SIZE);
@@ -292,6 +303,7 @@ void serve_poll(void)
     while (!queued && receive(&f)) {
         baud_heard();   /* a good frame at the rate now: it is kept */
         serve_request(&f, 0);
+        rx_service();   /* the frames behind it keep arriving */
     }
     baud_poll();
 }
@@ -308,6 +320,8 @@ static __attribute__((noinline)) int serve_searching(void)
             return 1;
         }
         serve_request(&f, 1);
+        rx_service();   /* the frames behind it keep arriving: a backlog of short requests
+                           is served with no other receive */
     }
     return 0;
 }

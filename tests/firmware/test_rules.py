@@ -48,17 +48,29 @@ def rules(tmp_path_factory):
                          capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     rules = ctypes.CDLL(str(lib))
-    rules.island_free.argtypes = [ctypes.c_uint32, ctypes.c_uint32, ctypes.c_char_p]
+    rules.island_free.argtypes = [ctypes.c_uint32, ctypes.c_uint32,
+                                  ctypes.POINTER(ctypes.c_uint32)]
     rules.island_free.restype = ctypes.c_int
     rules.solve_status.argtypes = [ctypes.c_uint32] * 3
     rules.solve_status.restype = ctypes.c_uint32
     return rules
 
 
+#: what fills the last clue word past the grid in these tests: clues 3 (the firmware's
+#: payload buffer holds whatever came before there), which island_free must ignore
+PAST_THE_GRID = 0x33
+
+
 def firmware_island_free(rules, puzzle):
-    """The firmware's island_free of ``puzzle``, given its clues as a SOLVE carries them."""
+    """The firmware's island_free of ``puzzle``, given its clues as a SOLVE carries them, in
+    whole clue words (the bytes past the clues: PAST_THE_GRID)."""
     codes = [CLUE_BLANK if v is None else v for row in puzzle.clues for v in row]
-    return bool(rules.island_free(puzzle.rows, puzzle.cols, Solve.TAIL.pack(codes)))
+    packed = Solve.TAIL.pack(codes)
+    if len(codes) % 2:   # the last byte's high nibble is past the grid too
+        packed = packed[:-1] + bytes([packed[-1] | (PAST_THE_GRID & 0xF0)])
+    packed += bytes([PAST_THE_GRID]) * (-len(packed) % 4)
+    words = (ctypes.c_uint32 * (len(packed) // 4)).from_buffer_copy(packed)
+    return bool(rules.island_free(puzzle.cols, puzzle.rows * puzzle.cols, words))
 
 
 def test_the_firmware_image_has_these_rules(tmp_path):
