@@ -58,9 +58,9 @@ void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *pa
 }
 
 /* STATUS polls between two services of the UART while the engine runs: a poll is some 20
-   to 30 cycles, so the receiver is served every 2k cycles or so, well inside the 64 byte
-   times its FIFO holds at the fastest rate (7.3k cycles at 4 Mbaud and 45.6 MHz), with
-   the work before and after a run added. */
+   to 30 cycles, so the receiver is served every 2k cycles or so, inside the 64 byte times
+   its FIFO holds at the fastest rate (640 bit times: 4.8k cycles at the shortest bit
+   time, spec.uart.MIN_BIT_TIME), with the work before and after a run added. */
 #define POLLS_PER_SERVE 64u
 /* Cycles after which a command is not started before the UART is served: a search of many
    short commands (each fewer than POLLS_PER_SERVE polls) serves it that often too. */
