@@ -376,9 +376,10 @@ def test_a_flood_of_busy_is_no_search():
 
 def test_late_replies_start_a_wait_anew_once_each():
     """A device that works slowly through the frames it was sent (the replies of an
-    earlier connection's ABORTs come first, in order): each late reply starts the wait
-    anew, so the PING is answered at its first attempt -- and only as many times as
-    frames were sent: a reply more is a frame that answers no request."""
+    earlier connection's ABORTs come first, in order, under the SEQs the PING takes): each
+    late reply starts the wait anew, so the PING is answered at its first attempt -- and
+    only as many times as frames were sent: a reply more is a frame that answers no
+    request."""
     clock = Clock()
     per_reply = 0.8
     backlog = 3
@@ -398,8 +399,11 @@ def test_late_replies_start_a_wait_anew_once_each():
         return out
     line.answer, line.source = answer, source
     link = connection(line, timeout=1.0)
-    for _ in range(backlog):  # what an earlier connection sent and gave up on
-        link.send(P.encode_abort())
+    # what an earlier connection sent and gave up on, under the SEQs this connection takes
+    # next: the late ERRORs (NOT_BUSY to an ABORT) name the PING's SEQs, and are not its
+    first = link.ledger._next = P.REQUEST_SEQS.start
+    for seq in range(first, first + backlog):
+        link.send(P.encode_abort(seq))
     assert link.ping().deduce_ok
     assert [P.MsgType(f.type).name for f in line.frames] == ["ABORT"] * backlog + ["PING"]
     assert clock.now <= (backlog + 1) * per_reply + 1.0
