@@ -39,11 +39,11 @@ import sys
 import time
 from pathlib import Path
 
-from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S
+from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S, mhz
 
 from . import board_support, evidence, reports, synth
 from .options import add_target_options, target_from_args
-from .top import BoardTop, mhz
+from .top import BoardTop
 
 __all__ = ["main", "make_core", "build", "BuildError", "ToolsMissing", "FIXTURES"]
 

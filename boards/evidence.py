@@ -27,12 +27,11 @@ import sys
 from pathlib import Path
 
 from slitherlink.paths import checkout
-from slitherlink.spec.target import ARTY, BOARDS, CORES, ULX3S, Target, default_target
+from slitherlink.spec.target import (ARTY, BOARDS, CORES, ULX3S, Target, default_target,
+                                     mhz)
 
-from .top import mhz
-
-__all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock", "supported_clock",
-           "check_clock", "add", "default_clocks", "table", "with_table", "main"]
+__all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock",
+           "supported_clock", "check_clock", "add", "default_clocks", "table", "with_table", "main"]
 
 #: The evidence, one record a build.
 EVIDENCE = Path(__file__).with_name("evidence.json")

@@ -14,9 +14,7 @@ BRAM, UART, the engines) or a fixture of :mod:`boards.fixture`.
 from amaranth.hdl import Elaboratable, Module, Signal
 from amaranth.lib.cdc import FFSynchronizer
 
-from slitherlink.spec.target import mhz
-
-__all__ = ["BoardSupport", "BoardTop", "mhz"]
+__all__ = ["BoardSupport", "BoardTop"]
 
 
 class BoardSupport:

@@ -24,6 +24,7 @@ __all__ = ["Board", "BOARDS", "Target", "CORES", "LABEL_NETWORKS", "PAPER_CLOCK_
            "DEFAULT_TARGET", "PAIRS_MAX_POINTS", "default_label_network", "default_target",
            "get_board", "mhz"]
 
+
 def mhz(hz):
     """A clock of a whole number of Hz in MHz, exactly and without trailing zeros (what
     ``CLOCK=`` takes): ``mhz(25_781_250) == "25.78125"``."""

@@ -87,7 +87,7 @@ def is_damage_report(reply):
     return isinstance(reply, P.ErrorReply) and reply.seq == 0 and reply.code in _DAMAGE_CODES
 
 
-def _refuses(reply, request_type):
+def refuses(reply, request_type):
     """Whether ``reply`` is an ERROR to a request of ``request_type`` (its SEQ is checked by
     the caller): an ERROR names the type of the frame it answers, so a late ERROR to another
     request under the same SEQ (an ABORT of an earlier connection, say) is not taken for
@@ -608,7 +608,7 @@ class Connection:
                 return None
             if isinstance(reply, P.VersionReply):
                 return reply
-            if _refuses(reply, P.MsgType.PING):
+            if refuses(reply, P.MsgType.PING):
                 raise DeviceError(f"{self.what} refused PING: {reply}")
             return None
         try:
@@ -649,7 +649,7 @@ class Connection:
         def accept(reply, seq):
             if reply.seq != seq:
                 return None
-            if _refuses(reply, P.MsgType.STATS):
+            if refuses(reply, P.MsgType.STATS):
                 raise DeviceError(f"{self.what} refused STATS: {reply}")
             return reply if isinstance(reply, P.StatsReply) else None
         return self._numbered(P.encode_stats, accept, "STATS",
@@ -743,7 +743,7 @@ class Connection:
                 return None
             if isinstance(reply, P.BaudReply):
                 return reply
-            if _refuses(reply, P.MsgType.SET_BAUD):
+            if refuses(reply, P.MsgType.SET_BAUD):
                 raise DeviceError(f"{self.what} refused {wanted} baud: {reply} (the rates it "
                                   f"offers go up to {version.max_baud} baud)")
             return None

@@ -47,7 +47,7 @@ import queue
 import threading
 
 from .. import protocol as P
-from .connection import _Attempts, _Heard, is_damage_report, lengths
+from .connection import _Attempts, _Heard, is_damage_report, lengths, refuses
 from .errors import BoardError, DeviceError, NoAnswer, TooLarge
 
 __all__ = ["Job", "Inputs", "Pipeline"]
@@ -384,6 +384,8 @@ class Pipeline:
         code = reply.code
         if reply.request_type == P.MsgType.RESEND:
             return self._resend_refused(job, reply)
+        if not refuses(reply, P.MsgType.SOLVE):   # a late ERROR to another request's SEQ
+            return c.not_ours(reply, owed, self._wait, self._heard)
         if code == P.ErrorCode.BUSY:  # sent again after the next answer, or the head's wait
             job.busy += 1
             if job.busy > c.retries:

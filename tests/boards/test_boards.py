@@ -22,9 +22,8 @@ import pytest
 
 from slitherlink.boards import board_support, reports
 from slitherlink.boards.arty import mmcm_parameters
-from slitherlink.boards.top import mhz
 from slitherlink.boards.ulx3s import pll_parameters
-from slitherlink.spec.target import ARTY, BOARDS, DEFAULT_TARGET, ULX3S
+from slitherlink.spec.target import ARTY, BOARDS, DEFAULT_TARGET, ULX3S, mhz
 
 REPO = Path(__file__).resolve().parents[2]
 
