@@ -222,14 +222,17 @@ class Status(enum.IntEnum):
 
     @property
     def text(self):
-        return {
-            Status.SOLVED_UNIQUE: "solved, unique",
-            Status.SOLVED: "solved (uniqueness not checked)",
-            Status.MULTIPLE: "several solutions",
-            Status.NO_SOLUTION: "no solution",
-            Status.LIMIT: "limit reached",
-            Status.ERROR: "error",
-        }[self]
+        return _STATUS_TEXT[self]
+
+
+_STATUS_TEXT = {
+    Status.SOLVED_UNIQUE: "solved, unique",
+    Status.SOLVED: "solved (uniqueness not checked)",
+    Status.MULTIPLE: "several solutions",
+    Status.NO_SOLUTION: "no solution",
+    Status.LIMIT: "limit reached",
+    Status.ERROR: "error",
+}
 
 
 def status_of(found, *, exhausted, unique):
@@ -399,7 +402,9 @@ class Layout:
                                 f"or a Tail")
         cls.FIELDS, cls.TAIL, cls.SIZE, cls.C_NAME = tuple(fields), tail, offset, c_name
         cls._format = "<" + "".join(_STRUCT[f.size] for f in fields)
-        cls._names = frozenset(f.name for f in fields)
+        cls._struct = struct.Struct(cls._format)
+        cls._order = tuple(f.name for f in fields)
+        cls._names = frozenset(cls._order)
 
     @classmethod
     def field(cls, name):
@@ -412,10 +417,10 @@ class Layout:
     @classmethod
     def pack(cls, tail=b"", **values):
         """The payload with every integer field given by name, then ``tail``."""
-        names = [f.name for f in cls.FIELDS]
+        names = cls._order
         if values.keys() == cls._names and (cls.TAIL is not None or not tail):
             try:  # struct's own range checks are the fields' (unsigned, their sizes)
-                return struct.pack(cls._format, *map(values.__getitem__, names)) + bytes(tail)
+                return cls._struct.pack(*map(values.__getitem__, names)) + bytes(tail)
             except struct.error:
                 pass  # the checks below say which
         if set(values) != set(names):
@@ -434,8 +439,7 @@ class Layout:
         """``(fields as a dict, tail bytes)``; ValueError when ``data`` is shorter than SIZE."""
         if len(data) < cls.SIZE:
             raise ValueError(f"{cls.__name__} needs at least {cls.SIZE} bytes, got {len(data)}")
-        values = struct.unpack_from(cls._format, data)
-        return dict(zip((f.name for f in cls.FIELDS), values)), bytes(data[cls.SIZE:])
+        return dict(zip(cls._order, cls._struct.unpack_from(data))), bytes(data[cls.SIZE:])
 
 
 class FrameHeader(Layout, c_name="FRAME"):
