@@ -23,7 +23,8 @@ reference the tests hold :func:`check` to) names the rule and the cell.
 
 from collections import deque
 from dataclasses import dataclass
-from itertools import chain
+
+from .puzzle import BLANK, colouring_cells
 
 __all__ = ["Verdict", "check", "check_by_search", "is_solution"]
 
@@ -64,8 +65,9 @@ NO_LOOP = Verdict(False, "connected", None, "no cell is inside: there is no loop
 
 # -- the fast check -------------------------------------------------------------------------
 
-#: a clue cell's byte: the clue; a cell without a clue: a value no count of lines has
-_CLUE_BYTE = {None: 0xFF, 0: 0, 1: 1, 2: 2, 3: 3}
+# The clue bytes are the puzzle's cells (:attr:`host.puzzle.Puzzle.cells`): a clue cell's
+# byte is the clue, a blank cell's BLANK, a value no count of lines (0..4) has.
+assert BLANK > 4
 #: per byte of the clue bytes: 0xFF where a clue is, 0 elsewhere
 _CLUE_MASK = bytes(0xFF if v <= 3 else 0 for v in range(256))
 
@@ -102,7 +104,7 @@ class _Framed:
 
     def __init__(self, colouring, cols):
         self.width = cols + 2
-        self.cells = _framed(bytes(map(bool, chain.from_iterable(colouring))), cols, b"\0")
+        self.cells = _framed(colouring_cells(colouring), cols, b"\0")
         self.value = int.from_bytes(self.cells, "little")
 
     def place(self, index):
@@ -130,8 +132,7 @@ def check(puzzle, colouring):
     down = g ^ (g >> step)      # byte i: a line between cell i and the cell below
     # rule 1: the lines around every cell (at most 4 a byte: no carry), against the clues
     lines = across + (across << 8) + down + (down << step)
-    clues = _framed(bytes(map(_CLUE_BYTE.__getitem__, chain.from_iterable(puzzle.clues))),
-                    puzzle.cols, b"\xff")
+    clues = _framed(puzzle.cells, puzzle.cols, bytes([BLANK]))
     wrong = (lines ^ int.from_bytes(clues, "little")) & \
         int.from_bytes(clues.translate(_CLUE_MASK), "little")
     if wrong:

@@ -368,11 +368,12 @@ def parse_puzzles(text, *, source=None, name=""):
     puzz.link URLs holds one puzzle per line (named ``name#1``, ``name#2`` ...
     when there are several).
     """
-    lines = list(_content_lines(text))
-    if not lines:
+    first = next(_content_lines(text), None)
+    if first is None:
         raise PuzzleError("no puzzle found (the input is empty)", source=source)
-    if _kind(lines[0][1].strip()) == "plain":
+    if _kind(first[1].strip()) == "plain":
         return [parse_plain(text, source=source, name=name)]
+    lines = list(_content_lines(text))
     # a one-line text (a literal id or URL) names characters, a longer one lines and columns
     one_line = "\n" not in text.strip()
     puzzles = []

@@ -37,6 +37,8 @@ from slitherlink.spec.protocol import Stats as StatsLayout
 from slitherlink.spec.protocol import Version as VersionLayout
 from slitherlink.spec.registers import VERSION as REGMAP_VERSION
 
+from .puzzle import BLANK
+
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES", "OVERHEAD",
     "QUEUE_DEPTH", "STORE_DEPTH", "REQUEST_SEQS", "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE",
@@ -323,14 +325,14 @@ def encode_solve(puzzle, *, mode, unique=False, max_checks=0, counters=False, se
                          f"(at most {MAX_GRID}x{MAX_GRID})")
     if not 0 <= max_checks < 1 << 32:
         raise ValueError(f"max_checks must be 0..2**32-1, not {max_checks}")
-    codes = bytes(map(_CLUE_CODE.__getitem__, chain.from_iterable(puzzle.clues)))
     flags = (FLAG_UNIQUE if unique else 0) | mode.flag | (FLAG_COUNTERS if counters else 0)
-    return encode_solve_raw(puzzle.rows, puzzle.cols, codes, flags=flags,
-                            max_checks=max_checks, seq=seq)
+    return encode_solve_raw(puzzle.rows, puzzle.cols, puzzle.cells.translate(_CLUE_CODE),
+                            flags=flags, max_checks=max_checks, seq=seq)
 
 
-#: a puzzle's clue (0..3, None: blank) -> its code in SOLVE
-_CLUE_CODE = {None: CLUE_BLANK, **{clue: clue for clue in range(4)}}
+#: a puzzle's cell (:attr:`host.puzzle.Puzzle.cells`: a clue 0..3 or BLANK) -> its code in
+#: SOLVE
+_CLUE_CODE = bytes.maketrans(bytes([*range(4), BLANK]), bytes([*range(4), CLUE_BLANK]))
 
 
 @dataclass(frozen=True)
@@ -405,8 +407,18 @@ def pack_colouring(colouring):
 
 def unpack_colouring(data, rows, cols):
     """The colouring (rows of booleans) of a colouring tail."""
-    cells = tuple(map(bool, AnswerLayout.TAIL.cells(data, rows * cols)))
-    return tuple([cells[i:i + cols] for i in range(0, rows * cols, cols)])
+    count = rows * cols
+    size = _TAIL.nbytes(count)
+    if len(data) < size:
+        _TAIL.cells(data, count)  # its error
+    cells = tuple(chain.from_iterable(map(_INSIDE.__getitem__, data[:size])))
+    return tuple([cells[i:i + cols] for i in range(0, count, cols)])
+
+
+_TAIL = AnswerLayout.TAIL
+#: per byte of a colouring tail: the cells it holds as booleans, in the tail's order
+_INSIDE = tuple(tuple(map(bool, _TAIL.cells(bytes([byte]), 8 // _TAIL.bits)))
+                for byte in range(256))
 
 
 @dataclass(frozen=True)

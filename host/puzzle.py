@@ -8,11 +8,12 @@ compared as colourings.
 """
 
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 
-__all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain",
-           "parse_colouring", "format_colouring", "transpose_colouring", "MAX_SIDE", "MAX_CELLS",
-           "check_grid_size"]
+__all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain", "plain_rows",
+           "parse_colouring", "format_colouring", "colouring_rows", "colouring_cells",
+           "transpose_colouring", "BLANK", "MAX_SIDE", "MAX_CELLS", "check_grid_size"]
 
 #: the most rows or columns of a grid read from any format (the corpus's largest is 60x60)
 MAX_SIDE = 300
@@ -54,6 +55,14 @@ _CLUE_TYPES = frozenset((int, type(None)))
 _PLAIN_CELLS = {**{str(v): v for v in range(4)}, **dict.fromkeys(".-_ ")}
 _PLAIN_CHARS = "".join(_PLAIN_CELLS)
 
+#: a blank cell's byte in :attr:`Puzzle.cells` (a clue's byte is the clue)
+BLANK = 0xFF
+_CELL_BYTE = {None: BLANK, 0: 0, 1: 1, 2: 2, 3: 3}
+_CLUE_OF_BYTE = {byte: clue for clue, byte in _CELL_BYTE.items()}
+#: a plain cell character's byte in :attr:`Puzzle.cells`
+_PLAIN_BYTES = bytes.maketrans(_PLAIN_CHARS.encode("ascii"),
+                               bytes(map(_CELL_BYTE.__getitem__, _PLAIN_CELLS.values())))
+
 
 @dataclass(frozen=True)
 class Puzzle:
@@ -79,6 +88,24 @@ class Puzzle:
                     raise PuzzleError(f"clue {clue!r} is not 0, 1, 2, 3 or blank",
                                       line=r + 1, column=c + 1)
         object.__setattr__(self, "clues", clues)
+
+    @classmethod
+    def _of_cells(cls, cells, cols, name=""):
+        """The puzzle of a reader's :attr:`cells` (``cols`` a row; every byte a clue or
+        :data:`BLANK`, else KeyError), unchecked: its clues are those of the bytes."""
+        clue = _CLUE_OF_BYTE.__getitem__
+        puzzle = object.__new__(cls)
+        object.__setattr__(puzzle, "clues", tuple([tuple(map(clue, cells[i:i + cols]))
+                                                   for i in range(0, len(cells), cols)]))
+        object.__setattr__(puzzle, "name", name)
+        puzzle.__dict__["cells"] = bytes(cells)
+        return puzzle
+
+    @cached_property
+    def cells(self):
+        """The clues one byte a cell, row-major: the clue, :data:`BLANK` for a blank cell
+        (computed once: the SOLVE frame, the rules check and the plain text read it)."""
+        return bytes(map(_CELL_BYTE.__getitem__, chain.from_iterable(self.clues)))
 
     @property
     def rows(self):
@@ -124,10 +151,9 @@ def _plain_row(line, source, number, indent):
     return row
 
 
-def _whole_grid(text):
-    """The rows of clues of a plain grid read whole, when it has at most
-    :data:`MAX_SIDE` lines of the same number (at most :data:`MAX_SIDE`) of cell
-    characters only; else None."""
+def _whole_grid(text, name):
+    """The puzzle of a plain grid read whole, when it has at most :data:`MAX_SIDE` lines
+    of the same number (at most :data:`MAX_SIDE`) of cell characters only; else None."""
     lines = [line for line in map(str.strip, text.splitlines())
              if line and not line.startswith("#")]
     if not lines or len(lines) > MAX_SIDE or len(set(map(len, lines))) != 1:
@@ -135,15 +161,14 @@ def _whole_grid(text):
     cells, cols = "".join(lines), len(lines[0])
     if cols > MAX_SIDE or cells.strip(_PLAIN_CHARS):
         return None
-    clues = list(map(_PLAIN_CELLS.__getitem__, cells))
-    return [clues[i:i + cols] for i in range(0, len(clues), cols)]
+    return Puzzle._of_cells(cells.encode("ascii").translate(_PLAIN_BYTES), cols, name)
 
 
 def parse_plain(text, *, source=None, name=""):
     """Read the plain grid format: ``#`` comment lines, then R lines of C of ``0123.``."""
-    rows = _whole_grid(text)
-    if rows is not None:
-        return Puzzle(rows, name=name)
+    puzzle = _whole_grid(text, name)
+    if puzzle is not None:
+        return puzzle
     rows, first = [], None  # line by line, for the first error
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
@@ -168,20 +193,28 @@ def parse_plain(text, *, source=None, name=""):
     return Puzzle(rows, name=name)
 
 
-#: a clue's character in the plain format written
-_PLAIN_TEXT = {None: ".", **{clue: str(clue) for clue in range(4)}}
+#: a cell's byte (:attr:`Puzzle.cells`) -> its character in the plain format written
+_PLAIN_TEXT = bytes.maketrans(bytes([*range(4), BLANK]), b"0123.")
 
 
-def _lines(text, cols):
-    """``text`` (one character a cell, row after row) as lines of ``cols``, each ending in
-    a newline."""
-    return "".join([text[i:i + cols] + "\n" for i in range(0, len(text), cols)])
+def _rows(text, cols):
+    """``text`` (one character a cell, row after row) cut into rows of ``cols``."""
+    return [text[i:i + cols] for i in range(0, len(text), cols)]
+
+
+def _lines(rows):
+    """``rows`` as lines of text, each ending in a newline."""
+    return "".join([row + "\n" for row in rows])
+
+
+def plain_rows(puzzle):
+    """The rows of the plain grid format, one string a row (``0123.``)."""
+    return _rows(puzzle.cells.translate(_PLAIN_TEXT).decode("ascii"), puzzle.cols)
 
 
 def format_plain(puzzle):
     """The plain grid format, one line per row, ending in a newline."""
-    return _lines("".join(map(_PLAIN_TEXT.__getitem__, chain.from_iterable(puzzle.clues))),
-                  puzzle.cols)
+    return _lines(plain_rows(puzzle))
 
 
 def parse_colouring(text, *, source=None):
@@ -212,10 +245,28 @@ def transpose_colouring(colouring):
 _COLOURING_TEXT = bytes.maketrans(b"\0\1", b".#")
 
 
-def format_colouring(colouring):
-    """A ``.sol`` file's text: ``#`` inside, ``.`` outside, one line per row."""
+def colouring_cells(colouring):
+    """A colouring's cells (rows of values) one byte each, row after row: 1 inside (a true
+    value), 0 outside."""
+    count = sum(map(len, colouring))
+    try:  # rows of booleans (or of 0 and 1) as they are
+        cells = b"".join(map(bytes, colouring))
+    except (TypeError, ValueError):
+        cells = None
+    if cells is None or len(cells) != count or cells.translate(None, b"\0\1"):
+        cells = bytes(map(bool, chain.from_iterable(colouring)))
+    return cells
+
+
+def colouring_rows(colouring):
+    """The rows of a ``.sol`` file, one string a row: ``#`` inside, ``.`` outside."""
     widths = set(map(len, colouring))
     if len(widths) != 1 or not min(widths):  # ragged, or rows of no cell: row by row
-        return "".join("".join("#" if v else "." for v in row) + "\n" for row in colouring)
-    cells = bytes(map(bool, chain.from_iterable(colouring)))
-    return _lines(cells.translate(_COLOURING_TEXT).decode("ascii"), min(widths))
+        return ["".join("#" if v else "." for v in row) for row in colouring]
+    return _rows(colouring_cells(colouring).translate(_COLOURING_TEXT).decode("ascii"),
+                 min(widths))
+
+
+def format_colouring(colouring):
+    """A ``.sol`` file's text: ``#`` inside, ``.`` outside, one line per row."""
+    return _lines(colouring_rows(colouring))

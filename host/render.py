@@ -10,7 +10,7 @@ import json
 from html import escape
 from operator import add, ne
 
-from .puzzle import format_colouring, format_plain
+from .puzzle import colouring_rows, plain_rows
 
 __all__ = ["loop_edges", "render_text", "render_unicode", "render_svg",
            "result_record", "render_json", "RENDERERS"]
@@ -61,7 +61,7 @@ def render_text(puzzle, colouring=None, *, show_colouring=True):
     """
     horizontal, vertical = loop_edges(puzzle, colouring)
     rows, cols = puzzle.rows, puzzle.cols
-    side = (format_colouring(colouring).splitlines()
+    side = (colouring_rows(colouring)
             if colouring is not None and show_colouring else None)
     lines = []
     for i in range(rows + 1):
@@ -215,12 +215,11 @@ def result_record(puzzle, result=None, **extra):
         "size": puzzle.size,
         "rows": puzzle.rows,
         "cols": puzzle.cols,
-        "clues": format_plain(puzzle).splitlines(),
+        "clues": plain_rows(puzzle),
     }
     if result is not None:
         solutions = result.solutions or ([result.solution] if result.solution else [])
-        solution = format_colouring(result.solution).splitlines() \
-            if result.solution is not None else None
+        solution = colouring_rows(result.solution) if result.solution is not None else None
         record["engine"] = result.engine
         if getattr(result, "mode", ""):
             record["mode"] = result.mode
@@ -229,7 +228,7 @@ def result_record(puzzle, result=None, **extra):
             "status_text": result.status.text,
             "solution": solution,  # usually solutions[0] too: written once
             "solutions": [solution if c is result.solution else
-                          format_colouring(c).splitlines() for c in solutions],
+                          colouring_rows(c) for c in solutions],
             "counters": dict(result.counters),
             "engine_seconds": result.seconds,
             "message": result.message,

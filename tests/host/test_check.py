@@ -158,3 +158,20 @@ def test_check_rejects_each_kind_of_wrong_answer_on_a_large_grid(size):
     assert (verdict.rule, verdict.cell) == ("clue", (n - 1, n - 1))   # 2 lines, not 1
     assert check(Puzzle([[None] * (n - 1) + [2]] + [[None] * n for _ in range(n - 1)]),
                  cells(lambda r, c: True)).ok
+
+
+def test_a_colouring_is_judged_by_its_truth_values_whatever_their_type():
+    """The verdict on a colouring of 0 and 1, of other true and false values or of lists is
+    the verdict on its booleans, for solutions and for each kind of broken one."""
+    rng = random.Random(11)
+    for name in ("janko_0011", "loopy_10x10_hard_10", "loopy_60x60_hard_02"):
+        puzzle, solution = load(name)
+        r, c = rng.randrange(puzzle.rows), rng.randrange(puzzle.cols)
+        for colouring in (solution, _flip(solution, r, c),
+                          _rectangles(rng, puzzle.rows, puzzle.cols, 3)):
+            verdict = check(puzzle, colouring)
+            assert verdict == check_by_search(puzzle, colouring)
+            for other in ([[int(v) for v in row] for row in colouring],
+                          [[rng.choice((1, 2, "#")) if v else rng.choice((0, None, ""))
+                            for v in row] for row in colouring]):
+                assert check(puzzle, other) == verdict, name

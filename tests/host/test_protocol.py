@@ -321,6 +321,21 @@ def test_colouring_packing():
         assert P.unpack_colouring(packed, rows, cols) == sol
 
 
+def test_a_colouring_is_unpacked_cell_i_from_bit_i():
+    """Cell i is bit i % 8 of byte i // 8 (the bits past the last cell ignored), each a
+    boolean; a tail short of its cells is refused."""
+    rng = random.Random(6)
+    for rows, cols in [(1, 1), (1, 7), (3, 5), (10, 10), (13, 29), (60, 60)]:
+        count = rows * cols
+        data = bytes(rng.randrange(256) for _ in range((count + 7) // 8))
+        got = P.unpack_colouring(data, rows, cols)
+        cells = [bool(data[i // 8] >> (i % 8) & 1) for i in range(count)]
+        assert got == tuple(tuple(cells[r * cols:(r + 1) * cols]) for r in range(rows))
+        assert all(type(v) is bool for row in got for v in row)
+        with pytest.raises(ValueError, match="cells need"):
+            P.unpack_colouring(data[:-1], rows, cols)
+
+
 def test_c_header_has_constants_and_crc8_table():
     text = SP.c_header()
     assert f"#define PROTO_START 0x{P.START:02X}u" in text

@@ -4,8 +4,9 @@ import random
 
 import pytest
 
-from slitherlink.host.puzzle import (Puzzle, PuzzleError, format_colouring, format_plain,
-                                    parse_colouring, parse_plain)
+from slitherlink.host.puzzle import (BLANK, Puzzle, PuzzleError, colouring_cells,
+                                    colouring_rows, format_colouring, format_plain,
+                                    parse_colouring, parse_plain, plain_rows)
 
 
 @pytest.mark.parametrize("bad", [True, False, 4, -1, 1.0, "1", [1], None.__class__])
@@ -27,6 +28,12 @@ def test_plain_lines_read_as_written():
         puzzle = parse_plain(text)
         assert [list(row) for row in puzzle.clues] == clues
         assert parse_plain(format_plain(puzzle)) == puzzle
+        made = Puzzle(clues)   # the same puzzle, its clues checked one by one
+        assert puzzle == made and puzzle.cells == made.cells
+        assert all(type(row) is tuple for row in puzzle.clues)
+        assert puzzle.cells == bytes(BLANK if v is None else v for row in clues for v in row)
+        assert plain_rows(puzzle) == ["".join("." if v is None else str(v) for v in row)
+                                      for row in clues]
 
 
 @pytest.mark.parametrize("char,message", [("5", "clue 5 is out of range"),
@@ -51,3 +58,23 @@ def test_a_colouring_is_written_cell_by_cell():
         assert parse_colouring(text) == colouring
     assert format_colouring([[1, 0, 0], [0, 2]]) == "#..\n.#\n"  # ragged: row by row
     assert format_colouring([]) == "" and format_colouring([[], []]) == "\n\n"
+
+
+def test_a_colouring_s_cells_and_rows_whatever_its_values():
+    """Booleans, 0 and 1, other true and false values, numbers past a byte, strings, rows of
+    any sequence: 1 inside, 0 outside, as ``bool`` says."""
+    from array import array
+    rng = random.Random(5)
+    for rows, cols in [(1, 1), (2, 9), (10, 10), (31, 13)]:
+        truth = [[rng.random() < 0.5 for _ in range(cols)] for _ in range(rows)]
+        expected = bytes(v for row in truth for v in row)
+        lines = ["".join("#" if v else "." for v in row) for row in truth]
+        for colouring in (
+                tuple(map(tuple, truth)),
+                [[int(v) for v in row] for row in truth],
+                [[rng.choice((2, 300, -1, 0.5, "x")) if v else rng.choice((0, 0.0, "", None))
+                  for v in row] for row in truth],
+                [array("H", [257 if v else 0 for v in row]) for row in truth],
+                [bytes(v * 7 for v in row) for row in truth]):
+            assert colouring_cells(colouring) == expected
+            assert colouring_rows(colouring) == lines
