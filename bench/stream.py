@@ -15,8 +15,9 @@ bit of the first byte it received and the stop bit of the last byte it sent
 
 both exact device time at the build's clock, whatever the machine's speed.  The host runs
 faster than the simulation, so these figures assume a host that keeps up; the **host's
-cost** per puzzle (parse, encode, decode, the rules check, the JSON record: what a
-streaming run of ``--format jsonl`` does for each puzzle), in wall time on this machine,
+cost** per puzzle (parse, encode, decode, the result, the rules check, the JSON record:
+what a streaming run of ``--format jsonl`` does for each puzzle, through the functions it
+calls, :func:`host_cost`), in wall time on this machine,
 is measured apart and must stay below the link's time per puzzle for a real board to
 reach them.  Beside them, in the same run, the ``sat`` engine's throughput on the same
 puzzles, on one core and on two (two processes), in wall time.
@@ -44,10 +45,6 @@ from slitherlink.bench.builds import (DEFAULT_GRID, class_for, class_target, fma
                                       grid_name, parse_classes, parse_fmax, vboard_params)
 from slitherlink.host import corpus
 from slitherlink.host import protocol as P
-from slitherlink.host.check import check
-from slitherlink.host.puzzle import parse_plain
-from slitherlink.host.render import render_json
-from slitherlink.host.result import Result
 from slitherlink.spec.target import BOARDS, CORES, DEFAULT_TARGET, LABEL_NETWORKS
 from slitherlink.spec.uart import offered_bauds
 
@@ -116,34 +113,54 @@ def peer_throughput(names, processes):
 
 # -- the host ------------------------------------------------------------------------------
 
+#: the counters of the DEDUCE_RESULT :func:`host_cost` decodes, and its cycles (numbers of
+#: the board's sizes: their values do not change the host's work)
+COST_COUNTERS, COST_CYCLES = dict.fromkeys(P.DEDUCE_RESULT_COUNTERS, 4_321), 87_654
+
+
 def host_cost(names):
     """The host's own wall time per puzzle, median over ``names``: what a streaming run
-    (``host/solve.py --engine board --format jsonl``) does for every puzzle besides the
-    link's waiting: read the puzzle's text, encode its SOLVE, take the bytes of an ANSWER
-    carrying its solution through the receiver (one for the run, as a connection has),
-    decode it, the rules check, and the answer's JSON record."""
+    (``host/solve.py --engine board --format jsonl``, which asks for the counters) does
+    for every puzzle besides the link's waiting and reading the puzzle's file, through
+    the functions that run calls: read the puzzle's text
+    (:func:`host.formats.parse_puzzles`), make its job and encode its SOLVE
+    (:class:`host.device.pipeline.Job`), take the bytes of a DEDUCE_RESULT carrying its
+    solution through the receiver (one for the run, as a connection has), decode it and
+    match it to the job, make its result (:func:`host.engines.board.answer_result`), the
+    rules check (:func:`host.engines.verified`) and the outcome's JSON record
+    (:func:`host.cli.json_line`)."""
+    from slitherlink.host.cli import json_line, streamed_outcome
+    from slitherlink.host.device.pipeline import Job
+    from slitherlink.host.engines import verified
+    from slitherlink.host.engines.board import answer_result
+    from slitherlink.host.formats import parse_puzzles
+    receiver = P.FrameDecoder()
+    (frame,) = receiver.feed(P.encode_version(
+        max_rows=P.MAX_GRID, max_cols=P.MAX_GRID, clock_hz=DEFAULT_TARGET.clock_hz,
+        baud=DEFAULT_TARGET.baud, deduce_ok=True))
+    version = P.decode_version(frame)
     costs = []
     root = corpus.root()
-    receiver = P.FrameDecoder()
     for name in names:
-        text = (root / f"{name}.txt").read_text()
-        _, solution = corpus.load(name)
-        puzzle = parse_plain(text, name=name)
-        answer = P.encode_answer(P.Status.SOLVED, puzzle.rows, puzzle.cols, solution=solution,
-                                 mode=P.Mode.DEDUCE, seq=1)
+        path = root / f"{name}.txt"
+        text = path.read_text()
+        puzzle, solution = corpus.load(name)
+        answer = P.encode_deduce_result(P.Status.SOLVED, puzzle.rows, puzzle.cols,
+                                        solution=solution, counters=COST_COUNTERS,
+                                        cycles=COST_CYCLES, seq=1)
         start = time.perf_counter()
-        puzzle = parse_plain(text, name=name)
-        P.encode_solve(puzzle, mode="deduce", seq=1)
+        (puzzle,) = parse_puzzles(text, source=str(path), name=name)
+        job = Job(puzzle, mode=P.Mode.DEDUCE, counters=True, label=f"{puzzle.size} puzzle")
+        job.encode(1)
         (frame,) = receiver.feed(answer)
         reply = P.decode_reply(frame)
-        verdict = check(puzzle, reply.solution)
-        result = Result("board", reply.status, reply.solution, [reply.solution],
-                        mode=reply.mode.name.lower())
-        render_json(puzzle, result, input=name, exit_code=0, wall_seconds=0.0)
+        accepted = job.accepts(reply)
+        result = verified(puzzle, answer_result(reply, version))
+        json_line(streamed_outcome(puzzle, result, str(path), "board", 0.0), "board")
         costs.append(time.perf_counter() - start)
-        if not verdict.ok:
-            raise SystemExit(f"stream: {name}: the corpus' solution fails the rules check "
-                             f"({verdict.message})")
+        if not accepted or result.status is not P.Status.SOLVED:
+            raise SystemExit(f"stream: {name}: the corpus' solution is not taken "
+                             f"({result.message or 'not the answer its SOLVE asked for'})")
     return statistics.median(costs)
 
 
@@ -324,9 +341,9 @@ def table(results, meta):
               "requests sent again; bytes lost: the UART's receive overruns, from STATS); "
               "latency: each of "
               f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone. sat: wall time on this machine, the same puzzles, not unique, the fastest of {PEER_PASSES} passes. "
-              "Host's cost: parse, encode, decode, the rules check and the JSON record of "
-              "one puzzle, wall time (median); a real board's throughput is bounded by it "
-              "too."]
+              "Host's cost: parse, encode, decode, the result, the rules check and the "
+              "JSON record of one puzzle as a streaming `--format jsonl` run makes them, "
+              "wall time (median); a real board's throughput is bounded by it too."]
     return "\n".join(lines) + "\n"
 
 

@@ -62,7 +62,7 @@ from .render import render_json, render_svg, render_text, render_unicode
 from .result import Result, Status
 
 __all__ = ["ExitCode", "EXIT_CODES", "engine_names", "default_engine",
-           "resolve_engine", "exit_code_for", "main"]
+           "resolve_engine", "exit_code_for", "streamed_outcome", "json_line", "main"]
 
 PROG = "host/solve.py"
 
@@ -571,7 +571,7 @@ def _outcomes(items, solve, stream, kwargs, args):
         for (label, item), result in stream((((label, item), item) for label, item in items),
                                             unique=args.unique, **kwargs):
             now = time.perf_counter()
-            yield _outcome_of(label, item, lambda puzzle: _streamed(
+            yield _outcome_of(label, item, lambda puzzle: streamed_outcome(
                 puzzle, result, label, args.engine, now - last), kwargs)
             last = now
     except Exception as error:  # noqa: BLE001 -- what the engine raises for the whole run
@@ -589,7 +589,7 @@ def _outcome_of(label, item, solved, kwargs):
     return outcome
 
 
-def _streamed(puzzle, result, label, engine, wall):
+def streamed_outcome(puzzle, result, label, engine, wall):
     """The :class:`Outcome` of a streamed answer: a Result, or the exception of its
     puzzle."""
     if isinstance(result, Result):
@@ -645,14 +645,7 @@ def _emit(args, outcome, document, used_names, index, count):
             text = "\n" + text
         document.write(text)
     elif args.format in COUNTER_FORMATS:
-        extra = {"input": outcome.label, "exit_code": int(outcome.code),
-                 "wall_seconds": outcome.wall}
-        if result is None:
-            extra.update({"engine": args.engine, "status": "error",
-                          "status_text": "error", "solution": None, "message": outcome.error})
-            if outcome.mode:
-                extra["mode"] = outcome.mode
-        document.write(render_json(puzzle, result, **extra))
+        document.write(json_line(outcome, args.engine))
     elif args.format == "svg":
         status = result.status.text if result is not None else "error"
         svg = render_svg(puzzle, colouring, title=f"{outcome.name} ({puzzle.size}): {status}")
@@ -662,6 +655,20 @@ def _emit(args, outcome, document, used_names, index, count):
         else:
             document.write(svg)
     document.flush()
+
+
+def json_line(outcome, engine):
+    """The JSON record of one puzzle solved or failed by ``engine`` (``--format json`` and
+    ``jsonl``), one line: :func:`host.render.render_json` with the input, the exit code and
+    the wall time."""
+    extra = {"input": outcome.label, "exit_code": int(outcome.code),
+             "wall_seconds": outcome.wall}
+    if outcome.result is None:
+        extra.update({"engine": engine, "status": "error", "status_text": "error",
+                      "solution": None, "message": outcome.error})
+        if outcome.mode:
+            extra["mode"] = outcome.mode
+    return render_json(outcome.puzzle, outcome.result, **extra)
 
 
 def _convert(args, items, stdout, complain):

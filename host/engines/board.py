@@ -37,7 +37,8 @@ from ..errors import OptionError
 from ..puzzle import Puzzle, transpose_colouring
 from . import DEFAULT_MODE, Mode, Result, chosen_mode
 
-__all__ = ["solve", "solve_on", "solve_stream", "check_options", "end_of_run", "MAX_CHECKS"]
+__all__ = ["solve", "solve_on", "solve_stream", "answer_result", "check_options", "end_of_run",
+           "MAX_CHECKS"]
 
 #: The largest --max-checks (or, in deduce mode, --max-decisions) the SOLVE request
 #: carries (0 means no bound).
@@ -257,7 +258,8 @@ def _outcome(connection, job):
     if job.reply is None:
         return None
     transposed, fallback = job.key[1]
-    result = _result(connection, job.reply, job.seconds, fallback)
+    result = answer_result(job.reply, connection.version, seconds=job.seconds,
+                           virtual=connection.virtual, fallback=fallback)
     if transposed:
         result = _transposed_back(result, connection.version)
     return result
@@ -276,9 +278,12 @@ def _fits_transposed(connection, puzzle):
                    f"for ({v.max_rows}x{v.max_cols}), also transposed")
 
 
-def _result(connection, reply, seconds, fallback=None):
-    """The :class:`Result` of an answer: ANSWER (no counters), RESULT or DEDUCE_RESULT."""
-    v = connection.version
+def answer_result(reply, version, *, seconds=0.0, virtual=False, fallback=None):
+    """The :class:`Result` (unchecked) of an answer of the build of ``version`` (its
+    VERSION reply): ANSWER (no counters), RESULT or DEDUCE_RESULT; ``seconds`` from the
+    SOLVE to the answer, ``virtual``: from the virtual board, ``fallback``: a note of the
+    mode chosen for it."""
+    v = version
     counters = {}
     if reply.counters is not None:
         counters = dict(reply.counters)
@@ -297,7 +302,7 @@ def _result(connection, reply, seconds, fallback=None):
     elif reply.trail_full:
         result.message = f"stopped: the hardware trail was full{steps}"
     for note in (fallback, "on the virtual board (Verilator; cycles are exact)"
-                 if connection.virtual and reply.counters is not None else None):
+                 if virtual and reply.counters is not None else None):
         if note:
             result.message = (result.message + "; " if result.message else "") + note
     return result

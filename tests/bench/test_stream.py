@@ -38,6 +38,19 @@ def test_two_puzzles_at_the_start_rate_and_the_fastest(corpus):
     assert f"| {DEFAULT_TARGET.max_rows}x{DEFAULT_TARGET.max_cols} | {fastest:,} | 2 |" in text
 
 
+def test_the_host_cost_goes_through_the_rules_check(corpus, monkeypatch):
+    """The host's cost is measured on the streaming run's steps, the rules check among them:
+    an answer it refuses (a cell flipped in a unique puzzle's solution) ends the run."""
+    assert S.host_cost(NAMES) > 0
+
+    def flipped(name, load=S.corpus.load):
+        puzzle, solution = load(name)
+        return puzzle, ((not solution[0][0], *solution[0][1:]), *solution[1:])
+    monkeypatch.setattr(S.corpus, "load", flipped)
+    with pytest.raises(SystemExit, match=f"stream: {NAMES[0]}: .*wrong solution"):
+        S.host_cost(NAMES)
+
+
 def test_a_fast_rate_after_another_meets_its_board_at_the_start_rate(corpus):
     """The second fast rate's connection finds the board at the start rate: the first
     left it there (else the host would try the start rate three times before the rate

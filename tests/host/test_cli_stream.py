@@ -241,3 +241,46 @@ def test_a_run_keeps_its_counts_not_its_outcomes():
     assert tally.summary(1.5) == (f"summary: 4 puzzles: 2 {Status.SOLVED_UNIQUE.text}, "
                                   f"1 unreadable, 1 error; 1.500 s; exit "
                                   f"{int(ExitCode.TIMEOUT)} (timeout)")
+
+
+def test_the_json_record_of_a_streamed_board_answer():
+    """The record ``--format jsonl`` writes of an answer the board streams back (decoded,
+    made a result, checked), with the counters (DEDUCE_RESULT, as jsonl asks) and without
+    (ANSWER): the exact line, its fields written out here from the clues, the solution and
+    the counters sent, for puzzles from 1x2 to 60x60."""
+    from slitherlink.host.cli import json_line, streamed_outcome
+    from slitherlink.host.engines import verified
+    from slitherlink.host.engines.board import answer_result
+    from slitherlink.spec.target import PAPER_CLOCK_HZ
+    clock, cycles = 40_000_000, 98_765
+    receiver = P.FrameDecoder()
+    (version,) = receiver.feed(P.encode_version(max_rows=P.MAX_GRID, max_cols=P.MAX_GRID,
+                                                clock_hz=clock, baud=115_200, deduce_ok=True))
+    version = P.decode_version(version)
+    sent = {name: 17 * i for i, name in enumerate(P.DEDUCE_RESULT_COUNTERS)}
+    for name in ("edge_1x2_3", "janko_0011", "loopy_10x10_hard_10", "janko_0360",
+                 "loopy_60x60_hard_02"):
+        puzzle, solution = load(name)
+        size = (P.Status.SOLVED, puzzle.rows, puzzle.cols)
+        for answer, counters in (
+                (P.encode_answer(*size, solution=solution, mode=P.Mode.DEDUCE, seq=9), {}),
+                (P.encode_deduce_result(*size, solution=solution, counters=sent,
+                                        cycles=cycles, seq=9),
+                 {**sent, "cycles": cycles, "clock_hz": clock,
+                  "seconds_at_clock": cycles / clock,
+                  "seconds_at_50mhz": cycles / PAPER_CLOCK_HZ})):
+            (frame,) = receiver.feed(answer)
+            result = verified(puzzle, answer_result(P.decode_reply(frame), version))
+            label = f"puzzles/{name}.txt"
+            line = json_line(streamed_outcome(puzzle, result, label, "board", 0.25), "board")
+            drawn = ["".join("#" if inside else "." for inside in row) for row in solution]
+            assert line == json.dumps({
+                "puzzle": name, "size": f"{puzzle.rows}x{puzzle.cols}", "rows": puzzle.rows,
+                "cols": puzzle.cols,
+                "clues": ["".join("." if clue is None else str(clue) for clue in row)
+                          for row in puzzle.clues],
+                "engine": "board", "mode": "deduce", "status": "solved",
+                "status_text": "solved (uniqueness not checked)", "solution": drawn,
+                "solutions": [drawn], "counters": counters, "engine_seconds": 0.0,
+                "message": "", "input": label, "exit_code": 0,
+                "wall_seconds": 0.25}) + "\n", name
