@@ -326,7 +326,7 @@ class Tail:
             data = bytes(values)
         except ValueError:
             data = None
-        if data is None or (data and max(data) >> self.bits):
+        if data is None or data.translate(None, _FITS[self.bits]):  # a value too wide
             bad = next(v for v in values if not 0 <= v < 1 << self.bits)
             raise ValueError(f"{self.name}: {bad} does not fit in {self.bits} bits")
         per = 8 // self.bits
@@ -352,6 +352,8 @@ class Tail:
         return list(self.cells(data, cells))
 
 
+#: per bits a cell: the byte values that fit in them
+_FITS = {bits: bytes(range(1 << bits)) for bits in (1, 2, 4, 8)}
 #: per bits a cell (< 8): the values, one a byte, of the cells of each byte value
 _TAIL_CELLS = {bits: tuple(bytes(b >> k & (1 << bits) - 1 for k in range(0, 8, bits))
                            for b in range(256)) for bits in (1, 2, 4)}
