@@ -13,7 +13,7 @@ than its TYPE may carry (:func:`length_limits`) as soon as its header is in.
 """
 
 from dataclasses import dataclass, field, make_dataclass
-from itertools import chain
+from itertools import chain, islice
 
 from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
                            CLUE_BLANK, COUNTERS, DEDUCE_COUNTERS, FLAG_COUNTERS,
@@ -411,8 +411,8 @@ def unpack_colouring(data, rows, cols):
     size = _TAIL.nbytes(count)
     if len(data) < size:
         _TAIL.cells(data, count)  # its error
-    cells = tuple(chain.from_iterable(map(_INSIDE.__getitem__, data[:size])))
-    return tuple([cells[i:i + cols] for i in range(0, count, cols)])
+    cells = islice(chain.from_iterable(map(_INSIDE.__getitem__, data[:size])), count)
+    return tuple(zip(*[cells] * cols))  # (each row takes the next cols cells)
 
 
 _TAIL = AnswerLayout.TAIL

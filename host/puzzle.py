@@ -10,6 +10,7 @@ compared as colourings.
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
+from operator import itemgetter
 
 __all__ = ["Puzzle", "Colouring", "PuzzleError", "parse_plain", "format_plain", "plain_rows",
            "parse_colouring", "format_colouring", "colouring_rows", "colouring_cells",
@@ -58,7 +59,10 @@ _PLAIN_CHARS = "".join(_PLAIN_CELLS)
 #: a blank cell's byte in :attr:`Puzzle.cells` (a clue's byte is the clue)
 BLANK = 0xFF
 _CELL_BYTE = {None: BLANK, 0: 0, 1: 1, 2: 2, 3: 3}
-_CLUE_OF_BYTE = {byte: clue for clue, byte in _CELL_BYTE.items()}
+_CELL_BYTES = bytes(_CELL_BYTE.values())
+#: per byte value: the clue of a cell of that byte (None for a blank, and for a byte that
+#: is no cell's)
+_CLUE_OF_BYTE = tuple(map({byte: clue for clue, byte in _CELL_BYTE.items()}.get, range(256)))
 #: a plain cell character's byte in :attr:`Puzzle.cells`
 _PLAIN_BYTES = bytes.maketrans(_PLAIN_CHARS.encode("ascii"),
                                bytes(map(_CELL_BYTE.__getitem__, _PLAIN_CELLS.values())))
@@ -91,12 +95,14 @@ class Puzzle:
 
     @classmethod
     def _of_cells(cls, cells, cols, name=""):
-        """The puzzle of a reader's :attr:`cells` (``cols`` a row; every byte a clue or
-        :data:`BLANK`, else KeyError), unchecked: its clues are those of the bytes."""
-        clue = _CLUE_OF_BYTE.__getitem__
+        """The puzzle of a reader's :attr:`cells` (bytes, ``cols`` a row, every one a clue
+        or :data:`BLANK`, else ValueError), without checking its clues again."""
+        if not cells or len(cells) % cols or cells.translate(None, _CELL_BYTES):
+            raise ValueError("the cells of a puzzle are whole rows of clues and blanks")
+        clues = itemgetter(*cells)(_CLUE_OF_BYTE) if len(cells) > 1 else \
+            (_CLUE_OF_BYTE[cells[0]],)
         puzzle = object.__new__(cls)
-        object.__setattr__(puzzle, "clues", tuple([tuple(map(clue, cells[i:i + cols]))
-                                                   for i in range(0, len(cells), cols)]))
+        object.__setattr__(puzzle, "clues", tuple(zip(*[iter(clues)] * cols)))
         object.__setattr__(puzzle, "name", name)
         puzzle.__dict__["cells"] = bytes(cells)
         return puzzle

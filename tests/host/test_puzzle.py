@@ -78,3 +78,18 @@ def test_a_colouring_s_cells_and_rows_whatever_its_values():
                 [bytes(v * 7 for v in row) for row in truth]):
             assert colouring_cells(colouring) == expected
             assert colouring_rows(colouring) == lines
+
+
+def test_a_puzzle_of_a_reader_s_cells_is_the_puzzle_of_its_clues():
+    """The plain reader's puzzles (made from their cells, Puzzle._of_cells) are those of
+    their clues, down to one cell and one column; cells that are no whole rows of clues
+    and blanks are refused."""
+    for clues in ([[3]], [[None]], [[None, 2]], [[1], [None], [0]], [[None] * 4] * 3):
+        made = Puzzle(clues, name="p")
+        cells = bytes(BLANK if v is None else v for row in clues for v in row)
+        read = Puzzle._of_cells(cells, len(clues[0]), "p")
+        assert read == made and read.cells == made.cells == cells
+        assert read.clues == tuple(map(tuple, clues))
+    for cells, cols in ((b"", 1), (b"\x04", 1), (b"\x00\xfe", 2), (b"\x00\x01\x02", 2)):
+        with pytest.raises(ValueError, match="whole rows of clues and blanks"):
+            Puzzle._of_cells(cells, cols)
