@@ -415,7 +415,8 @@ class Connection:
     def _read(self, timeout):
         """Bytes that arrive within ``timeout`` seconds (what has arrived, at once)."""
         try:
-            self.serial.timeout = timeout
+            if self.serial.timeout != timeout:  # (pyserial sets the port up again for it)
+                self.serial.timeout = timeout
             return self.serial.read(max(1, self.serial.in_waiting))
         except port_errors() as error:
             self._check_health(wait=1.0)

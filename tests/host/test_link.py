@@ -558,3 +558,33 @@ def test_a_reconnection_keeps_the_measured_timing(serve):
         assert fresh.timing.slowdown == L.VIRTUAL_SLOWDOWN
     finally:
         fresh.close()
+
+
+def test_a_read_sets_the_port_s_timeout_only_when_it_changes():
+    """pyserial sets the port up again (termios calls) whenever its timeout is set: a read
+    sets it only to a new value; the stream's answers still come, each in its wait."""
+    class Recorded(FakeDevice):
+        def __init__(self, **options):
+            self.sets = []
+            super().__init__(**options)
+
+        @property
+        def timeout(self):
+            return self._timeout
+
+        @timeout.setter
+        def timeout(self, value):
+            self.sets.append(value)
+            self._timeout = value
+
+    clock = Clock()
+    device = Recorded(timer=clock)
+    board = on_clock(device)
+    board.connect()
+    names = ("janko_0002", "janko_0011", "janko_0003")
+    for name in names:
+        puzzle, solution = load(name)
+        result = solve_on(board, puzzle, mode="deduce")
+        assert result.status is Status.SOLVED and result.solution == solution
+    asked = device.sets[1:]   # (the first: the device's own, as it is made)
+    assert asked and all(a != b for a, b in zip(asked, asked[1:]))
