@@ -96,7 +96,8 @@ class Puzzle:
     @classmethod
     def _of_cells(cls, cells, cols, name=""):
         """The puzzle of a reader's :attr:`cells` (bytes, ``cols`` a row, every one a clue
-        or :data:`BLANK`, else ValueError), without checking its clues again."""
+        or :data:`BLANK`, else ValueError): its clues are read from a table, not checked
+        one by one again."""
         if not cells or len(cells) % cols or cells.translate(None, _CELL_BYTES):
             raise ValueError("the cells of a puzzle are whole rows of clues and blanks")
         clues = itemgetter(*cells)(_CLUE_OF_BYTE) if len(cells) > 1 else \
