@@ -18,9 +18,10 @@
  * a reply waits for room in the TX FIFO, received bytes are moved into the
  * frame buffer (rx_drain), so the UART's receive FIFO never overruns because of us.
  * No bytes are ever moved within the ring, and every long loop of this unit (a candidate's
- * CRC and copy, a reply's CRC: every RX_CHUNK_WORDS words; the garbage skip: every 32 bytes)
- * drains the FIFO; the other units' long loops call rx_service().  The frames' CRC-16 is the
- * UART's CRC register's (CRC_DATA fed the bytes, a word at a time where they are aligned).
+ * CRC and copy: every RX_CHUNK_WORDS words; the garbage skip: every 32 bytes; a reply: each
+ * time the TX FIFO is full) drains the FIFO; the other units' long loops call rx_service().
+ * The frames' CRC-16 is the UART's CRC register's: a received frame's bytes are fed to it
+ * (CRC_DATA, a word at a time where they are aligned), a reply's as they are sent (TX_CRC).
  * The ring is whole words and is filled a word at a time (RX_WORD) at word boundaries; a
  * good frame's payload is copied out of it a word at a time, into the buffer the caller
  * names (a queue slot: a SOLVE is never copied again), and fed to the CRC on the way.  A
@@ -72,29 +73,6 @@ static inline void crc_start(void) { REG(SOC_UART_CRC) = PROTO_CRC_INIT; }
 
 /* The CRC so far. */
 static inline uint32_t crc_value(void) { return REG(SOC_UART_CRC); }
-
-/* The CRC over bytes PROTO_FRAME_LENGTH_OFFSET .. end - 1 of the word-aligned frame at
-   `frame` (the frames' CRC: from LEN on): the first word's lanes from LEN on, then a word
-   store each (receiving every RX_CHUNK_WORDS words: a large grid's reply takes a while, and
-   the next SOLVE may be streaming in), then the last bytes. */
-_Static_assert(PROTO_FRAME_LENGTH_OFFSET == 1u, "the CRC starts at lane 1 of a frame");
-static uint32_t crc_frame(const uint8_t *frame, uint32_t end)
-{
-    crc_start();
-    CRC_DATA_BYTE(1) = frame[1];
-    *(volatile uint16_t *)(uintptr_t)(SOC_UART_CRC_DATA + 2u) =
-        *(const uint16_t *)(const void *)(frame + 2);
-    const uint32_t *w = (const uint32_t *)(const void *)frame + 1;
-    const uint32_t *stop = (const uint32_t *)(const void *)frame + end / 4u;
-    for (uint32_t i = 1; w != stop; i++) {
-        REG(SOC_UART_CRC_DATA) = *w++;
-        if ((i & (RX_CHUNK_WORDS - 1u)) == 0)
-            rx_drain();
-    }
-    for (uint32_t k = end & ~3u; k != end; k++)
-        CRC_DATA_BYTE(k & 3u) = frame[k];
-    return crc_value();
-}
 
 /* CHECK of a header at h: CRC-8 over LEN, TYPE and SEQ */
 static uint32_t header_check(const uint8_t *h)
@@ -251,30 +229,62 @@ int tx_idle(void)
     return (REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_IDLE_MASK) != 0;
 }
 
+/* The transmitter takes a frame's bytes a store at a time (TX_WORD, and TX_CRC for the
+   bytes its CRC covers: sent and fed to the CRC in one pass).  `room` counts the bytes the
+   TX FIFO still takes without a look: all of it when it was idle, then what each store
+   took; below four, STATUS.tx_word_ready is waited for, receiving meanwhile. */
+#define TX_WORD_AT(reg) (*(volatile uint32_t *)(uintptr_t)(reg))
+#define TX_HALF_AT(reg) (*(volatile uint16_t *)(uintptr_t)(reg))
+#define TX_BYTE_AT(reg) (*(volatile uint8_t *)(uintptr_t)(reg))
+
+static inline uint32_t tx_room(void) { return tx_idle() ? SOC_UART_TX_DEPTH : 0; }
+
+/* Receive until the TX FIFO has room for a word: the room known then. */
+static __attribute__((noinline)) uint32_t tx_wait(void)
+{
+    do
+        rx_drain();
+    while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_WORD_READY_MASK));
+    return 4u;
+}
+
+static inline void tx_take(uint32_t *room, uint32_t bytes)
+{
+    if (*room < 4u)
+        *room = tx_wait();
+    *room -= bytes;
+}
+
+/* The bytes from `at` up to `end` (a word boundary past at's) of word-aligned p to `reg`
+   (SOC_UART_TX_WORD or SOC_UART_TX_CRC): a store a word, then the last bytes one a store. */
+static inline void tx_bytes(uint32_t *room, uintptr_t reg, const uint8_t *p, uint32_t at,
+                            uint32_t end)
+{
+    const uint32_t *w = (const uint32_t *)(const void *)(p + at);
+    const uint32_t *stop = (const uint32_t *)(const void *)p + end / 4u;
+    for (; w != stop; w++) {
+        tx_take(room, 4u);
+        TX_WORD_AT(reg) = *w;
+    }
+    for (at = end & ~3u; at != end; at++) {
+        tx_take(room, 1u);
+        TX_BYTE_AT(reg) = p[at];
+    }
+}
+
 _Static_assert(SOC_UART_TX_DEPTH % 4u == 0, "the empty TX FIFO takes whole words");
 
 void send_bytes(const uint8_t *p, uint32_t n)
 {
-    if (tx_idle()) {   /* the TX FIFO is empty: its depth goes in without a look */
-        const uint32_t *w = (const uint32_t *)(const void *)p;
-        uint32_t k = n < SOC_UART_TX_DEPTH ? n : SOC_UART_TX_DEPTH;
-        for (n -= k; k >= 4u; k -= 4u) {   /* a word's four bytes, the first in bits 7:0 */
-            uint32_t word = *w++;
-            uart_put_low(word);
-            uart_put_low(word >> 8);
-            uart_put_low(word >> 16);
-            uart_put_low(word >> 24);
-        }
-        for (p = (const uint8_t *)w; k; k--)
-            uart_put(*p++);
-    }
-    while (n--) {
-        while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_READY_MASK))
-            rx_drain();
-        uart_put(*p++);
-    }
+    uint32_t room = tx_room();
+    tx_bytes(&room, SOC_UART_TX_WORD, p, 0, n);
 }
 
+/* The frame's header is made at `frame`, its CRC behind the payload (where it is kept for a
+   resend) as TX_CRC makes it: START (TX_WORD), LEN and TYPE from lane 1 of the first word,
+   then a word a store from the second word on (TX_CRC), then the CRC (TX_WORD). */
+_Static_assert(PROTO_FRAME_LENGTH_OFFSET == 1u && PROTO_FRAME_TYPE_OFFSET == 3u,
+               "the CRC starts at lane 1 of a frame's first word, TYPE ends it");
 uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len)
 {
     PROTO_PUT_FRAME_START(frame, PROTO_START);
@@ -282,11 +292,21 @@ uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len
     PROTO_PUT_FRAME_TYPE(frame, type);
     PROTO_PUT_FRAME_SEQ(frame, seq);
     PROTO_PUT_FRAME_CHECK(frame, header_check(frame));
-    uint32_t end = PROTO_FRAME_SIZE + len;
-    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_frame(frame, end));
-    end += PROTO_FRAME_CRC_SIZE;
-    send_bytes(frame, end);
-    return end;
+    uint32_t end = PROTO_FRAME_SIZE + len, room = tx_room();
+    crc_start();
+    tx_take(&room, 1u);
+    TX_BYTE_AT(SOC_UART_TX_WORD) = frame[0];
+    tx_take(&room, 1u);
+    TX_BYTE_AT(SOC_UART_TX_CRC + 1u) = frame[1];
+    tx_take(&room, 2u);
+    TX_HALF_AT(SOC_UART_TX_CRC + 2u) = *(const uint16_t *)(const void *)(frame + 2);
+    tx_bytes(&room, SOC_UART_TX_CRC, frame, 4u, end);
+    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_value());
+    for (uint32_t k = end; k != end + PROTO_FRAME_CRC_SIZE; k++) {
+        tx_take(&room, 1u);
+        TX_BYTE_AT(SOC_UART_TX_WORD) = frame[k];
+    }
+    return end + PROTO_FRAME_CRC_SIZE;
 }
 
 __attribute__((noinline)) uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len)
