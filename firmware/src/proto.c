@@ -50,7 +50,10 @@ uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
 static uint32_t head, count, tail;    /* count bytes are buffered from head on, up to tail */
 static uint32_t need;                 /* the bytes the candidate at head takes (its header
                                          checked, in header[]), else 0 */
-static uint8_t header[PROTO_FRAME_SIZE];
+/* the candidate's header (header_in), placed so that its bytes from LEN up to the payload's
+   copy (COPY_FROM: the frame CRC's first bytes) are one word, header_words[1] */
+static uint32_t header_words[3];
+#define header ((uint8_t *)header_words + 4u - PROTO_FRAME_LENGTH_OFFSET)
 static uint32_t last_rx, timeout_cycles;
 
 /* the receiver's counters, reported by STATS (spec.protocol.Stats) */
@@ -106,33 +109,33 @@ static __attribute__((noinline)) int rx_drain(void)
 {
     uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
                  >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
-    uint32_t room = RXBUF - count;
+    uint32_t had = count, room = RXBUF - had;
     if (n > room)
         n = room;
     if (!n)
         return 0;
     uint32_t at = tail, got = n;
-    if (n < 4u) {   /* all there is: single bytes */
-        do {
-            rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-            at = at + 1u == RXBUF ? 0 : at + 1u;
-        } while (--n);
-    } else {
-        for (; at & 3u; at++, n--)   /* up to RXBUF at most: it is whole words */
-            rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-        got -= n & 3u;   /* the rest: the next call's */
-        uint32_t i = at == RXBUF ? 0 : at >> 2, stop = i + (n >> 2);   /* in words */
-        if (stop >= RXBUF / 4u) {   /* up to the ring's end, then from its start */
+    while ((at & 3u) || n < 4u) {   /* single bytes: up to a word boundary, or all there is */
+        rxbuf[at++] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
+        if (at == RXBUF)
+            at = 0;
+        if (!--n)
+            break;
+    }
+    if (n >= 4u) {   /* four a read; fewer than four left: the next call's */
+        got -= n & 3u;
+        uint32_t *w = rxring + at / 4u, *stop = w + n / 4u;
+        if (stop >= RING_END) {   /* up to the ring's end, then from its start */
             stop -= RXBUF / 4u;
-            rx_words(rxring + i, RING_END);
-            i = 0;
+            rx_words(w, RING_END);
+            w = rxring;
         }
-        if (i != stop)
-            rx_words(rxring + i, rxring + stop);
-        at = 4u * stop;
+        if (w != stop)
+            rx_words(w, stop);
+        at = 4u * (uint32_t)(stop - rxring);
     }
     tail = at;
-    count += got;
+    count = had + got;
     stats.rx_bytes += got;
     last_rx = cycles_lo();
     return 1;
@@ -141,6 +144,12 @@ static __attribute__((noinline)) int rx_drain(void)
 void rx_service(void)
 {
     rx_drain();
+}
+
+void rx_service_due(void)
+{
+    if (cycles_lo() - last_rx >= RX_DUE_CYCLES)
+        rx_drain();
 }
 
 /* Drop the first n buffered bytes. */
@@ -200,18 +209,28 @@ static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint
     }
 }
 
-/* Copy n buffered bytes from offset `from` of the candidate to out (ring_take), receiving
-   after every RX_CHUNK_WORDS words (behind the candidate: the bytes read stay put). */
+/* Copy n buffered bytes from ring byte `at` on to out (ring_take), receiving after every
+   RX_CHUNK_WORDS words (behind the candidate: the bytes read stay put): a large grid's SOLVE. */
 #define TAKE_CHUNK (RX_CHUNK_WORDS * 4u)
-static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
+static __attribute__((noinline)) void rx_take_long(uint32_t *out, uint32_t at, uint32_t n)
 {
-    uint32_t at = wrap(head + from);
     for (; n > TAKE_CHUNK; n -= TAKE_CHUNK, out += TAKE_CHUNK / 4u) {
         ring_take(out, at, TAKE_CHUNK);
         at = wrap(at + TAKE_CHUNK);
         rx_drain();
     }
     ring_take(out, at, n);
+}
+
+/* Copy n buffered bytes from offset `from` of the candidate to out: ring_take, or
+   rx_take_long beyond a chunk. */
+static inline void rx_take(uint32_t *out, uint32_t from, uint32_t n)
+{
+    uint32_t at = wrap(head + from);
+    if (n > TAKE_CHUNK)
+        rx_take_long(out, at, n);
+    else
+        ring_take(out, at, n);
 }
 
 /* Copy the few (a header's, a trailer's) buffered bytes from offset `from` of the
@@ -364,7 +383,7 @@ void rx_clear(void)
     REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK | SOC_UART_STATUS_RX_FRAME_ERROR_MASK;
 }
 
-static void skip_garbage(void)
+static __attribute__((noinline)) void skip_garbage(void)
 {
     uint32_t skipped = 0;
     while (count && rxbuf[head] != PROTO_START) {
@@ -395,7 +414,8 @@ int rx_poll(void)
         }
         return 1;
     }
-    skip_garbage();
+    if (count && rxbuf[head] != PROTO_START)
+        skip_garbage();
     return count != 0;
 }
 
@@ -425,7 +445,13 @@ static uint32_t max_length(uint32_t type)
    check it: 1 when it is good (need set), else 0. */
 static inline int header_in(void)
 {
-    rx_copy(header, 0, PROTO_FRAME_SIZE);
+    if (head <= RXBUF - PROTO_FRAME_SIZE) {   /* the usual case: not across the ring's end */
+        const uint8_t *h = rxbuf + head;
+        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < PROTO_FRAME_SIZE; i++)
+            header[i] = h[i];
+    } else {
+        rx_copy(header, 0, PROTO_FRAME_SIZE);
+    }
     uint32_t len = PROTO_GET_FRAME_LENGTH(header);
     if (header_check(header) != PROTO_GET_FRAME_CHECK(header)
         || len > max_length(PROTO_GET_FRAME_TYPE(header)))
@@ -447,12 +473,40 @@ static int header_good(void)
     return 0;
 }
 
+/* The whole candidate at head, its header good (header[]): its payload copied into `into`
+   and its CRC checked (over LEN .. the header's end, the header's last PROTO_PAYLOAD_AT bytes
+   copied before the payload, so that the payload is at its offset in the buffer); 1 when it
+   is good (frame set, the candidate taken), else 0 (dropped: BAD_CRC). */
+_Static_assert(COPY_FROM == PROTO_FRAME_LENGTH_OFFSET + 4u,
+               "the header's bytes before the copy are one word of header_words");
+static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *into)
+{
+    uint8_t trailer[PROTO_FRAME_CRC_SIZE];
+    uint32_t len = PROTO_GET_FRAME_LENGTH(header);
+    rx_copy(trailer, PROTO_FRAME_SIZE + len, PROTO_FRAME_CRC_SIZE);
+    uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
+    crc_start();
+    REG(SOC_UART_CRC_DATA) = header_words[1];
+    rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len);
+    if (crc_value() != got) {
+        drop(ERR_BAD_CRC, got);
+        return 0;
+    }
+    frame->type = PROTO_GET_FRAME_TYPE(header);
+    frame->seq = PROTO_GET_FRAME_SEQ(header);
+    frame->crc = (uint16_t)got;
+    frame->len = len;
+    frame->payload = payload_of(into);
+    rx_drop(need);
+    stats.frames_good++;
+    return 1;
+}
+
 /* rx_next() past its quick answer: a candidate's header is checked once, as soon as it is
    in (header_good; header_peek has checked a good one already); the candidate is taken when
    it may be whole. */
 static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
 {
-    uint8_t trailer[PROTO_FRAME_CRC_SIZE];
     for (;;) {
         if (!need) {
             skip_garbage();
@@ -464,34 +518,13 @@ static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
             if (!header_good())
                 continue;
         }
-        uint32_t len = PROTO_GET_FRAME_LENGTH(header), type = PROTO_GET_FRAME_TYPE(header);
-        uint32_t total = need;
-        if (count < total) {
+        if (count < need) {
             if (stopped())
                 continue;
             return 0;
         }
-        rx_copy(trailer, PROTO_FRAME_SIZE + len, PROTO_FRAME_CRC_SIZE);
-        uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
-        /* the CRC over LEN .. the header's end, then on over the payload as it is copied
-           (with the header's last PROTO_PAYLOAD_AT bytes before it: the payload at its
-           offset in the buffer) */
-        crc_start();
-        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < COPY_FROM; i++)
-            CRC_DATA_BYTE(0) = header[i];
-        rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len);
-        if (crc_value() != got) {
-            drop(ERR_BAD_CRC, got);
-            continue;
-        }
-        frame->type = (uint8_t)type;
-        frame->seq = PROTO_GET_FRAME_SEQ(header);
-        frame->crc = (uint16_t)got;
-        frame->len = len;
-        frame->payload = payload_of(into);
-        rx_drop(total);
-        stats.frames_good++;
-        return 1;
+        if (rx_take_frame(frame, into))
+            return 1;
     }
 }
 
@@ -508,6 +541,8 @@ int rx_next(frame_t *frame, payload_t *into)
 {
     if (!need)
         header_peek();
+    if (need && count >= need && rx_take_frame(frame, into))
+        return 1;   /* the usual: a whole candidate, good */
     /* nothing buffered, or too few bytes for a header or for the candidate checked before,
        and no stop (the inter-byte timeout) yet: nothing to look at */
     if (count < (need ? need : PROTO_FRAME_SIZE)

@@ -7,11 +7,14 @@
 #include <stdint.h>
 #include "proto.h"
 
-/* A SOLVE in the queue, validated: its SEQ and frame CRC (what tells a resend), its
-   payload (payload_of(&r->buffer): the receiver copies it there). */
+/* What tells a resend: a request's SEQ and frame CRC, one word (compared in one step). */
+static inline uint32_t request_key(uint32_t seq, uint32_t crc) { return (seq << 16) | crc; }
+static inline uint32_t key_seq(uint32_t key) { return key >> 16; }
+
+/* A SOLVE in the queue, validated: its key (request_key), its payload (payload_of(&r->buffer):
+   the receiver copies it there). */
 typedef struct {
-    uint8_t seq;
-    uint16_t crc;
+    uint32_t key;
     uint32_t cells;   /* the grid's */
     payload_t buffer;
 } request_t;
