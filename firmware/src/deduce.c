@@ -10,7 +10,6 @@
  */
 #include "deduce.h"
 #include "io.h"
-#include "rules.h"
 #include "clues.h"
 #include "proto.h"
 #include "serve.h"
@@ -59,9 +58,9 @@ static __attribute__((noinline)) void load_clues_long(const uint32_t *word, cons
 
 /* SIZE (it starts the engine's clue stream), the clue words as the SOLVE carries them
    (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
-void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *payload)
+void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t island,
+                 const uint8_t *payload)
 {
-    uint32_t island = (uint32_t)island_free(cols, cells, solve_clue_words(payload));
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);

@@ -24,8 +24,10 @@ int deduce_ok(void);
 uint32_t deduce_id(void);
 
 /* Load a SOLVE's puzzle (its payload, validated, in a payload buffer: proto.h; its grid
-   of `cells` cells) into the engine: size, island flag, clues, LOAD. */
-void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *payload);
+   of `cells` cells; `island`: island_free() of its clues, rules.h) into the engine: size,
+   island flag, clues, LOAD. */
+void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t island,
+                 const uint8_t *payload);
 
 /* Run the search on the loaded puzzle; max_solutions 1 or 2; decision_limit >= 1.
    The answer (found, the first solution, exhausted) is ready when it returns, and

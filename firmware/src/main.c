@@ -100,7 +100,7 @@ static void solve(const request_t *r)
     uint32_t unique = flags & PROTO_FLAG_UNIQUE, counters = flags & PROTO_FLAG_COUNTERS;
     uint32_t limit = max_checks ? max_checks : 0xFFFFFFFFu;
     if (flags & PROTO_FLAG_DEDUCE) {
-        deduce_load(rows, cols, r->cells, p);
+        deduce_load(rows, cols, r->cells, r->island, p);
         deduce_run(unique ? 2u : 1u, limit, &deduce_result);   /* times itself */
         rx_service();   /* the search's last receive may be a while ago: before the reply */
         send_deduce_result(rows, cols, unique, counters);

@@ -100,9 +100,12 @@ static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 _Static_assert(RXBUF % 4u == 0, "the ring is whole words");
 static inline void rx_words(uint32_t *w, uint32_t *end)
 {
-    do
+    if ((end - w) & 1)
         *w++ = REG(SOC_UART_RX_WORD);
-    while (w != end);
+    for (; w != end; w += 2) {   /* two a step */
+        w[0] = REG(SOC_UART_RX_WORD);
+        w[1] = REG(SOC_UART_RX_WORD);
+    }
 }
 
 static __attribute__((noinline)) int rx_drain(void)
@@ -191,12 +194,23 @@ static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint
             if (k > words)
                 k = words;
             words -= k;
-            do {
+            const uint32_t *stop = src + k;
+            if (k & 1u) {
                 uint32_t high = *src++;
                 *out++ = word = (low >> shift) | (high << left);
                 REG(SOC_UART_CRC_DATA) = word;
                 low = high;
-            } while (--k);
+            }
+            while (src != stop) {   /* two words a step */
+                uint32_t mid = src[0], high = src[1];
+                src += 2;
+                out[0] = word = (low >> shift) | (mid << left);
+                REG(SOC_UART_CRC_DATA) = word;
+                out[1] = word = (mid >> shift) | (high << left);
+                REG(SOC_UART_CRC_DATA) = word;
+                out += 2;
+                low = high;
+            }
         }
         if (src == RING_END)
             src = rxring;
@@ -204,8 +218,10 @@ static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint
     }
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
         *out = word;
-        for (n &= 3u; n; n--, word >>= 8)
-            CRC_DATA_BYTE(0) = (uint8_t)word;
+        if (n & 2u)
+            *(volatile uint16_t *)(uintptr_t)SOC_UART_CRC_DATA = (uint16_t)word;
+        if (n & 1u)
+            CRC_DATA_BYTE(n & 2u) = (uint8_t)(word >> (8u * (n & 2u)));
     }
 }
 

@@ -24,6 +24,7 @@
 #include "baud.h"
 #include "clues.h"
 #include "io.h"
+#include "rules.h"
 
 /* A reply kept for a resend: the request's key (request_key), the whole reply frame. */
 typedef struct {
@@ -205,6 +206,9 @@ static __attribute__((noinline)) void serve_solve(const frame_t *f)
     request_t *r = &queue[queue_slot(queued)];   /* its payload is there (receive) */
     r->key = key;
     r->cells = cells;
+    const uint8_t *p = f->payload;
+    r->island = (PROTO_GET_SOLVE_FLAGS(p) & PROTO_FLAG_DEDUCE)
+                && island_free(PROTO_GET_SOLVE_COLS(p), cells, solve_clue_words(p));
     queued++;
 }
 

@@ -16,6 +16,7 @@ static inline uint32_t key_seq(uint32_t key) { return key >> 16; }
 typedef struct {
     uint32_t key;
     uint32_t cells;   /* the grid's */
+    uint32_t island;  /* a deduce-mode SOLVE's island_free() (rules.h), found as it arrives */
     payload_t buffer;
 } request_t;
 
