@@ -162,8 +162,8 @@ typedef struct {
 } packer_t;
 
 /* Pack the rows from `row` up to `end` (DEDUCE_ROW words, cols <= SHORT_ROW cells each)
-   behind the bits waiting, storing each word filled.  A leaf: no register saved. */
-static __attribute__((noinline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
+   behind the bits waiting, storing each word filled (inlined: the packer stays in registers). */
+static inline __attribute__((always_inline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
                                                 const volatile uint32_t *end, uint32_t cols)
 {
     uint32_t acc = k->acc, have = k->have, mask = (1u << cols) - 1u, *o = k->o;

@@ -108,10 +108,8 @@ static inline void rx_words(uint32_t *w, uint32_t *end)
     }
 }
 
-static __attribute__((noinline)) int rx_drain(void)
+static __attribute__((noinline)) int rx_drain_any(uint32_t n)
 {
-    uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
-                 >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
     uint32_t had = count, room = RXBUF - had;
     if (n > room)
         n = room;
@@ -139,6 +137,23 @@ static __attribute__((noinline)) int rx_drain(void)
     }
     tail = at;
     count = had + got;
+    stats.rx_bytes += got;
+    last_rx = cycles_lo();
+    return 1;
+}
+
+/* rx_drain_any() where the ring's tail starts a word and the words the receive FIFO holds fit
+   in before the ring's end: the usual case, in fewer steps. */
+static __attribute__((noinline)) int rx_drain(void)
+{
+    uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
+                 >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
+    uint32_t at = tail, got = n & ~3u;
+    if ((at & 3u) || !got || at + got >= RXBUF || count + got > RXBUF)
+        return n ? rx_drain_any(n) : 0;
+    rx_words(rxring + at / 4u, rxring + (at + got) / 4u);
+    tail = at + got;
+    count += got;
     stats.rx_bytes += got;
     last_rx = cycles_lo();
     return 1;
@@ -283,8 +298,11 @@ static __attribute__((noinline)) uint32_t tx_wait(void)
     return 4u;
 }
 
-static inline void tx_take(uint32_t *room, uint32_t bytes)
+/* Before a store of `bytes` bytes, `checked`: the room looked at (and waited for). */
+static inline void tx_take(uint32_t *room, uint32_t bytes, int checked)
 {
+    if (!checked)
+        return;
     if (*room < 4u)
         *room = tx_wait();
     *room -= bytes;
@@ -292,17 +310,18 @@ static inline void tx_take(uint32_t *room, uint32_t bytes)
 
 /* The bytes from `at` up to `end` (a word boundary past at's) of word-aligned p to `reg`
    (SOC_UART_TX_WORD or SOC_UART_TX_CRC): a store a word, then the last bytes one a store. */
-static inline void tx_bytes(uint32_t *room, uintptr_t reg, const uint8_t *p, uint32_t at,
-                            uint32_t end)
+static inline __attribute__((always_inline)) void tx_bytes(uint32_t *room, uintptr_t reg,
+                                                           const uint8_t *p, uint32_t at,
+                                                           uint32_t end, int checked)
 {
     const uint32_t *w = (const uint32_t *)(const void *)(p + at);
     const uint32_t *stop = (const uint32_t *)(const void *)p + end / 4u;
     for (; w != stop; w++) {
-        tx_take(room, 4u);
+        tx_take(room, 4u, checked);
         TX_WORD_AT(reg) = *w;
     }
     for (at = end & ~3u; at != end; at++) {
-        tx_take(room, 1u);
+        tx_take(room, 1u, checked);
         TX_BYTE_AT(reg) = p[at];
     }
 }
@@ -312,14 +331,40 @@ _Static_assert(SOC_UART_TX_DEPTH % 4u == 0, "the empty TX FIFO takes whole words
 void send_bytes(const uint8_t *p, uint32_t n)
 {
     uint32_t room = tx_room();
-    tx_bytes(&room, SOC_UART_TX_WORD, p, 0, n);
+    tx_bytes(&room, SOC_UART_TX_WORD, p, 0, n, 1);
 }
 
-/* The frame's header is made at `frame`, its CRC behind the payload (where it is kept for a
-   resend) as TX_CRC makes it: START (TX_WORD), LEN and TYPE from lane 1 of the first word,
-   then a word a store from the second word on (TX_CRC), then the CRC (TX_WORD). */
+/* A frame of `end` bytes and its CRC from `frame` (its header made): START (TX_WORD), LEN and
+   TYPE from lane 1 of the first word, then a word a store from the second word on (TX_CRC),
+   then the CRC (TX_WORD), put behind the payload too (where it is kept for a resend).
+   `checked`: the room is looked at before each store (see tx_room); else the frame fits the
+   room the TX FIFO had. */
 _Static_assert(PROTO_FRAME_LENGTH_OFFSET == 1u && PROTO_FRAME_TYPE_OFFSET == 3u,
                "the CRC starts at lane 1 of a frame's first word, TYPE ends it");
+static inline __attribute__((always_inline)) void tx_frame(uint8_t *frame, uint32_t end,
+                                                           uint32_t room, int checked)
+{
+    crc_start();
+    tx_take(&room, 1u, checked);
+    TX_BYTE_AT(SOC_UART_TX_WORD) = frame[0];
+    tx_take(&room, 1u, checked);
+    TX_BYTE_AT(SOC_UART_TX_CRC + 1u) = frame[1];
+    tx_take(&room, 2u, checked);
+    TX_HALF_AT(SOC_UART_TX_CRC + 2u) = *(const uint16_t *)(const void *)(frame + 2);
+    tx_bytes(&room, SOC_UART_TX_CRC, frame, 4u, end, checked);
+    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_value());
+    for (uint32_t k = end; k != end + PROTO_FRAME_CRC_SIZE; k++) {
+        tx_take(&room, 1u, checked);
+        TX_BYTE_AT(SOC_UART_TX_WORD) = frame[k];
+    }
+}
+
+static __attribute__((noinline)) void tx_frame_checked(uint8_t *frame, uint32_t end,
+                                                       uint32_t room)
+{
+    tx_frame(frame, end, room, 1);
+}
+
 uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len)
 {
     PROTO_PUT_FRAME_START(frame, PROTO_START);
@@ -328,19 +373,12 @@ uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len
     PROTO_PUT_FRAME_SEQ(frame, seq);
     PROTO_PUT_FRAME_CHECK(frame, header_check(frame));
     uint32_t end = PROTO_FRAME_SIZE + len, room = tx_room();
-    crc_start();
-    tx_take(&room, 1u);
-    TX_BYTE_AT(SOC_UART_TX_WORD) = frame[0];
-    tx_take(&room, 1u);
-    TX_BYTE_AT(SOC_UART_TX_CRC + 1u) = frame[1];
-    tx_take(&room, 2u);
-    TX_HALF_AT(SOC_UART_TX_CRC + 2u) = *(const uint16_t *)(const void *)(frame + 2);
-    tx_bytes(&room, SOC_UART_TX_CRC, frame, 4u, end);
-    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_value());
-    for (uint32_t k = end; k != end + PROTO_FRAME_CRC_SIZE; k++) {
-        tx_take(&room, 1u);
-        TX_BYTE_AT(SOC_UART_TX_WORD) = frame[k];
-    }
+    /* unchecked when every store finds room for a word: the bytes before the last at most
+       the room less four */
+    if (end + PROTO_FRAME_CRC_SIZE + 3u <= room)
+        tx_frame(frame, end, room, 0);
+    else
+        tx_frame_checked(frame, end, room);
     return end + PROTO_FRAME_CRC_SIZE;
 }
 
@@ -566,3 +604,4 @@ int rx_next(frame_t *frame, payload_t *into)
         return 0;
     return rx_scan(frame, into);
 }
+
