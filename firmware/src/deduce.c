@@ -34,12 +34,15 @@ _Static_assert(SLK_DEDUCE_STREAM_CELLS == CLUES_PER_WORD, "a DEDUCE_CLUES write 
 _Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as it is");
 
 /* The clue words from `word` up to `end` (DEDUCE_CLUES: eight codes a write; codes past the
-   grid are ignored).  A leaf. */
+   grid are ignored), at least one.  A leaf. */
 static __attribute__((noinline)) void load_clues(const uint32_t *word, const uint32_t *end)
 {
-    do
+    if ((end - word) & 1)
         DED(SLK_DEDUCE_CLUES) = *word++;
-    while (word != end);
+    for (; word != end; word += 2) {   /* two a step */
+        DED(SLK_DEDUCE_CLUES) = word[0];
+        DED(SLK_DEDUCE_CLUES) = word[1];
+    }
 }
 
 /* load_clues() RX_CHUNK_WORDS words at a time, then the requests behind this one are
@@ -244,7 +247,11 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
             pack_rows_long(&k, row, last, puzzle_cols);
         else
             pack_rows(&k, row, last, puzzle_cols);
-        bytes = 4u * (uint32_t)(k.o - first) - lead;
+        /* the bits left (fewer than 32) in one more word: the colouring ends the payload, and
+           the bytes past it are the frame CRC's, put there as the frame is sent */
+        if (k.have)
+            *k.o = k.acc;
+        return 4u * (uint32_t)(k.o - first) + (k.have + 7u) / 8u - lead;
     } else {
         bytes = pack_wide_rows(&k, result, in_engine, out);
     }

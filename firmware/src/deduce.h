@@ -39,7 +39,8 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
 void deduce_counters(deduce_result_t *result);
 
 /* The first solution (after deduce_run, which found one) in the replies' colouring order
-   (one bit per cell, row-major) into out; returns the bytes written. */
+   (one bit per cell, row-major) into out, the end of a reply's payload (the word that holds
+   its last byte may be written whole); returns the colouring's bytes. */
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out);
 
 #endif
