@@ -102,7 +102,7 @@ static void solve(const request_t *r)
     if (flags & PROTO_FLAG_DEDUCE) {
         deduce_load(rows, cols, r->cells, r->island, p);
         deduce_run(unique ? 2u : 1u, limit, &deduce_result);   /* times itself */
-        rx_service();   /* the search's last receive may be a while ago: before the reply */
+        rx_service_due();   /* the search's last receive may be a while ago: before the reply */
         send_deduce_result(rows, cols, unique, counters);
         return;
     }
