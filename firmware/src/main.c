@@ -119,8 +119,7 @@ int main(void)
     serve_init((accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0)
                | (deduce_ok() ? PROTO_VERSION_DEDUCE_OK : 0), accelerator_id(), deduce_id());
     for (;;) {
-        serve_poll();
-        const request_t *r = serve_next();
+        const request_t *r = serve_poll();
         if (r)
             solve(r);
     }

@@ -539,6 +539,11 @@ static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *in
     uint32_t len = PROTO_GET_FRAME_LENGTH(header);
     rx_copy(trailer, PROTO_FRAME_SIZE + len, PROTO_FRAME_CRC_SIZE);
     uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
+    frame->type = PROTO_GET_FRAME_TYPE(header);   /* before the copy: fewer values kept over it */
+    frame->seq = PROTO_GET_FRAME_SEQ(header);
+    frame->crc = (uint16_t)got;
+    frame->len = len;
+    frame->payload = payload_of(into);
     crc_start();
     REG(SOC_UART_CRC_DATA) = header_words[1];
     rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len);
@@ -546,11 +551,6 @@ static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *in
         drop(ERR_BAD_CRC, got);
         return 0;
     }
-    frame->type = PROTO_GET_FRAME_TYPE(header);
-    frame->seq = PROTO_GET_FRAME_SEQ(header);
-    frame->crc = (uint16_t)got;
-    frame->len = len;
-    frame->payload = payload_of(into);
     rx_drop(need);
     stats.frames_good++;
     return 1;

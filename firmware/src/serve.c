@@ -55,11 +55,6 @@ void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce
     baud_init();
 }
 
-const request_t *serve_next(void)
-{
-    return queued ? &queue[queue_head] : 0;
-}
-
 uint8_t *answer_payload(void)
 {
     return store[store_next].frame + PROTO_FRAME_SIZE;
@@ -308,7 +303,7 @@ static void serve_request(const frame_t *f, int searching)
     }
 }
 
-void serve_poll(void)
+const request_t *serve_poll(void)
 {
     if (queued) {   /* the next search starts at once and receives as it starts */
         rx_service_due();
@@ -322,6 +317,7 @@ void serve_poll(void)
         }
     }
     baud_poll();
+    return queued ? &queue[queue_head] : 0;
 }
 
 /* The frames received while a search runs; 1 when an ABORT ends it. */

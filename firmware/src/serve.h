@@ -24,10 +24,9 @@ typedef struct {
    the engines' ID registers as read (the details of NO_ACCELERATOR and NO_DEDUCE). */
 void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce_id);
 /* Receive and answer requests while no search runs, until a SOLVE is queued or nothing is
-   left to read; go back to the start rate when a new one was not confirmed in time. */
-void serve_poll(void);
-/* The SOLVE to run next (the head of the queue), or 0. */
-const request_t *serve_next(void);
+   left to read; go back to the start rate when a new one was not confirmed in time.  Returns
+   the SOLVE to run next (the head of the queue), or 0. */
+const request_t *serve_poll(void);
 /* Where the reply to the SOLVE at the head of the queue is built: the payload of the
    store's next slot, so that it is sent from there and kept without a copy. */
 uint8_t *answer_payload(void);
