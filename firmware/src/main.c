@@ -23,11 +23,11 @@ static uint32_t reply_flags(int aborted, uint32_t unique, uint32_t deduce, int t
            | (deduce ? PROTO_RESULT_DEDUCE : 0) | (trail_full ? PROTO_RESULT_TRAIL_FULL : 0);
 }
 
-/* ANSWER: the status and the colouring (colouring: the bytes already at its offset). */
-static void send_answer(uint32_t status, uint32_t flags, uint32_t rows, uint32_t cols,
-                        uint32_t bytes)
+/* ANSWER at txp (answer_payload()): the status and the colouring (colouring: the bytes
+   already at its offset). */
+static void send_answer(uint8_t *txp, uint32_t status, uint32_t flags, uint32_t rows,
+                        uint32_t cols, uint32_t bytes)
 {
-    uint8_t *txp = answer_payload();
     PROTO_PUT_ANSWER_STATUS(txp, status);
     PROTO_PUT_ANSWER_FLAGS(txp, flags);
     PROTO_PUT_ANSWER_ROWS(txp, rows);
@@ -47,7 +47,7 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint32_t 
     for (uint32_t i = 0; i < bytes; i++)
         colouring[i] = result.solution[i];
     if (!counters) {
-        send_answer(status, flags, rows, cols, bytes);
+        send_answer(txp, status, flags, rows, cols, bytes);
         return;
     }
     PROTO_PUT_RESULT_STATUS(txp, status);
@@ -72,7 +72,7 @@ static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t unique,
                                          : PROTO_ANSWER_COLOURING_OFFSET);
     uint32_t bytes = d->found ? deduce_colouring(d, colouring) : 0;
     if (!counters) {
-        send_answer(status, flags, rows, cols, bytes);
+        send_answer(txp, status, flags, rows, cols, bytes);
         return;
     }
     deduce_counters(d);

@@ -309,7 +309,8 @@ static inline void tx_take(uint32_t *room, uint32_t bytes, int checked)
 }
 
 /* The bytes from `at` up to `end` (a word boundary past at's) of word-aligned p to `reg`
-   (SOC_UART_TX_WORD or SOC_UART_TX_CRC): a store a word, then the last bytes one a store. */
+   (SOC_UART_TX_WORD or SOC_UART_TX_CRC): a store a word, then the last bytes in at most two
+   (the buffer is whole words). */
 static inline __attribute__((always_inline)) void tx_bytes(uint32_t *room, uintptr_t reg,
                                                            const uint8_t *p, uint32_t at,
                                                            uint32_t end, int checked)
@@ -320,9 +321,14 @@ static inline __attribute__((always_inline)) void tx_bytes(uint32_t *room, uintp
         tx_take(room, 4u, checked);
         TX_WORD_AT(reg) = *w;
     }
-    for (at = end & ~3u; at != end; at++) {
+    uint32_t left = end & 3u, word = left ? *w : 0;   /* the last bytes: a word's low lanes */
+    if (left & 2u) {
+        tx_take(room, 2u, checked);
+        TX_HALF_AT(reg) = (uint16_t)word;
+    }
+    if (left & 1u) {
         tx_take(room, 1u, checked);
-        TX_BYTE_AT(reg) = p[at];
+        TX_BYTE_AT(reg) = (uint8_t)(word >> (8u * (left & 2u)));
     }
 }
 
