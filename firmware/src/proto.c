@@ -92,11 +92,7 @@ static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
 #define RING_END (rxring + RXBUF / 4u)
 
-/* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
-   room) into the ring: single bytes up to a word boundary, then four a read (RX_WORD), a
-   word store each; fewer than four left wait for the next call, unless they are all there
-   is (then single bytes).  Returns nonzero when a byte arrived.  Never sends anything and
-   never moves buffered bytes. */
+/* Received words (RX_WORD, four bytes a read) into w up to end. */
 _Static_assert(RXBUF % 4u == 0, "the ring is whole words");
 static inline void rx_words(uint32_t *w, uint32_t *end)
 {
@@ -108,6 +104,11 @@ static inline void rx_words(uint32_t *w, uint32_t *end)
     }
 }
 
+/* Move the n bytes the UART's receive FIFO holds (as far as the ring has room) into the
+   ring: single bytes up to a word boundary, then four a read (rx_words), a word store each;
+   fewer than four left wait for the next call, unless they are all there is (then single
+   bytes).  Returns nonzero when a byte arrived.  Never sends anything and never moves
+   buffered bytes. */
 static __attribute__((noinline)) int rx_drain_any(uint32_t n)
 {
     uint32_t had = count, room = RXBUF - had;
@@ -142,8 +143,9 @@ static __attribute__((noinline)) int rx_drain_any(uint32_t n)
     return 1;
 }
 
-/* rx_drain_any() where the ring's tail starts a word and the words the receive FIFO holds fit
-   in before the ring's end: the usual case, in fewer steps. */
+/* rx_drain_any() of the bytes the receive FIFO holds (STATUS.rx_level); where the ring's
+   tail starts a word and the FIFO's whole words fit before the ring's end (the usual case),
+   in fewer steps. */
 static __attribute__((noinline)) int rx_drain(void)
 {
     uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
