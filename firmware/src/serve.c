@@ -117,8 +117,10 @@ static __attribute__((noinline)) uint32_t first_bad_cell(const uint8_t *p, uint3
 }
 
 /* The codes neither a clue 0..3 nor a blank (clue_bad) of the clue words from `word` up to
-   `end`, OR-ed: nonzero when there is one.  Two words a step; a leaf (no register saved). */
-static __attribute__((noinline)) uint32_t clues_bad(const uint32_t *word, const uint32_t *end)
+   `end`, OR-ed: nonzero when there is one.  Two words a step; inlined (refused() then calls
+   nothing on its usual path: no register saved). */
+static inline __attribute__((always_inline)) uint32_t clues_bad(const uint32_t *word,
+                                                                const uint32_t *end)
 {
     uint32_t bad = 0;
     for (; end - word >= 2; word += 2)
