@@ -183,8 +183,9 @@ static void rx_drop(uint32_t n)
 /* Copy the n bytes of the ring from byte `at` on (wrapping) to out, whole words (the bytes
    past n up to the word's end are whatever follows them in the ring), feeding the n bytes to
    the CRC.  The ring is read a word at a time, each word of out from two of the ring's (one
-   when `at` starts a word).  A leaf: no call, so no register to save. */
-static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint32_t n)
+   when `at` starts a word).  Inlined: rx_take_frame() then calls nothing on its usual path. */
+static inline __attribute__((always_inline)) void ring_take(uint32_t *out, uint32_t at,
+                                                            uint32_t n)
 {
     const uint32_t *src = rxring + (at >> 2);
     uint32_t shift = 8u * (at & 3u), left = 32u - shift, words = n >> 2, word;
@@ -247,12 +248,16 @@ static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint
 #define TAKE_CHUNK (RX_CHUNK_WORDS * 4u)
 static __attribute__((noinline)) void rx_take_long(uint32_t *out, uint32_t at, uint32_t n)
 {
-    for (; n > TAKE_CHUNK; n -= TAKE_CHUNK, out += TAKE_CHUNK / 4u) {
-        ring_take(out, at, TAKE_CHUNK);
-        at = wrap(at + TAKE_CHUNK);
+    for (;;) {
+        uint32_t k = n > TAKE_CHUNK ? TAKE_CHUNK : n;
+        ring_take(out, at, k);
+        if (k == n)
+            return;
+        n -= k;
+        out += k / 4u;
+        at = wrap(at + k);
         rx_drain();
     }
-    ring_take(out, at, n);
 }
 
 /* Copy n buffered bytes from offset `from` of the candidate to out: ring_take, or
