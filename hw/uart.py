@@ -16,7 +16,9 @@ RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
 RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
 firmware's STATS reply; DIVISOR: the bit time; RX_WORD: four received bytes in one read,
 popped one a clock, and STATUS.rx_level how many are waiting; CRC and CRC_DATA: the link's CRC, fed the
-bytes the firmware stores, :class:`hw.crc.CRC16`).
+bytes the firmware stores, :class:`hw.crc.CRC16`; TX_WORD: the stored bytes queued for sending in one
+store, one a clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is sent and
+its CRC made in one pass).
 """
 
 from amaranth import C, Cat, Module, Mux, Signal
@@ -29,7 +31,8 @@ from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_T
 from slitherlink.spec.registers import UART as UART_BLOCK
 from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartCrc, UartCrcData,
                                         UartData, UartDivisor, UartRxFrameErrors,
-                                        UartRxOverruns, UartRxWord, UartStatus)
+                                        UartRxOverruns, UartRxWord, UartStatus, UartTxCrc,
+                                        UartTxWord)
 
 from . import bus
 from .bus import field_of
@@ -194,6 +197,17 @@ class UART(wiring.Component):
         with m.If(receiver.frame_error):
             m.d.sync += [frame_error.eq(1), frame_errors.eq(frame_errors + 1)]
 
+        # TX_WORD, TX_CRC: the stored lanes' bytes go into the TX FIFO one a clock behind
+        # the store (a lane not stored is skipped); a store is taken when the FIFO has room
+        # for four and the last one is queued, so the pushes never find it full
+        queue_bytes = Signal(32)
+        queue_lanes = Signal(4)
+        queuing = queue_lanes.any()
+        with m.If(queue_lanes[0]):
+            m.d.comb += [tx_fifo.w_data.eq(queue_bytes[:8]), tx_fifo.w_en.eq(1)]
+        m.d.sync += [queue_bytes.eq(queue_bytes >> 8), queue_lanes.eq(queue_lanes >> 1)]
+        word_room = ~queuing & (tx_fifo.w_level <= self.tx_depth - 4)
+
         m.submodules.crc = crc = CRC16()
         popped = Signal(range(5))       # RX_WORD: bytes popped into word4 so far
         word4 = Signal(32)
@@ -208,7 +222,7 @@ class UART(wiring.Component):
         with m.If(b.valid & ~ready):
             with m.If(reg == UartData.address >> 2):
                 with m.If(is_write):
-                    with m.If(tx_fifo.w_rdy):  # else: wait states until there is room
+                    with m.If(tx_fifo.w_rdy & ~queuing):  # else: wait states until there is room
                         m.d.comb += [tx_fifo.w_data.eq(b.wdata[:8]), tx_fifo.w_en.eq(1)]
                         m.d.sync += [ready.eq(1), rdata.eq(0)]
                 with m.Else():
@@ -233,7 +247,8 @@ class UART(wiring.Component):
                         status[UartStatus.field("rx_valid").offset].eq(rx_fifo.r_rdy),
                         status[UartStatus.field("tx_ready").offset].eq(tx_fifo.w_rdy),
                         status[UartStatus.field("tx_idle").offset].eq(
-                            ~tx_fifo.r_rdy & transmitter.idle),
+                            ~tx_fifo.r_rdy & ~queuing & transmitter.idle),
+                        status[UartStatus.field("tx_word_ready").offset].eq(word_room),
                         status[UartStatus.field("rx_overrun").offset].eq(overrun),
                         status[UartStatus.field("rx_frame_error").offset].eq(frame_error),
                         field_of(UartStatus, "rx_level", status).eq(rx_fifo.r_level),
@@ -267,6 +282,14 @@ class UART(wiring.Component):
             with m.Elif(reg == UartCrcData.address >> 2):
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
                 m.d.comb += crc.lanes.eq(b.wstrb)
+            with m.Elif((reg == UartTxWord.address >> 2) | (reg == UartTxCrc.address >> 2)):
+                with m.If(~is_write):
+                    m.d.sync += [ready.eq(1), rdata.eq(0)]
+                with m.Elif(word_room):  # else: wait states until there is room
+                    m.d.sync += [ready.eq(1), rdata.eq(0),
+                                 queue_bytes.eq(b.wdata), queue_lanes.eq(b.wstrb)]
+                    with m.If(reg == UartTxCrc.address >> 2):
+                        m.d.comb += crc.lanes.eq(b.wstrb)
             with m.Else():
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
         return m

@@ -360,7 +360,8 @@ def deduce_row_address(row, half):
 class UartData(Register, address=0x0, access="rw"):
     """Read: pop one received byte (one read both polls and receives); write: queue a byte.
 
-    A write waits (bus wait states) while the transmit FIFO is full.
+    A write waits (bus wait states) while the transmit FIFO is full or a TX_WORD or TX_CRC
+    write is still being queued.
     """
     byte: Field(8, "read: the received byte, 0 when none was waiting; write: the byte to send")
     empty: Field(1, "read only: no byte was waiting", offset=31)
@@ -373,6 +374,8 @@ class UartStatus(Register, address=0x4, access="rw"):
     tx_idle: Field(1, "everything has been sent")
     rx_overrun: Field(1, "sticky: a byte was lost because the receive FIFO was full")
     rx_frame_error: Field(1, "sticky: a stop bit was 0")
+    tx_word_ready: Field(1, "the transmit FIFO has room for four bytes: a TX_WORD or TX_CRC "
+                         "write does not wait", offset=5)
     rx_level: Field(8, "read only: received bytes waiting in the FIFO", offset=8)
 
 
@@ -417,8 +420,20 @@ class UartRxWord(Register, address=0x1C, access="r"):
     bytes: Field(32, "the bytes, the first received in bits 7:0")
 
 
+class UartTxWord(Register, address=0x20, access="w"):
+    """Queue the stored bytes for sending, byte lane 0 first: a word store queues four, a byte
+    store one; waits (bus wait states) while STATUS.tx_word_ready is 0."""
+    bytes: Field(32, "the bytes; lanes without a write enable are not sent")
+
+
+class UartTxCrc(Register, address=0x24, access="w"):
+    """TX_WORD that also continues CRC over the bytes it queues (as CRC_DATA does): a frame
+    is sent and its CRC made in one pass."""
+    bytes: Field(32, "the bytes; lanes without a write enable are neither sent nor fed")
+
+
 UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor,
-                  UartCrc, UartCrcData, UartRxWord)
+                  UartCrc, UartCrcData, UartRxWord, UartTxWord, UartTxCrc)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------
@@ -488,7 +503,7 @@ class Block:
 
 RAM = Block("RAM", 0x0000_0000, None, (), "SOC_RAM",
             "block RAM: code, data, stack (top of RAM); the size is a build parameter")
-UART = Block("UART", 0x1000_0000, 32, UART_REGISTERS, "SOC_UART",
+UART = Block("UART", 0x1000_0000, 64, UART_REGISTERS, "SOC_UART",
              f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes",
              pins=(("uart_rx", "in"), ("uart_tx", "out")))
 SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",

@@ -31,6 +31,8 @@
 #define SOC_UART_STATUS_RX_OVERRUN_MASK 0x00000008u
 #define SOC_UART_STATUS_RX_FRAME_ERROR_SHIFT 4u
 #define SOC_UART_STATUS_RX_FRAME_ERROR_MASK 0x00000010u
+#define SOC_UART_STATUS_TX_WORD_READY_SHIFT 5u
+#define SOC_UART_STATUS_TX_WORD_READY_MASK 0x00000020u
 #define SOC_UART_STATUS_RX_LEVEL_SHIFT 8u
 #define SOC_UART_STATUS_RX_LEVEL_MASK 0x0000FF00u
 
@@ -65,6 +67,16 @@
 #define SOC_UART_RX_WORD 0x1000001Cu
 #define SOC_UART_RX_WORD_BYTES_SHIFT 0u
 #define SOC_UART_RX_WORD_BYTES_MASK 0xFFFFFFFFu
+
+/* UartTxWord (w): Queue the stored bytes for sending, byte lane 0 first: a word store queues four, a byte */
+#define SOC_UART_TX_WORD 0x10000020u
+#define SOC_UART_TX_WORD_BYTES_SHIFT 0u
+#define SOC_UART_TX_WORD_BYTES_MASK 0xFFFFFFFFu
+
+/* UartTxCrc (w): TX_WORD that also continues CRC over the bytes it queues (as CRC_DATA does): a frame */
+#define SOC_UART_TX_CRC 0x10000024u
+#define SOC_UART_TX_CRC_BYTES_SHIFT 0u
+#define SOC_UART_TX_CRC_BYTES_MASK 0xFFFFFFFFu
 
 /* CyclesLo (r): The cycle counter's low word; reading it latches the high word into CYCLES_HI. */
 #define SOC_SYSCTL_CYCLES_LO 0x10001000u

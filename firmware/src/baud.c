@@ -16,7 +16,8 @@
 #define BIT_TIME_MASK (SOC_UART_DIVISOR_CYCLES_MASK | SOC_UART_DIVISOR_FRACTION_MASK)
 
 static uint32_t clock_hz, start_baud, start_bit_time, max_baud, now;
-static uint32_t confirming, switched_at, window;
+static uint32_t switched_at, window;
+uint32_t baud_confirming;   /* a new rate waits for a good frame (baud.h) */
 
 /* whole clock cycles of a bit time, rounded */
 static uint32_t cycles_of(uint32_t bit_time)
@@ -80,19 +81,19 @@ static void set_rate(uint32_t bit_time, uint32_t baud)
 void baud_switch(uint32_t bit_time, uint32_t baud)
 {
     set_rate(bit_time, baud);
-    confirming = 1;
+    baud_confirming = 1;
     switched_at = cycles_lo();
 }
 
 void baud_heard(void)
 {
-    confirming = 0;
+    baud_confirming = 0;
 }
 
-void baud_poll(void)
+void baud_expire(void)
 {
-    if (confirming && cycles_lo() - switched_at > window) {
-        confirming = 0;
+    if (cycles_lo() - switched_at > window) {
+        baud_confirming = 0;
         set_rate(start_bit_time, start_baud);
     }
 }

@@ -26,7 +26,14 @@ uint32_t baud_made(uint32_t bit_time);
 void baud_switch(uint32_t bit_time, uint32_t baud);
 /* A good frame arrived: the rate now is kept. */
 void baud_heard(void);
-/* Back to the start rate (and a clear receive buffer) when the window closed unconfirmed. */
-void baud_poll(void);
+/* Back to the start rate (and a clear receive buffer) when the window closed unconfirmed
+   (baud_expire: while a new rate waits for its confirmation). */
+extern uint32_t baud_confirming;
+void baud_expire(void);
+static inline void baud_poll(void)
+{
+    if (baud_confirming)
+        baud_expire();
+}
 
 #endif

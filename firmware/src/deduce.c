@@ -10,7 +10,6 @@
  */
 #include "deduce.h"
 #include "io.h"
-#include "rules.h"
 #include "clues.h"
 #include "proto.h"
 #include "serve.h"
@@ -34,24 +33,46 @@ int deduce_ok(void)
 _Static_assert(SLK_DEDUCE_STREAM_CELLS == CLUES_PER_WORD, "a DEDUCE_CLUES write is a word of codes");
 _Static_assert(PROTO_CLUE_BLANK > 3u, "the engine takes the protocol's blank as it is");
 
+/* The clue words from `word` up to `end` (DEDUCE_CLUES: eight codes a write; codes past the
+   grid are ignored), at least one.  A leaf. */
+static __attribute__((noinline)) void load_clues(const uint32_t *word, const uint32_t *end)
+{
+    if ((end - word) & 1)
+        DED(SLK_DEDUCE_CLUES) = *word++;
+    for (; word != end; word += 2) {   /* two a step */
+        DED(SLK_DEDUCE_CLUES) = word[0];
+        DED(SLK_DEDUCE_CLUES) = word[1];
+    }
+}
+
+/* load_clues() RX_CHUNK_WORDS words at a time, then the requests behind this one are
+   received: a large grid's clues. */
+static __attribute__((noinline)) void load_clues_long(const uint32_t *word, const uint32_t *end)
+{
+    for (;;) {
+        const uint32_t *chunk = (uint32_t)(end - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : end;
+        load_clues(word, chunk);
+        if (chunk == end)
+            return;
+        word = chunk;
+        rx_service();
+    }
+}
+
 /* SIZE (it starts the engine's clue stream), the clue words as the SOLVE carries them
    (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
-void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *payload)
+void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t island,
+                 const uint8_t *payload)
 {
-    uint32_t island = (uint32_t)island_free(cols, cells, solve_clue_words(payload));
     DED(SLK_DEDUCE_SIZE) = (rows << SLK_DEDUCE_SIZE_ROWS_SHIFT)
                          | (cols << SLK_DEDUCE_SIZE_COLS_SHIFT)
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
     const uint32_t *word = solve_clue_words(payload);
     const uint32_t *end = word + (cells + CLUES_PER_WORD - 1u) / CLUES_PER_WORD;
-    for (;;) {   /* RX_CHUNK_WORDS words, then the requests behind this one are received */
-        const uint32_t *chunk = (uint32_t)(end - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : end;
-        for (; word != chunk; word++)
-            DED(SLK_DEDUCE_CLUES) = *word;   /* codes past the grid: ignored */
-        if (word == end)
-            break;
-        rx_service();
-    }
+    if ((uint32_t)(end - word) > RX_CHUNK_WORDS)
+        load_clues_long(word, end);
+    else
+        load_clues(word, end);
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
     puzzle_rows = rows;
     puzzle_cols = cols;
@@ -144,8 +165,8 @@ typedef struct {
 } packer_t;
 
 /* Pack the rows from `row` up to `end` (DEDUCE_ROW words, cols <= SHORT_ROW cells each)
-   behind the bits waiting, storing each word filled.  A leaf: no register saved. */
-static __attribute__((noinline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
+   behind the bits waiting, storing each word filled (inlined: the packer stays in registers). */
+static inline __attribute__((always_inline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
                                                 const volatile uint32_t *end, uint32_t cols)
 {
     uint32_t acc = k->acc, have = k->have, mask = (1u << cols) - 1u, *o = k->o;
@@ -162,6 +183,21 @@ static __attribute__((noinline)) void pack_rows(packer_t *k, const volatile uint
     k->acc = acc;
     k->have = have;
     k->o = o;
+}
+
+/* pack_rows() RX_CHUNK_WORDS rows at a time, receiving after each chunk: a tall grid's. */
+#define CHUNK_ROWS (RX_CHUNK_WORDS * SLK_DEDUCE_ROW_WORDS)
+static __attribute__((noinline)) void pack_rows_long(packer_t *k, const volatile uint32_t *row,
+                                                     const volatile uint32_t *end, uint32_t cols)
+{
+    for (;;) {
+        const volatile uint32_t *chunk = (uint32_t)(end - row) > CHUNK_ROWS ? row + CHUNK_ROWS : end;
+        pack_rows(k, row, chunk, cols);
+        if (chunk == end)
+            return;
+        row = chunk;
+        rx_service();
+    }
 }
 
 /* The colouring of rows wider than SHORT_ROW into out: the bytes written; the last bits
@@ -207,17 +243,15 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
         k.have = 8u * lead;
         k.acc = lead ? *first & ((1u << k.have) - 1u) : 0;
         k.o = first;
-        for (;;) {
-            const volatile uint32_t *chunk =
-                (uint32_t)(last - row) > RX_CHUNK_WORDS * SLK_DEDUCE_ROW_WORDS
-                ? row + RX_CHUNK_WORDS * SLK_DEDUCE_ROW_WORDS : last;
-            pack_rows(&k, row, chunk, puzzle_cols);
-            row = chunk;
-            if (row == last)
-                break;
-            rx_service();
-        }
-        bytes = 4u * (uint32_t)(k.o - first) - lead;
+        if ((uint32_t)(last - row) > CHUNK_ROWS)
+            pack_rows_long(&k, row, last, puzzle_cols);
+        else
+            pack_rows(&k, row, last, puzzle_cols);
+        /* the bits left (fewer than 32) in one more word: the colouring ends the payload, and
+           the bytes past it are the frame CRC's, put there as the frame is sent */
+        if (k.have)
+            *k.o = k.acc;
+        return 4u * (uint32_t)(k.o - first) + (k.have + 7u) / 8u - lead;
     } else {
         bytes = pack_wide_rows(&k, result, in_engine, out);
     }

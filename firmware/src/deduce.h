@@ -24,8 +24,10 @@ int deduce_ok(void);
 uint32_t deduce_id(void);
 
 /* Load a SOLVE's puzzle (its payload, validated, in a payload buffer: proto.h; its grid
-   of `cells` cells) into the engine: size, island flag, clues, LOAD. */
-void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, const uint8_t *payload);
+   of `cells` cells; `island`: island_free() of its clues, rules.h) into the engine: size,
+   island flag, clues, LOAD. */
+void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t island,
+                 const uint8_t *payload);
 
 /* Run the search on the loaded puzzle; max_solutions 1 or 2; decision_limit >= 1.
    The answer (found, the first solution, exhausted) is ready when it returns, and
@@ -37,7 +39,8 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
 void deduce_counters(deduce_result_t *result);
 
 /* The first solution (after deduce_run, which found one) in the replies' colouring order
-   (one bit per cell, row-major) into out; returns the bytes written. */
+   (one bit per cell, row-major) into out, the end of a reply's payload (the word that holds
+   its last byte may be written whole); returns the colouring's bytes. */
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out);
 
 #endif

@@ -21,9 +21,4 @@ static inline uint64_t cycles_latched(uint32_t lo)
 }
 static inline uint64_t cycles64(void) { return cycles_latched(cycles_lo()); }
 
-/* UART: one DATA read polls and receives; a DATA write waits while the FIFO is full */
-static inline void uart_put(uint8_t byte) { REG(SOC_UART_DATA) = byte; }
-/* the same with the byte in bits 7:0 of `word` (a write's other bits are not DATA's) */
-static inline void uart_put_low(uint32_t word) { REG(SOC_UART_DATA) = word; }
-
 #endif

@@ -23,11 +23,11 @@ static uint32_t reply_flags(int aborted, uint32_t unique, uint32_t deduce, int t
            | (deduce ? PROTO_RESULT_DEDUCE : 0) | (trail_full ? PROTO_RESULT_TRAIL_FULL : 0);
 }
 
-/* ANSWER: the status and the colouring (colouring: the bytes already at its offset). */
-static void send_answer(uint32_t status, uint32_t flags, uint32_t rows, uint32_t cols,
-                        uint32_t bytes)
+/* ANSWER at txp (answer_payload()): the status and the colouring (colouring: the bytes
+   already at its offset). */
+static void send_answer(uint8_t *txp, uint32_t status, uint32_t flags, uint32_t rows,
+                        uint32_t cols, uint32_t bytes)
 {
-    uint8_t *txp = answer_payload();
     PROTO_PUT_ANSWER_STATUS(txp, status);
     PROTO_PUT_ANSWER_FLAGS(txp, flags);
     PROTO_PUT_ANSWER_ROWS(txp, rows);
@@ -47,7 +47,7 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint32_t 
     for (uint32_t i = 0; i < bytes; i++)
         colouring[i] = result.solution[i];
     if (!counters) {
-        send_answer(status, flags, rows, cols, bytes);
+        send_answer(txp, status, flags, rows, cols, bytes);
         return;
     }
     PROTO_PUT_RESULT_STATUS(txp, status);
@@ -72,7 +72,7 @@ static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t unique,
                                          : PROTO_ANSWER_COLOURING_OFFSET);
     uint32_t bytes = d->found ? deduce_colouring(d, colouring) : 0;
     if (!counters) {
-        send_answer(status, flags, rows, cols, bytes);
+        send_answer(txp, status, flags, rows, cols, bytes);
         return;
     }
     deduce_counters(d);
@@ -100,9 +100,9 @@ static void solve(const request_t *r)
     uint32_t unique = flags & PROTO_FLAG_UNIQUE, counters = flags & PROTO_FLAG_COUNTERS;
     uint32_t limit = max_checks ? max_checks : 0xFFFFFFFFu;
     if (flags & PROTO_FLAG_DEDUCE) {
-        deduce_load(rows, cols, r->cells, p);
+        deduce_load(rows, cols, r->cells, r->island, p);
         deduce_run(unique ? 2u : 1u, limit, &deduce_result);   /* times itself */
-        rx_service();   /* the search's last receive may be a while ago: before the reply */
+        rx_service_due();   /* the search's last receive may be a while ago: before the reply */
         send_deduce_result(rows, cols, unique, counters);
         return;
     }
@@ -119,8 +119,7 @@ int main(void)
     serve_init((accelerator_ok() ? PROTO_VERSION_ACCEL_OK : 0)
                | (deduce_ok() ? PROTO_VERSION_DEDUCE_OK : 0), accelerator_id(), deduce_id());
     for (;;) {
-        serve_poll();
-        const request_t *r = serve_next();
+        const request_t *r = serve_poll();
         if (r)
             solve(r);
     }

@@ -18,9 +18,10 @@
  * a reply waits for room in the TX FIFO, received bytes are moved into the
  * frame buffer (rx_drain), so the UART's receive FIFO never overruns because of us.
  * No bytes are ever moved within the ring, and every long loop of this unit (a candidate's
- * CRC and copy, a reply's CRC: every RX_CHUNK_WORDS words; the garbage skip: every 32 bytes)
- * drains the FIFO; the other units' long loops call rx_service().  The frames' CRC-16 is the
- * UART's CRC register's (CRC_DATA fed the bytes, a word at a time where they are aligned).
+ * CRC and copy: every RX_CHUNK_WORDS words; the garbage skip: every 32 bytes; a reply: each
+ * time the TX FIFO is full) drains the FIFO; the other units' long loops call rx_service().
+ * The frames' CRC-16 is the UART's CRC register's: a received frame's bytes are fed to it
+ * (CRC_DATA, a word at a time where they are aligned), a reply's as they are sent (TX_CRC).
  * The ring is whole words and is filled a word at a time (RX_WORD) at word boundaries; a
  * good frame's payload is copied out of it a word at a time, into the buffer the caller
  * names (a queue slot: a SOLVE is never copied again), and fed to the CRC on the way.  A
@@ -49,7 +50,10 @@ uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
 static uint32_t head, count, tail;    /* count bytes are buffered from head on, up to tail */
 static uint32_t need;                 /* the bytes the candidate at head takes (its header
                                          checked, in header[]), else 0 */
-static uint8_t header[PROTO_FRAME_SIZE];
+/* the candidate's header (header_in), placed so that its bytes from LEN up to the payload's
+   copy (COPY_FROM: the frame CRC's first bytes) are one word, header_words[1] */
+static uint32_t header_words[3];
+#define header ((uint8_t *)header_words + 4u - PROTO_FRAME_LENGTH_OFFSET)
 static uint32_t last_rx, timeout_cycles;
 
 /* the receiver's counters, reported by STATS (spec.protocol.Stats) */
@@ -73,29 +77,6 @@ static inline void crc_start(void) { REG(SOC_UART_CRC) = PROTO_CRC_INIT; }
 /* The CRC so far. */
 static inline uint32_t crc_value(void) { return REG(SOC_UART_CRC); }
 
-/* The CRC over bytes PROTO_FRAME_LENGTH_OFFSET .. end - 1 of the word-aligned frame at
-   `frame` (the frames' CRC: from LEN on): the first word's lanes from LEN on, then a word
-   store each (receiving every RX_CHUNK_WORDS words: a large grid's reply takes a while, and
-   the next SOLVE may be streaming in), then the last bytes. */
-_Static_assert(PROTO_FRAME_LENGTH_OFFSET == 1u, "the CRC starts at lane 1 of a frame");
-static uint32_t crc_frame(const uint8_t *frame, uint32_t end)
-{
-    crc_start();
-    CRC_DATA_BYTE(1) = frame[1];
-    *(volatile uint16_t *)(uintptr_t)(SOC_UART_CRC_DATA + 2u) =
-        *(const uint16_t *)(const void *)(frame + 2);
-    const uint32_t *w = (const uint32_t *)(const void *)frame + 1;
-    const uint32_t *stop = (const uint32_t *)(const void *)frame + end / 4u;
-    for (uint32_t i = 1; w != stop; i++) {
-        REG(SOC_UART_CRC_DATA) = *w++;
-        if ((i & (RX_CHUNK_WORDS - 1u)) == 0)
-            rx_drain();
-    }
-    for (uint32_t k = end & ~3u; k != end; k++)
-        CRC_DATA_BYTE(k & 3u) = frame[k];
-    return crc_value();
-}
-
 /* CHECK of a header at h: CRC-8 over LEN, TYPE and SEQ */
 static uint32_t header_check(const uint8_t *h)
 {
@@ -111,49 +92,69 @@ static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
 
 #define RING_END (rxring + RXBUF / 4u)
 
-/* Move the bytes the UART's receive FIFO holds (STATUS.rx_level, as far as the ring has
-   room) into the ring: single bytes up to a word boundary, then four a read (RX_WORD), a
-   word store each; fewer than four left wait for the next call, unless they are all there
-   is (then single bytes).  Returns nonzero when a byte arrived.  Never sends anything and
-   never moves buffered bytes. */
+/* Received words (RX_WORD, four bytes a read) into w up to end. */
 _Static_assert(RXBUF % 4u == 0, "the ring is whole words");
 static inline void rx_words(uint32_t *w, uint32_t *end)
 {
-    do
+    if ((end - w) & 1)
         *w++ = REG(SOC_UART_RX_WORD);
-    while (w != end);
+    for (; w != end; w += 2) {   /* two a step */
+        w[0] = REG(SOC_UART_RX_WORD);
+        w[1] = REG(SOC_UART_RX_WORD);
+    }
 }
 
-static __attribute__((noinline)) int rx_drain(void)
+/* Move the n bytes the UART's receive FIFO holds (as far as the ring has room) into the
+   ring: single bytes up to a word boundary, then four a read (rx_words), a word store each;
+   fewer than four left wait for the next call, unless they are all there is (then single
+   bytes).  Returns nonzero when a byte arrived.  Never sends anything and never moves
+   buffered bytes. */
+static __attribute__((noinline)) int rx_drain_any(uint32_t n)
 {
-    uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
-                 >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
-    uint32_t room = RXBUF - count;
+    uint32_t had = count, room = RXBUF - had;
     if (n > room)
         n = room;
     if (!n)
         return 0;
     uint32_t at = tail, got = n;
-    if (n < 4u) {   /* all there is: single bytes */
-        do {
-            rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-            at = at + 1u == RXBUF ? 0 : at + 1u;
-        } while (--n);
-    } else {
-        for (; at & 3u; at++, n--)   /* up to RXBUF at most: it is whole words */
-            rxbuf[at] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-        got -= n & 3u;   /* the rest: the next call's */
-        uint32_t i = at == RXBUF ? 0 : at >> 2, stop = i + (n >> 2);   /* in words */
-        if (stop >= RXBUF / 4u) {   /* up to the ring's end, then from its start */
+    while ((at & 3u) || n < 4u) {   /* single bytes: up to a word boundary, or all there is */
+        rxbuf[at++] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
+        if (at == RXBUF)
+            at = 0;
+        if (!--n)
+            break;
+    }
+    if (n >= 4u) {   /* four a read; fewer than four left: the next call's */
+        got -= n & 3u;
+        uint32_t *w = rxring + at / 4u, *stop = w + n / 4u;
+        if (stop >= RING_END) {   /* up to the ring's end, then from its start */
             stop -= RXBUF / 4u;
-            rx_words(rxring + i, RING_END);
-            i = 0;
+            rx_words(w, RING_END);
+            w = rxring;
         }
-        if (i != stop)
-            rx_words(rxring + i, rxring + stop);
-        at = 4u * stop;
+        if (w != stop)
+            rx_words(w, stop);
+        at = 4u * (uint32_t)(stop - rxring);
     }
     tail = at;
+    count = had + got;
+    stats.rx_bytes += got;
+    last_rx = cycles_lo();
+    return 1;
+}
+
+/* rx_drain_any() of the bytes the receive FIFO holds (STATUS.rx_level); where the ring's
+   tail starts a word and the FIFO's whole words fit before the ring's end (the usual case),
+   in fewer steps. */
+static __attribute__((noinline)) int rx_drain(void)
+{
+    uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
+                 >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
+    uint32_t at = tail, got = n & ~3u;
+    if ((at & 3u) || !got || at + got >= RXBUF || count + got > RXBUF)
+        return n ? rx_drain_any(n) : 0;
+    rx_words(rxring + at / 4u, rxring + (at + got) / 4u);
+    tail = at + got;
     count += got;
     stats.rx_bytes += got;
     last_rx = cycles_lo();
@@ -163,6 +164,12 @@ static __attribute__((noinline)) int rx_drain(void)
 void rx_service(void)
 {
     rx_drain();
+}
+
+void rx_service_due(void)
+{
+    if (cycles_lo() - last_rx >= RX_DUE_CYCLES)
+        rx_drain();
 }
 
 /* Drop the first n buffered bytes. */
@@ -176,8 +183,9 @@ static void rx_drop(uint32_t n)
 /* Copy the n bytes of the ring from byte `at` on (wrapping) to out, whole words (the bytes
    past n up to the word's end are whatever follows them in the ring), feeding the n bytes to
    the CRC.  The ring is read a word at a time, each word of out from two of the ring's (one
-   when `at` starts a word).  A leaf: no call, so no register to save. */
-static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint32_t n)
+   when `at` starts a word).  Inlined: rx_take_frame() then calls nothing on its usual path. */
+static inline __attribute__((always_inline)) void ring_take(uint32_t *out, uint32_t at,
+                                                            uint32_t n)
 {
     const uint32_t *src = rxring + (at >> 2);
     uint32_t shift = 8u * (at & 3u), left = 32u - shift, words = n >> 2, word;
@@ -204,12 +212,23 @@ static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint
             if (k > words)
                 k = words;
             words -= k;
-            do {
+            const uint32_t *stop = src + k;
+            if (k & 1u) {
                 uint32_t high = *src++;
                 *out++ = word = (low >> shift) | (high << left);
                 REG(SOC_UART_CRC_DATA) = word;
                 low = high;
-            } while (--k);
+            }
+            while (src != stop) {   /* two words a step */
+                uint32_t mid = src[0], high = src[1];
+                src += 2;
+                out[0] = word = (low >> shift) | (mid << left);
+                REG(SOC_UART_CRC_DATA) = word;
+                out[1] = word = (mid >> shift) | (high << left);
+                REG(SOC_UART_CRC_DATA) = word;
+                out += 2;
+                low = high;
+            }
         }
         if (src == RING_END)
             src = rxring;
@@ -217,23 +236,39 @@ static __attribute__((noinline)) void ring_take(uint32_t *out, uint32_t at, uint
     }
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
         *out = word;
-        for (n &= 3u; n; n--, word >>= 8)
-            CRC_DATA_BYTE(0) = (uint8_t)word;
+        if (n & 2u)
+            *(volatile uint16_t *)(uintptr_t)SOC_UART_CRC_DATA = (uint16_t)word;
+        if (n & 1u)
+            CRC_DATA_BYTE(n & 2u) = (uint8_t)(word >> (8u * (n & 2u)));
     }
 }
 
-/* Copy n buffered bytes from offset `from` of the candidate to out (ring_take), receiving
-   after every RX_CHUNK_WORDS words (behind the candidate: the bytes read stay put). */
+/* Copy n buffered bytes from ring byte `at` on to out (ring_take), receiving after every
+   RX_CHUNK_WORDS words (behind the candidate: the bytes read stay put): a large grid's SOLVE. */
 #define TAKE_CHUNK (RX_CHUNK_WORDS * 4u)
-static void rx_take(uint32_t *out, uint32_t from, uint32_t n)
+static __attribute__((noinline)) void rx_take_long(uint32_t *out, uint32_t at, uint32_t n)
 {
-    uint32_t at = wrap(head + from);
-    for (; n > TAKE_CHUNK; n -= TAKE_CHUNK, out += TAKE_CHUNK / 4u) {
-        ring_take(out, at, TAKE_CHUNK);
-        at = wrap(at + TAKE_CHUNK);
+    for (;;) {
+        uint32_t k = n > TAKE_CHUNK ? TAKE_CHUNK : n;
+        ring_take(out, at, k);
+        if (k == n)
+            return;
+        n -= k;
+        out += k / 4u;
+        at = wrap(at + k);
         rx_drain();
     }
-    ring_take(out, at, n);
+}
+
+/* Copy n buffered bytes from offset `from` of the candidate to out: ring_take, or
+   rx_take_long beyond a chunk. */
+static inline void rx_take(uint32_t *out, uint32_t from, uint32_t n)
+{
+    uint32_t at = wrap(head + from);
+    if (n > TAKE_CHUNK)
+        rx_take_long(out, at, n);
+    else
+        ring_take(out, at, n);
 }
 
 /* Copy the few (a header's, a trailer's) buffered bytes from offset `from` of the
@@ -251,28 +286,96 @@ int tx_idle(void)
     return (REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_IDLE_MASK) != 0;
 }
 
+/* The transmitter takes a frame's bytes a store at a time (TX_WORD, and TX_CRC for the
+   bytes its CRC covers: sent and fed to the CRC in one pass).  `room` counts the bytes the
+   TX FIFO still takes without a look: all of it when it was idle, then what each store
+   took; below four, STATUS.tx_word_ready is waited for, receiving meanwhile. */
+#define TX_WORD_AT(reg) (*(volatile uint32_t *)(uintptr_t)(reg))
+#define TX_HALF_AT(reg) (*(volatile uint16_t *)(uintptr_t)(reg))
+#define TX_BYTE_AT(reg) (*(volatile uint8_t *)(uintptr_t)(reg))
+
+static inline uint32_t tx_room(void) { return tx_idle() ? SOC_UART_TX_DEPTH : 0; }
+
+/* Receive until the TX FIFO has room for a word: the room known then. */
+static __attribute__((noinline)) uint32_t tx_wait(void)
+{
+    do
+        rx_drain();
+    while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_WORD_READY_MASK));
+    return 4u;
+}
+
+/* Before a store of `bytes` bytes, `checked`: the room looked at (and waited for). */
+static inline void tx_take(uint32_t *room, uint32_t bytes, int checked)
+{
+    if (!checked)
+        return;
+    if (*room < 4u)
+        *room = tx_wait();
+    *room -= bytes;
+}
+
+/* The bytes from `at` up to `end` (a word boundary past at's) of word-aligned p to `reg`
+   (SOC_UART_TX_WORD or SOC_UART_TX_CRC): a store a word, then the last bytes in at most two
+   (the buffer is whole words). */
+static inline __attribute__((always_inline)) void tx_bytes(uint32_t *room, uintptr_t reg,
+                                                           const uint8_t *p, uint32_t at,
+                                                           uint32_t end, int checked)
+{
+    const uint32_t *w = (const uint32_t *)(const void *)(p + at);
+    const uint32_t *stop = (const uint32_t *)(const void *)p + end / 4u;
+    for (; w != stop; w++) {
+        tx_take(room, 4u, checked);
+        TX_WORD_AT(reg) = *w;
+    }
+    uint32_t left = end & 3u, word = left ? *w : 0;   /* the last bytes: a word's low lanes */
+    if (left & 2u) {
+        tx_take(room, 2u, checked);
+        TX_HALF_AT(reg) = (uint16_t)word;
+    }
+    if (left & 1u) {
+        tx_take(room, 1u, checked);
+        TX_BYTE_AT(reg) = (uint8_t)(word >> (8u * (left & 2u)));
+    }
+}
+
 _Static_assert(SOC_UART_TX_DEPTH % 4u == 0, "the empty TX FIFO takes whole words");
 
 void send_bytes(const uint8_t *p, uint32_t n)
 {
-    if (tx_idle()) {   /* the TX FIFO is empty: its depth goes in without a look */
-        const uint32_t *w = (const uint32_t *)(const void *)p;
-        uint32_t k = n < SOC_UART_TX_DEPTH ? n : SOC_UART_TX_DEPTH;
-        for (n -= k; k >= 4u; k -= 4u) {   /* a word's four bytes, the first in bits 7:0 */
-            uint32_t word = *w++;
-            uart_put_low(word);
-            uart_put_low(word >> 8);
-            uart_put_low(word >> 16);
-            uart_put_low(word >> 24);
-        }
-        for (p = (const uint8_t *)w; k; k--)
-            uart_put(*p++);
+    uint32_t room = tx_room();
+    tx_bytes(&room, SOC_UART_TX_WORD, p, 0, n, 1);
+}
+
+/* A frame of `end` bytes and its CRC from `frame` (its header made): START (TX_WORD), LEN and
+   TYPE from lane 1 of the first word, then a word a store from the second word on (TX_CRC),
+   then the CRC (TX_WORD), put behind the payload too (where it is kept for a resend).
+   `checked`: the room is looked at before each store (see tx_room); else the frame fits the
+   room the TX FIFO had. */
+_Static_assert(PROTO_FRAME_LENGTH_OFFSET == 1u && PROTO_FRAME_TYPE_OFFSET == 3u,
+               "the CRC starts at lane 1 of a frame's first word, TYPE ends it");
+static inline __attribute__((always_inline)) void tx_frame(uint8_t *frame, uint32_t end,
+                                                           uint32_t room, int checked)
+{
+    crc_start();
+    tx_take(&room, 1u, checked);
+    TX_BYTE_AT(SOC_UART_TX_WORD) = frame[0];
+    tx_take(&room, 1u, checked);
+    TX_BYTE_AT(SOC_UART_TX_CRC + 1u) = frame[1];
+    tx_take(&room, 2u, checked);
+    TX_HALF_AT(SOC_UART_TX_CRC + 2u) = *(const uint16_t *)(const void *)(frame + 2);
+    tx_bytes(&room, SOC_UART_TX_CRC, frame, 4u, end, checked);
+    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_value());
+    for (uint32_t k = end; k != end + PROTO_FRAME_CRC_SIZE; k++) {
+        tx_take(&room, 1u, checked);
+        TX_BYTE_AT(SOC_UART_TX_WORD) = frame[k];
     }
-    while (n--) {
-        while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_READY_MASK))
-            rx_drain();
-        uart_put(*p++);
-    }
+}
+
+static __attribute__((noinline)) void tx_frame_checked(uint8_t *frame, uint32_t end,
+                                                       uint32_t room)
+{
+    tx_frame(frame, end, room, 1);
 }
 
 uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len)
@@ -282,11 +385,14 @@ uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len
     PROTO_PUT_FRAME_TYPE(frame, type);
     PROTO_PUT_FRAME_SEQ(frame, seq);
     PROTO_PUT_FRAME_CHECK(frame, header_check(frame));
-    uint32_t end = PROTO_FRAME_SIZE + len;
-    PROTO_PUT_FRAME_CRC_CRC(frame + end, crc_frame(frame, end));
-    end += PROTO_FRAME_CRC_SIZE;
-    send_bytes(frame, end);
-    return end;
+    uint32_t end = PROTO_FRAME_SIZE + len, room = tx_room();
+    /* unchecked when every store finds room for a word: the bytes before the last at most
+       the room less four */
+    if (end + PROTO_FRAME_CRC_SIZE + 3u <= room)
+        tx_frame(frame, end, room, 0);
+    else
+        tx_frame_checked(frame, end, room);
+    return end + PROTO_FRAME_CRC_SIZE;
 }
 
 __attribute__((noinline)) uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len)
@@ -344,7 +450,7 @@ void rx_clear(void)
     REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK | SOC_UART_STATUS_RX_FRAME_ERROR_MASK;
 }
 
-static void skip_garbage(void)
+static __attribute__((noinline)) void skip_garbage(void)
 {
     uint32_t skipped = 0;
     while (count && rxbuf[head] != PROTO_START) {
@@ -375,7 +481,8 @@ int rx_poll(void)
         }
         return 1;
     }
-    skip_garbage();
+    if (count && rxbuf[head] != PROTO_START)
+        skip_garbage();
     return count != 0;
 }
 
@@ -405,7 +512,13 @@ static uint32_t max_length(uint32_t type)
    check it: 1 when it is good (need set), else 0. */
 static inline int header_in(void)
 {
-    rx_copy(header, 0, PROTO_FRAME_SIZE);
+    if (head <= RXBUF - PROTO_FRAME_SIZE) {   /* the usual case: not across the ring's end */
+        const uint8_t *h = rxbuf + head;
+        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < PROTO_FRAME_SIZE; i++)
+            header[i] = h[i];
+    } else {
+        rx_copy(header, 0, PROTO_FRAME_SIZE);
+    }
     uint32_t len = PROTO_GET_FRAME_LENGTH(header);
     if (header_check(header) != PROTO_GET_FRAME_CHECK(header)
         || len > max_length(PROTO_GET_FRAME_TYPE(header)))
@@ -427,12 +540,40 @@ static int header_good(void)
     return 0;
 }
 
+/* The whole candidate at head, its header good (header[]): its payload copied into `into`
+   and its CRC checked (over LEN .. the header's end, the header's last PROTO_PAYLOAD_AT bytes
+   copied before the payload, so that the payload is at its offset in the buffer); 1 when it
+   is good (frame set, the candidate taken), else 0 (dropped: BAD_CRC). */
+_Static_assert(COPY_FROM == PROTO_FRAME_LENGTH_OFFSET + 4u,
+               "the header's bytes before the copy are one word of header_words");
+static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *into)
+{
+    uint8_t trailer[PROTO_FRAME_CRC_SIZE];
+    uint32_t len = PROTO_GET_FRAME_LENGTH(header);
+    rx_copy(trailer, PROTO_FRAME_SIZE + len, PROTO_FRAME_CRC_SIZE);
+    uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
+    frame->type = PROTO_GET_FRAME_TYPE(header);   /* before the copy: fewer values kept over it */
+    frame->seq = PROTO_GET_FRAME_SEQ(header);
+    frame->crc = (uint16_t)got;
+    frame->len = len;
+    frame->payload = payload_of(into);
+    crc_start();
+    REG(SOC_UART_CRC_DATA) = header_words[1];
+    rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len);
+    if (crc_value() != got) {
+        drop(ERR_BAD_CRC, got);
+        return 0;
+    }
+    rx_drop(need);
+    stats.frames_good++;
+    return 1;
+}
+
 /* rx_next() past its quick answer: a candidate's header is checked once, as soon as it is
    in (header_good; header_peek has checked a good one already); the candidate is taken when
    it may be whole. */
 static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
 {
-    uint8_t trailer[PROTO_FRAME_CRC_SIZE];
     for (;;) {
         if (!need) {
             skip_garbage();
@@ -444,34 +585,13 @@ static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
             if (!header_good())
                 continue;
         }
-        uint32_t len = PROTO_GET_FRAME_LENGTH(header), type = PROTO_GET_FRAME_TYPE(header);
-        uint32_t total = need;
-        if (count < total) {
+        if (count < need) {
             if (stopped())
                 continue;
             return 0;
         }
-        rx_copy(trailer, PROTO_FRAME_SIZE + len, PROTO_FRAME_CRC_SIZE);
-        uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
-        /* the CRC over LEN .. the header's end, then on over the payload as it is copied
-           (with the header's last PROTO_PAYLOAD_AT bytes before it: the payload at its
-           offset in the buffer) */
-        crc_start();
-        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < COPY_FROM; i++)
-            CRC_DATA_BYTE(0) = header[i];
-        rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len);
-        if (crc_value() != got) {
-            drop(ERR_BAD_CRC, got);
-            continue;
-        }
-        frame->type = (uint8_t)type;
-        frame->seq = PROTO_GET_FRAME_SEQ(header);
-        frame->crc = (uint16_t)got;
-        frame->len = len;
-        frame->payload = payload_of(into);
-        rx_drop(total);
-        stats.frames_good++;
-        return 1;
+        if (rx_take_frame(frame, into))
+            return 1;
     }
 }
 
@@ -488,6 +608,8 @@ int rx_next(frame_t *frame, payload_t *into)
 {
     if (!need)
         header_peek();
+    if (need && count >= need && rx_take_frame(frame, into))
+        return 1;   /* the usual: a whole candidate, good */
     /* nothing buffered, or too few bytes for a header or for the candidate checked before,
        and no stop (the inter-byte timeout) yet: nothing to look at */
     if (count < (need ? need : PROTO_FRAME_SIZE)
@@ -495,3 +617,4 @@ int rx_next(frame_t *frame, payload_t *into)
         return 0;
     return rx_scan(frame, into);
 }
+

@@ -24,11 +24,11 @@
 #include "baud.h"
 #include "clues.h"
 #include "io.h"
+#include "rules.h"
 
-/* A reply kept for a resend: the request's SEQ and frame CRC, the whole reply frame. */
+/* A reply kept for a resend: the request's key (request_key), the whole reply frame. */
 typedef struct {
-    uint8_t seq;
-    uint16_t crc;
+    uint32_t key;
     uint32_t len;
     uint8_t frame[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 } answer_t;
@@ -55,11 +55,6 @@ void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce
     baud_init();
 }
 
-const request_t *serve_next(void)
-{
-    return queued ? &queue[queue_head] : 0;
-}
-
 uint8_t *answer_payload(void)
 {
     return store[store_next].frame + PROTO_FRAME_SIZE;
@@ -70,10 +65,9 @@ void serve_answer(uint32_t type, uint32_t len)
     const request_t *r = &queue[queue_head];
     answer_t *a = &store[store_next];   /* nothing reads it between the reply's build and
                                            here: no request is served meanwhile */
-    uint32_t n = send_frame_at(a->frame, type, r->seq, len);
+    uint32_t n = send_frame_at(a->frame, type, key_seq(r->key), len);
     if (!aborting) {
-        a->seq = r->seq;
-        a->crc = r->crc;
+        a->key = r->key;
         a->len = n;
         store_next = store_next + 1 == PROTO_STORE_DEPTH ? 0 : store_next + 1;
         if (stored < PROTO_STORE_DEPTH)
@@ -86,23 +80,24 @@ void serve_answer(uint32_t type, uint32_t len)
 
 /* ---- SOLVE --------------------------------------------------------------------- */
 
-/* The place in the queue of the SOLVE of SEQ `seq` and frame CRC `crc` (0: being solved),
-   or -1. */
-static int queue_place(uint32_t seq, uint32_t crc)
+/* The place in the queue of the SOLVE of key `key` (request_key; 0: being solved), or -1. */
+static int queue_place(uint32_t key)
 {
+    const request_t *r = &queue[queue_head];
     for (uint32_t i = 0; i < queued; i++) {
-        const request_t *r = &queue[queue_slot(i)];
-        if (r->seq == seq && r->crc == crc)
+        if (r->key == key)
             return (int)i;
+        if (++r == queue + PROTO_QUEUE_DEPTH)
+            r = queue;
     }
     return -1;
 }
 
-static const answer_t *kept(uint32_t seq, uint32_t crc)
+static const answer_t *kept(uint32_t key)
 {
-    for (uint32_t i = 0; i < stored; i++)
-        if (store[i].seq == seq && store[i].crc == crc)
-            return &store[i];
+    for (const answer_t *a = store; a != store + stored; a++)
+        if (a->key == key)
+            return a;
     return 0;
 }
 
@@ -122,8 +117,10 @@ static __attribute__((noinline)) uint32_t first_bad_cell(const uint8_t *p, uint3
 }
 
 /* The codes neither a clue 0..3 nor a blank (clue_bad) of the clue words from `word` up to
-   `end`, OR-ed: nonzero when there is one.  Two words a step; a leaf (no register saved). */
-static __attribute__((noinline)) uint32_t clues_bad(const uint32_t *word, const uint32_t *end)
+   `end`, OR-ed: nonzero when there is one.  Two words a step; inlined (refused() then calls
+   nothing on its usual path: no register saved). */
+static inline __attribute__((always_inline)) uint32_t clues_bad(const uint32_t *word,
+                                                                const uint32_t *end)
 {
     uint32_t bad = 0;
     for (; end - word >= 2; word += 2)
@@ -133,11 +130,26 @@ static __attribute__((noinline)) uint32_t clues_bad(const uint32_t *word, const 
     return bad & CLUE_LSBS;
 }
 
+/* clues_bad() RX_CHUNK_WORDS words at a time, receiving the requests behind after each
+   chunk: a large grid's clues. */
+static __attribute__((noinline)) uint32_t clues_bad_long(const uint32_t *word,
+                                                         const uint32_t *end)
+{
+    for (;;) {
+        const uint32_t *chunk = (uint32_t)(end - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : end;
+        uint32_t bad = clues_bad(word, chunk);
+        if (bad || chunk == end)
+            return bad;
+        word = chunk;
+        rx_service();
+    }
+}
+
 /* Checked in host.protocol.decode_solve's order (docs/protocol.md); 1 when refused (its
    ERROR sent); else the grid's cells in *cells.  The clue words are checked RX_CHUNK_WORDS at a
    time, their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
    only in a refused SOLVE. */
-static int refused(const frame_t *f, uint32_t *cells_out)
+static __attribute__((noinline)) int refused(const frame_t *f, uint32_t *cells_out)
 {
     const uint8_t *p = f->payload;
     if (f->len < PROTO_SOLVE_SIZE)
@@ -155,16 +167,10 @@ static int refused(const frame_t *f, uint32_t *cells_out)
         return refuse(ERR_BAD_LENGTH, f, expected);
     if (flags & ~PROTO_SOLVE_FLAGS)
         return refuse(ERR_BAD_FLAGS, f, flags);
+    /* every word whole but the last */
     const uint32_t *word = solve_clue_words(p), *last = word + (cells - 1u) / CLUES_PER_WORD;
-    uint32_t bad;
-    for (;;) {   /* every word whole but the last */
-        const uint32_t *chunk = (uint32_t)(last - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : last;
-        bad = clues_bad(word, chunk);
-        word = chunk;
-        if (bad || word == last)
-            break;
-        rx_service();
-    }
+    uint32_t bad = (uint32_t)(last - word) > RX_CHUNK_WORDS ? clues_bad_long(word, last)
+                                                            : clues_bad(word, last);
     if (bad || (clue_bad(*last) & clue_cells((cells - 1u) / CLUES_PER_WORD, cells)))
         return refuse(ERR_BAD_CLUE, f, first_bad_cell(p, cells));
     if (flags & PROTO_FLAG_DEDUCE) {
@@ -177,11 +183,12 @@ static int refused(const frame_t *f, uint32_t *cells_out)
     return 0;
 }
 
-static void serve_solve(const frame_t *f)
+static __attribute__((noinline)) void serve_solve(const frame_t *f)
 {
-    if (queue_place(f->seq, f->crc) >= 0)
+    uint32_t key = request_key(f->seq, f->crc);
+    if (queue_place(key) >= 0)
         return;
-    const answer_t *a = kept(f->seq, f->crc);
+    const answer_t *a = kept(key);
     if (a) {
         send_bytes(a->frame, a->len);
         return;
@@ -194,9 +201,11 @@ static void serve_solve(const frame_t *f)
         return;
     }
     request_t *r = &queue[queue_slot(queued)];   /* its payload is there (receive) */
-    r->seq = f->seq;
-    r->crc = f->crc;
+    r->key = key;
     r->cells = cells;
+    const uint8_t *p = f->payload;
+    r->island = (PROTO_GET_SOLVE_FLAGS(p) & PROTO_FLAG_DEDUCE)
+                && island_free(PROTO_GET_SOLVE_COLS(p), cells, solve_clue_words(p));
     queued++;
 }
 
@@ -207,13 +216,13 @@ static __attribute__((noinline)) void serve_resend(const frame_t *f)
         send_error(ERR_BAD_LENGTH, MSG_RESEND, f->seq, PROTO_RESEND_SIZE);
         return;
     }
-    uint32_t crc = PROTO_GET_RESEND_CRC(f->payload);
-    const answer_t *a = kept(f->seq, crc);
+    uint32_t key = request_key(f->seq, PROTO_GET_RESEND_CRC(f->payload));
+    const answer_t *a = kept(key);
     if (a) {
         send_bytes(a->frame, a->len);
         return;
     }
-    int place = queue_place(f->seq, crc);
+    int place = queue_place(key);
     if (place >= 0)
         send_error(ERR_PENDING, MSG_RESEND, f->seq, (uint32_t)place);
     else
@@ -296,16 +305,21 @@ static void serve_request(const frame_t *f, int searching)
     }
 }
 
-void serve_poll(void)
+const request_t *serve_poll(void)
 {
-    frame_t f;
-    rx_poll();
-    while (!queued && receive(&f)) {
-        baud_heard();   /* a good frame at the rate now: it is kept */
-        serve_request(&f, 0);
-        rx_service();   /* the frames behind it keep arriving */
+    if (queued) {   /* the next search starts at once and receives as it starts */
+        rx_service_due();
+    } else {
+        frame_t f;
+        rx_poll();
+        while (!queued && receive(&f)) {
+            baud_heard();   /* a good frame at the rate now: it is kept */
+            serve_request(&f, 0);
+            rx_service();   /* the frames behind it keep arriving */
+        }
     }
     baud_poll();
+    return queued ? &queue[queue_head] : 0;
 }
 
 /* The frames received while a search runs; 1 when an ABORT ends it. */

@@ -7,12 +7,16 @@
 #include <stdint.h>
 #include "proto.h"
 
-/* A SOLVE in the queue, validated: its SEQ and frame CRC (what tells a resend), its
-   payload (payload_of(&r->buffer): the receiver copies it there). */
+/* What tells a resend: a request's SEQ and frame CRC, one word (compared in one step). */
+static inline uint32_t request_key(uint32_t seq, uint32_t crc) { return (seq << 16) | crc; }
+static inline uint32_t key_seq(uint32_t key) { return key >> 16; }
+
+/* A SOLVE in the queue, validated: its key (request_key), its payload (payload_of(&r->buffer):
+   the receiver copies it there). */
 typedef struct {
-    uint8_t seq;
-    uint16_t crc;
+    uint32_t key;
     uint32_t cells;   /* the grid's */
+    uint32_t island;  /* a deduce-mode SOLVE's island_free() (rules.h), found as it arrives */
     payload_t buffer;
 } request_t;
 
@@ -20,10 +24,9 @@ typedef struct {
    the engines' ID registers as read (the details of NO_ACCELERATOR and NO_DEDUCE). */
 void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce_id);
 /* Receive and answer requests while no search runs, until a SOLVE is queued or nothing is
-   left to read; go back to the start rate when a new one was not confirmed in time. */
-void serve_poll(void);
-/* The SOLVE to run next (the head of the queue), or 0. */
-const request_t *serve_next(void);
+   left to read; go back to the start rate when a new one was not confirmed in time.  Returns
+   the SOLVE to run next (the head of the queue), or 0. */
+const request_t *serve_poll(void);
 /* Where the reply to the SOLVE at the head of the queue is built: the payload of the
    store's next slot, so that it is sent from there and kept without a copy. */
 uint8_t *answer_payload(void);

@@ -1,7 +1,8 @@
 """The firmware's units call each other along a tree: main.c (the solves) uses the requests
 (serve.c), the search (search.c), the deduce driver (deduce.c), the frames (proto.c) and the
 rules (rules.c); the searches use the requests' service hook; the requests use the line's
-rate (baud.c) and the frames; nothing calls back.  A function is declared in the header of
+rate (baud.c), the frames and the rules (a deduce-mode SOLVE's island rule, found as it
+arrives); nothing calls back.  A function is declared in the header of
 the unit that defines it."""
 
 import re
@@ -54,7 +55,7 @@ def test_the_units_form_a_tree():
     assert order[-1] == "main"          # nothing uses main
     for unit in ("search", "deduce"):   # the searches use the service hook, never each other
         assert "serve" in graph[unit] and not graph[unit] & {"main", "search", "deduce"}
-    assert graph["serve"] == {"proto", "baud"} and graph["baud"] == {"proto"}
+    assert graph["serve"] == {"proto", "baud", "rules"} and graph["baud"] == {"proto"}
     assert not graph["proto"] and not graph["rules"]
 
 

@@ -414,3 +414,54 @@ def test_uart_rx_word_pops_four_bytes_and_status_counts_them():
 
     run(m, testbench)
     assert len(seen) == 2
+
+
+def test_uart_tx_word_and_tx_crc_queue_the_stored_lanes_in_order():
+    """TX_WORD and TX_CRC queue the stored lanes' bytes, lane 0 first, behind DATA's bytes
+    in store order; TX_CRC also continues the CRC over its bytes (spec.protocol.crc16), and
+    TX_WORD does not; STATUS.tx_word_ready is 0 while the FIFO has no room for four bytes,
+    and a store then waits until it has."""
+    import random
+    from slitherlink.spec.protocol import CRC_INIT, crc16
+    from slitherlink.spec.registers import UartCrc, UartTxCrc, UartTxWord
+    m = Module()
+    m.submodules.uart = uart = UART(BIT_TIME, tx_depth=8)
+    m.d.comb += uart.rx.eq(uart.tx)  # loop the line back
+    rng = random.Random(7)
+    word_ready = 1 << STATUS_BITS["TX_WORD_READY"]
+    sent, fed, waits = bytearray(), bytearray(), []
+
+    async def testbench(ctx):
+        await bus_access(ctx, uart.bus, UartCrc.address, CRC_INIT)
+        status, _ = await bus_access(ctx, uart.bus, REGISTERS["STATUS"])
+        assert status & word_ready
+        for k in range(16):
+            lanes = rng.choice([0b0001, 0b0010, 0b0100, 0b1000, 0b1111, 0b0011, 0b1100])
+            word = rng.randrange(1 << 32)
+            stored = bytes(word >> (8 * j) & 0xFF for j in range(4) if lanes >> j & 1)
+            status, _ = await bus_access(ctx, uart.bus, REGISTERS["STATUS"])
+            if k % 5 == 4:
+                await bus_access(ctx, uart.bus, REGISTERS["DATA"], stored[0],
+                                 max_wait=DIVISOR * 10 * 8)
+                sent.extend(stored[:1])
+                continue
+            crc = k % 2 == 0
+            _, cycles = await bus_access(ctx, uart.bus,
+                                         (UartTxCrc if crc else UartTxWord).address, word,
+                                         wstrb=lanes, max_wait=DIVISOR * 10 * 8)
+            # tx_word_ready says whether the store waits
+            waits.append((bool(status & word_ready), cycles))
+            sent.extend(stored)
+            if crc:
+                fed.extend(stored)
+        value, _ = await bus_access(ctx, uart.bus, UartCrc.address)
+        assert value == crc16(bytes(fed), CRC_INIT)
+        await ctx.tick().repeat(DIVISOR * 10 * (len(sent) + 2))
+        assert bytes(await read_all(ctx, uart)) == bytes(sent)
+        status, _ = await bus_access(ctx, uart.bus, REGISTERS["STATUS"])
+        assert status & (1 << STATUS_BITS["TX_IDLE"]) and status & word_ready
+
+    run(m, testbench)
+    assert len(sent) > 16 and len(fed) > 8
+    assert all(cycles <= 2 for ready, cycles in waits if ready)
+    assert any(cycles > DIVISOR for ready, cycles in waits if not ready)
