@@ -8,7 +8,8 @@ UART to the host (:mod:`hw.uart`, protocol :mod:`spec.protocol`), a
 free-running 64-bit cycle counter, and the engines a target asks for: the
 paper's accelerator (:class:`hw.accelerator.Accelerator`) and the deduction
 engine (:class:`hw.deduce.engine.DeduceEngine`, docs/design.md section 6) at the
-same grid size.  The memory map and every register are declared in
+same grid size, each behind a bus register stage (:class:`hw.bus.Register`, docs/soc.md
+"The bus").  The memory map and every register are declared in
 :mod:`spec.registers` (docs/soc.md shows them).
 
 A :class:`spec.target.Target` says what the SoC carries; building it never runs a
