@@ -12,7 +12,8 @@ Bus timing (see also the timing contract in :mod:`spec.registers`):
 
 * an access is accepted in the first cycle in which ``valid`` is high and it
   may proceed; ``ready`` (with ``rdata``) follows in the next cycle: an
-  access without wait states takes 2 cycles;
+  access without wait states takes 2 cycles (3 from the CPU: the SoC puts a
+  register stage before the engines, docs/soc.md "The bus");
 * wait states: every access waits while the pipelines settle after a state
   change (``settle`` cycles after a CELL, SIZE or CONTROL clear/unassign
   write), so a read always reflects every earlier write; writes also wait

@@ -9,14 +9,15 @@ long as it needs (wait states).  This is the handshake of PicoRV32's
 
 A target decodes its registers from their :mod:`spec.registers` classes with the helpers
 below: :func:`field_of` and :func:`field_lanes` take a written field apart, :func:`pack`
-builds a read value.
+builds a read value.  A :class:`Register` stage between the initiator and a target cuts
+the paths from the initiator's address into the target's logic, for a clock of latency.
 """
 
-from amaranth import Cat, Const, Value
+from amaranth import Cat, Const, Module, Value
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
-__all__ = ["Signature", "field_of", "field_lanes", "pack"]
+__all__ = ["Signature", "Register", "field_of", "field_lanes", "pack"]
 
 
 class Signature(wiring.Signature):
@@ -41,6 +42,30 @@ class Signature(wiring.Signature):
 
     def __repr__(self):
         return f"bus.Signature(addr_width={self.addr_width})"
+
+
+class Register(wiring.Component):
+    """A register stage: ``bus`` (a target port) reaches ``target`` (an initiator port) a
+    clock later; ``ready`` and ``rdata`` come back through it without a register.
+
+    The request (``valid``, ``addr``, ``wdata``, ``wstrb``) is registered, so no path
+    runs from the initiator's address into the target's logic in one clock, and every
+    access takes one more cycle.  ``valid`` falls with the target's ``ready``: in the clock
+    of ``ready`` the target still sees ``valid`` (as it does without the stage), after it
+    not, so the handshake the target sees is the bus's (docs/soc.md, "The bus").
+    """
+
+    def __init__(self, addr_width):
+        super().__init__({"bus": In(Signature(addr_width=addr_width)),
+                          "target": Out(Signature(addr_width=addr_width))})
+
+    def elaborate(self, platform):
+        m = Module()
+        i, t = self.bus, self.target
+        m.d.sync += [t.valid.eq(i.valid & ~t.ready),
+                     t.addr.eq(i.addr), t.wdata.eq(i.wdata), t.wstrb.eq(i.wstrb)]
+        m.d.comb += [i.ready.eq(t.ready), i.rdata.eq(t.rdata)]
+        return m
 
 
 def field_of(register, name, word):

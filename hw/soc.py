@@ -8,7 +8,8 @@ UART to the host (:mod:`hw.uart`, protocol :mod:`spec.protocol`), a
 free-running 64-bit cycle counter, and the engines a target asks for: the
 paper's accelerator (:class:`hw.accelerator.Accelerator`) and the deduction
 engine (:class:`hw.deduce.engine.DeduceEngine`, docs/design.md section 6) at the
-same grid size.  The memory map and every register are declared in
+same grid size, each behind a bus register stage (:class:`hw.bus.Register`, docs/soc.md
+"The bus").  The memory map and every register are declared in
 :mod:`spec.registers` (docs/soc.md shows them).
 
 A :class:`spec.target.Target` says what the SoC carries; building it never runs a
@@ -204,10 +205,16 @@ class SoC(wiring.Component):
         m.submodules.uart = uart = UART(self.bit_time)
         m.submodules.sysctl = sysctl = SysCtl(clock_hz=self.clock_hz, start_baud=self.baud,
                                               max_baud=self.max_baud, ram_size=self.ram_size)
-        if self.accelerator is not None:
-            m.submodules.accelerator = self.accelerator
-        if self.deduce is not None:
-            m.submodules.deduce = self.deduce
+        # the engines sit behind a register stage: no CPU address reaches their logic in
+        # the clock it leaves the CPU (docs/soc.md, "The bus")
+        engines = {}
+        for name, module, engine in (("accel", "accelerator", self.accelerator),
+                                     ("deduce", "deduce", self.deduce)):
+            if engine is not None:
+                m.submodules[module] = engine
+                m.submodules[f"{module}_stage"] = stage = bus.Register(len(engine.bus.addr))
+                wiring.connect(m, stage.target, engine.bus)
+                engines[name] = stage.bus
         m.submodules.none = none = _NoTarget()
 
         if platform is not None and hasattr(platform, "add_file"):
@@ -241,11 +248,11 @@ class SoC(wiring.Component):
             "uart": (uart.bus, (region == UART_BLOCK.region) & (page == UART_BLOCK.page)),
             "sysctl": (sysctl.bus, (region == SYSCTL.region) & (page == SYSCTL.page)),
         }
-        if self.accelerator is not None:
-            targets["accel"] = (self.accelerator.bus, (region == ACCEL.region)
+        if "accel" in engines:
+            targets["accel"] = (engines["accel"], (region == ACCEL.region)
                                 & (mem_addr[:REGION_SHIFT] < WINDOW_SIZE))
-        if self.deduce is not None:
-            targets["deduce"] = (self.deduce.bus, (region == DEDUCE.region)
+        if "deduce" in engines:
+            targets["deduce"] = (engines["deduce"], (region == DEDUCE.region)
                                  & (mem_addr[:REGION_SHIFT] < DEDUCE.size))
         selected = []
         for name, (target, hit) in targets.items():

@@ -49,7 +49,8 @@ passes include those of label runs dropped beside a flood run that deduced somet
 :class:`~hw.deduce.propagator.Propagator`); ``clocks`` counts every clock a
 DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).
 
-**Reads** answer in 2 cycles, always; DEDUCE_ROW(r, half) is read from the state memory
+**Reads** answer in 2 cycles, always (3 from the CPU, through the SoC's register stage,
+docs/soc.md "The bus"); DEDUCE_ROW(r, half) is read from the state memory
 and reads 0 while a command runs.  Writes wait while a command runs.  The register
 decode is :func:`hw.deduce.registers.register_file`'s.
 """

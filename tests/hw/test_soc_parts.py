@@ -5,10 +5,12 @@ import gc
 import warnings
 
 import pytest
-from amaranth import Module
+from amaranth import Module, Signal
+from amaranth.lib import wiring
 from amaranth.sim import Simulator
 
 from slitherlink.firmware.build import default_ram_size
+from slitherlink.hw import bus
 from slitherlink.hw import soc as S
 from slitherlink.hw.uart import UART
 from slitherlink.spec import uart as rates
@@ -286,6 +288,35 @@ def test_sysctl_counter_and_parameters():
             assert (await bus_access(ctx, sysctl.bus, regs[name]))[0] == value
 
     run(sysctl, testbench)
+
+
+def test_bus_register_stage_adds_a_cycle_and_one_access_per_request():
+    """hw.bus.Register before a target: the same answers a cycle later than a target of its
+    own, and the target accepts each request exactly once (its ``valid`` falls with its
+    ``ready``)."""
+    def sysctl():
+        return S.SysCtl(clock_hz=50_000_000, start_baud=115_200, max_baud=6_000_000,
+                        ram_size=32768)
+    m = Module()
+    m.submodules.direct, m.submodules.staged = direct, staged = sysctl(), sysctl()
+    m.submodules.stage = stage = bus.Register(len(staged.bus.addr))
+    wiring.connect(m, stage.target, staged.bus)
+    accepts = Signal(8)
+    m.d.sync += accepts.eq(accepts + (staged.bus.valid & ~staged.bus.ready))
+    regs = {register.__name__: register.address for register in SYSCTL_REGISTERS}
+
+    async def testbench(ctx):
+        for n, (name, value) in enumerate((("ClockHz", 50_000_000), ("RamSize", 32768)), 1):
+            word, direct_cycles = await bus_access(ctx, direct.bus, regs[name])
+            assert word == value
+            word, staged_cycles = await bus_access(ctx, stage.bus, regs[name])
+            assert word == value
+            assert staged_cycles == direct_cycles + 1 == 3
+            await ctx.tick().repeat(3)
+            assert not ctx.get(staged.bus.valid)
+            assert ctx.get(accepts) == n
+
+    run(m, testbench)
 
 
 def test_ram_zero_wait_with_lookahead():
