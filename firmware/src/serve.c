@@ -149,7 +149,7 @@ static __attribute__((noinline)) uint32_t clues_bad_long(const uint32_t *word,
    ERROR sent); else the grid's cells in *cells.  The clue words are checked RX_CHUNK_WORDS at a
    time, their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
    only in a refused SOLVE. */
-static __attribute__((noinline)) int refused(const frame_t *f, uint32_t *cells_out)
+static inline __attribute__((always_inline)) int refused(const frame_t *f, uint32_t *cells_out)
 {
     const uint8_t *p = f->payload;
     if (f->len < PROTO_SOLVE_SIZE)
