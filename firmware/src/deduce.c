@@ -388,6 +388,7 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     result->trail_full = 0;
     result->aborted = 0;
     __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
+    serve_flush();                        /* the reply before, meanwhile */
     int abort = 0;
     serve_uart(&abort);                   /* the requests behind this one, meanwhile */
     deduce_settle(max_solutions, decision_limit, abort, result);
