@@ -337,13 +337,36 @@ static inline uint32_t settling(uint32_t max_solutions)
     return set;
 }
 
+/* deduce_run() from the serve on: POLLS_PER_SERVE polls of STATUS at most, then the short
+   path's answer or deduce_search().  Not inlined: a leaf but for its tail calls, while
+   deduce_run() keeps only its arguments over the serve (result->cycles holds the start). */
+static __attribute__((noinline)) void deduce_settle(uint32_t max_solutions,
+                                                    uint32_t decision_limit, int abort,
+                                                    deduce_result_t *result)
+{
+    uint32_t status = DED(SLK_DEDUCE_STATUS);
+    for (uint32_t i = 1; i < POLLS_PER_SERVE && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
+        status = DED(SLK_DEDUCE_STATUS);
+    uint32_t settle = max_solutions > 1u ? settling(2u) : settling(1u);
+    if (abort || !((settle >> (status & SETTLE_BITS)) & 1u)) {
+        deduce_search(status, max_solutions, decision_limit, result->cycles, abort, result);
+        return;
+    }
+    result->cycles = cycles64() - result->cycles;    /* "answer ready" */
+    uint32_t found = (status & SLK_DEDUCE_STATUS_CONFLICT_MASK) == 0;
+    solution_in_engine = found;
+    result->exhausted = found < max_solutions;
+    result->found = found;
+    result->solutions = found;
+}
+
 /* The short path is the whole search of a puzzle that deduction alone settles (most of
-   them: docs/deduce.md section 9): a DEDUCE that ends within 128 polls (the UART served
-   after the first 64) with a conflict,
-   or complete with the solutions asked for or nothing to backtrack to, is answered here,
-   exactly as deduce_search() would, without its register saves (about 150 cycles of a
-   10x10's answer, docs/decisions/2026-11-24-firmware-short-path.md).  Everything else goes on in
-   deduce_search().
+   them: docs/deduce.md section 9): a DEDUCE that ends within POLLS_PER_SERVE polls after
+   the serve below with a conflict, or complete with the solutions asked for or nothing to
+   backtrack to, is answered here, exactly as deduce_search() would, without its register
+   saves (about 150 cycles of a 10x10's answer,
+   docs/decisions/2026-11-24-firmware-short-path.md).  Everything else goes on in
+   deduce_search(), which serves the UART as it polls (wait).
 
    While the first DEDUCE runs the firmware serves the requests that arrived behind this
    one (serve_while_searching: the next SOLVE is received, validated and queued while the
@@ -357,32 +380,16 @@ static inline uint32_t settling(uint32_t max_solutions)
    (docs/deduce.md section 9). */
 void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t *result)
 {
-    uint32_t settle = max_solutions > 1u ? settling(2u) : settling(1u);
     uint32_t start_lo = cycles_lo();                  /* latches the high word */
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_DEDUCE_MASK;
-    uint64_t start = cycles_latched(start_lo);
+    result->cycles = cycles_latched(start_lo);        /* the start, until "answer ready" */
     solution_in_engine = 0;
     result->exhausted = 0;
     result->trail_full = 0;
     result->aborted = 0;
     __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
+    serve_flush();                        /* the reply before, meanwhile */
     int abort = 0;
     serve_uart(&abort);                   /* the requests behind this one, meanwhile */
-    uint32_t status = DED(SLK_DEDUCE_STATUS);
-    for (uint32_t i = 1; i < POLLS_PER_SERVE && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
-        status = DED(SLK_DEDUCE_STATUS);
-    if (status & SLK_DEDUCE_STATUS_BUSY_MASK)
-        serve_uart(&abort);               /* the receiver again, as wait() does */
-    for (uint32_t i = 0; i < POLLS_PER_SERVE && (status & SLK_DEDUCE_STATUS_BUSY_MASK); i++)
-        status = DED(SLK_DEDUCE_STATUS);
-    if (abort || !((settle >> (status & SETTLE_BITS)) & 1u)) {
-        deduce_search(status, max_solutions, decision_limit, start, abort, result);
-        return;
-    }
-    result->cycles = cycles64() - start;             /* "answer ready" */
-    uint32_t found = (status & SLK_DEDUCE_STATUS_CONFLICT_MASK) == 0;
-    solution_in_engine = found;
-    result->exhausted = found < max_solutions;
-    result->found = found;
-    result->solutions = found;
+    deduce_settle(max_solutions, decision_limit, abort, result);
 }

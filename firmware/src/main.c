@@ -106,6 +106,7 @@ static void solve(const request_t *r)
         send_deduce_result(rows, cols, unique, counters);
         return;
     }
+    serve_flush();   /* the reply before: the search's first serve may be far */
     search_load(rows, cols, codes);
     uint64_t start = cycles64();              /* "puzzle loaded" */
     search_run(unique ? 2u : 1u, limit, &result);

@@ -13,7 +13,9 @@
  *
  * Each frame is received into the queue's next free slot (a SOLVE queued stays there), or
  * into a spare buffer when the queue is full.  The reply to a SOLVE is built in the store's
- * next slot (answer_payload), sent from there and kept there: never copied.
+ * next slot (answer_payload), sent from there and kept there: never copied.  It is sent
+ * while the next search runs (serve_flush: the CPU has nothing else to do then), or at once
+ * when nothing is queued.
  *
  * While no search runs, serve_poll() reads requests until one SOLVE is queued, so main.c
  * starts it at once; the frames behind it wait in the receiver until the search's first
@@ -60,15 +62,33 @@ uint8_t *answer_payload(void)
     return store[store_next].frame + PROTO_FRAME_SIZE;
 }
 
+/* The reply answered last and not sent yet (serve_answer): its frame (0: none), type, SEQ
+   and payload length. */
+static struct {
+    uint8_t *frame;
+    uint32_t type, seq, len;
+} unsent;
+
+void serve_flush(void)
+{
+    if (unsent.frame) {
+        send_frame_at(unsent.frame, unsent.type, unsent.seq, unsent.len);
+        unsent.frame = 0;
+    }
+}
+
 void serve_answer(uint32_t type, uint32_t len)
 {
     const request_t *r = &queue[queue_head];
     answer_t *a = &store[store_next];   /* nothing reads it between the reply's build and
-                                           here: no request is served meanwhile */
-    uint32_t n = send_frame_at(a->frame, type, key_seq(r->key), len);
+                                           its send: no request is served meanwhile */
+    unsent.frame = a->frame;
+    unsent.type = type;
+    unsent.seq = key_seq(r->key);
+    unsent.len = len;
     if (!aborting) {
         a->key = r->key;
-        a->len = n;
+        a->len = PROTO_FRAME_SIZE + len + PROTO_FRAME_CRC_SIZE;   /* send_frame_at's */
         store_next = store_next + 1 == PROTO_STORE_DEPTH ? 0 : store_next + 1;
         if (stored < PROTO_STORE_DEPTH)
             stored++;
@@ -118,7 +138,7 @@ static __attribute__((noinline)) uint32_t first_bad_cell(const uint8_t *p, uint3
 
 /* The codes neither a clue 0..3 nor a blank (clue_bad) of the clue words from `word` up to
    `end`, OR-ed: nonzero when there is one.  Two words a step; inlined (refused() then calls
-   nothing on its usual path: no register saved). */
+   nothing on its usual path). */
 static inline __attribute__((always_inline)) uint32_t clues_bad(const uint32_t *word,
                                                                 const uint32_t *end)
 {
@@ -145,11 +165,12 @@ static __attribute__((noinline)) uint32_t clues_bad_long(const uint32_t *word,
     }
 }
 
-/* Checked in host.protocol.decode_solve's order (docs/protocol.md); 1 when refused (its
+/* Checked in host.protocol.decode_solve's order (docs/protocol.md), inlined into serve_solve
+   (one register save for both); 1 when refused (its
    ERROR sent); else the grid's cells in *cells.  The clue words are checked RX_CHUNK_WORDS at a
    time, their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
    only in a refused SOLVE. */
-static __attribute__((noinline)) int refused(const frame_t *f, uint32_t *cells_out)
+static inline __attribute__((always_inline)) int refused(const frame_t *f, uint32_t *cells_out)
 {
     const uint8_t *p = f->payload;
     if (f->len < PROTO_SOLVE_SIZE)
@@ -311,6 +332,7 @@ const request_t *serve_poll(void)
         rx_service_due();
     } else {
         frame_t f;
+        serve_flush();   /* no search to send it behind */
         rx_poll();
         while (!queued && receive(&f)) {
             baud_heard();   /* a good frame at the rate now: it is kept */
@@ -326,6 +348,7 @@ const request_t *serve_poll(void)
 static __attribute__((noinline)) int serve_searching(void)
 {
     frame_t f;
+    serve_flush();   /* before any other reply, and before a RESEND may send its frame */
     while (receive(&f)) {
         if (f.type == MSG_ABORT) {
             aborting = 1;

@@ -30,10 +30,15 @@ const request_t *serve_poll(void);
 /* Where the reply to the SOLVE at the head of the queue is built: the payload of the
    store's next slot, so that it is sent from there and kept without a copy. */
 uint8_t *answer_payload(void);
-/* Send the reply built at answer_payload() (`type`, `len` bytes) to the SOLVE at the head
-   of the queue, keep it for a resend (unless an ABORT ended its search) and take the SOLVE
-   off the queue. */
+/* Take the reply built at answer_payload() (`type`, `len` bytes) to the SOLVE at the head
+   of the queue, to be sent (serve_flush), keep it for a resend (unless an ABORT ended its
+   search) and take the SOLVE off the queue. */
 void serve_answer(uint32_t type, uint32_t len);
+/* Send the reply serve_answer() took, if it is not sent yet (receiving first).  It waits
+   for the next search: deduce_run() sends it as the engine starts, the paper's search
+   before its load; or serve_poll() sends it when nothing is queued.  No other frame is
+   sent before it. */
+void serve_flush(void);
 
 /* Serve the UART while a search runs: receive, answer PING and STATS, queue SOLVE (BUSY when
    the queue is full), answer a resend from the kept answers.  Returns nonzero when an ABORT
