@@ -368,12 +368,13 @@ def parse_puzzles(text, *, source=None, name=""):
     puzz.link URLs holds one puzzle per line (named ``name#1``, ``name#2`` ...
     when there are several).
     """
-    first = next(_content_lines(text), None)
+    content = _content_lines(text)
+    first = next(content, None)
     if first is None:
         raise PuzzleError("no puzzle found (the input is empty)", source=source)
     if _kind(first[1].strip()) == "plain":
         return [parse_plain(text, source=source, name=name)]
-    lines = list(_content_lines(text))
+    lines = [first, *content]
     # a one-line text (a literal id or URL) names characters, a longer one lines and columns
     one_line = "\n" not in text.strip()
     puzzles = []
