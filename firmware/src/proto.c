@@ -166,6 +166,10 @@ void rx_service(void)
     rx_drain();
 }
 
+/* SOC_UART_MIN_BIT_TIME is in DIVISOR's units: a cycle is 1 << SOC_UART_DIVISOR_CYCLES_SHIFT */
+_Static_assert(2u * (RX_DUE_CYCLES << SOC_UART_DIVISOR_CYCLES_SHIFT)
+                   <= SOC_UART_RX_DEPTH * 10u * SOC_UART_MIN_BIT_TIME,
+               "RX_DUE_CYCLES: at most half the time the receive FIFO lasts at the fastest rate");
 void rx_service_due(void)
 {
     if (cycles_lo() - last_rx >= RX_DUE_CYCLES)

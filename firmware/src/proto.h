@@ -72,8 +72,8 @@ void rx_service(void);
    (docs/decisions/2026-11-27-receive-often-enough.md). */
 #define RX_CHUNK_WORDS 32u
 /* rx_service() unless bytes were moved within the last RX_DUE_CYCLES cycles: where the next
-   receive is near anyway (the next search's start), a quarter of the receive FIFO's 64 byte
-   times at the fastest rate and 48 MHz (5,100 cycles) spared. */
+   receive is near anyway (the next search's start).  At most half the time the receive
+   FIFO's bytes last at the shortest bit time (proto.c checks it against the UART's). */
 void rx_service_due(void);
 #define RX_DUE_CYCLES 2048u
 /* The next good frame in the buffer (1), or none yet (0).  Dropped candidate frames
