@@ -9,16 +9,18 @@ grid and, unless ``--sim-baud`` says otherwise, a fast simulated UART
 (:data:`spec.uart.FAST_BAUD`), so that its frames do not take minutes of simulation (the
 solve cycles do not depend on the UART).
 
-``--fmax`` times the cycles at a board's post-route clock: one clock for every class, or
-each class at its own build's.
+``--fmax`` times the cycles at a board's post-route clock: one clock for every class,
+each class at a clock given for it, or (``evidence``) each class at the ECP5 post-route
+Fmax of its own build in ``boards/evidence.json`` (:func:`evidence_fmax`).
 """
 
 from slitherlink.spec.protocol import MAX_GRID
-from slitherlink.spec.target import DEFAULT_TARGET, default_label_network, get_board
+from slitherlink.spec.target import CORES, DEFAULT_TARGET, default_label_network, get_board
 from slitherlink.spec.uart import FAST_BAUD
 
 __all__ = ["DEFAULT_GRID", "DEFAULT_CLASSES", "grid_name", "parse_classes", "class_for",
-           "class_target", "vboard_params", "parse_fmax", "fmax_for", "fmax_label"]
+           "class_target", "vboard_params", "EVIDENCE", "parse_fmax", "evidence_fmax",
+           "fmax_for", "fmax_label"]
 
 #: The default target's grid: the first class, on the default build.
 DEFAULT_GRID = (DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols)
@@ -26,6 +28,9 @@ DEFAULT_GRID = (DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols)
 #: 30x25s and a 22x21, so 14x24 runs on 20x36 and 30x25 on a build of its own).
 DEFAULT_CLASSES = ",".join(["%dx%d" % DEFAULT_GRID, "15x15", "20x20", "20x36", "30x25",
                             "30x30", "30x40", "40x40", "60x60"])
+#: ``--fmax``'s (and the stream benchmark's ``--clock``'s) word for each class's clock from
+#: the ECP5 evidence of its build (``boards/evidence.json``).
+EVIDENCE = "evidence"
 
 
 def grid_name(grid):
@@ -57,17 +62,20 @@ def class_for(row, classes):
     return None
 
 
-def class_target(grid, *, band=DEFAULT_TARGET.band, label_network=None, sim_baud=None):
+def class_target(grid, *, band=DEFAULT_TARGET.band, label_network=None, sim_baud=None,
+                 core=None):
     """The target of class ``grid``: the default target at that grid, band and label
     network (by default the network of the grid's width,
-    :func:`spec.target.default_label_network`); its UART at ``sim_baud``, else the
-    default target's for the default grid and :data:`spec.uart.FAST_BAUD` for a larger
-    one."""
+    :func:`spec.target.default_label_network`), with the engines of ``core``
+    (:data:`spec.target.CORES`; default: the default target's); its UART at ``sim_baud``,
+    else the default target's for the default grid and :data:`spec.uart.FAST_BAUD` for a
+    larger one."""
     label_network = label_network or default_label_network(get_board(DEFAULT_TARGET.board),
                                                            grid[1])
     baud = sim_baud or (DEFAULT_TARGET.baud if tuple(grid) == DEFAULT_GRID else FAST_BAUD)
+    engines = dict(zip(("paper", "deduce"), CORES[core])) if core else {}
     return DEFAULT_TARGET.replace(max_rows=grid[0], max_cols=grid[1], band=band,
-                                  label_network=label_network, baud=baud)
+                                  label_network=label_network, baud=baud, **engines)
 
 
 def vboard_params(target):
@@ -78,9 +86,12 @@ def vboard_params(target):
 
 
 def parse_fmax(text):
-    """``--fmax``'s clocks: ``"39.4"`` (one clock for every class) -> 39.4, or
+    """``--fmax``'s clocks: ``"39.4"`` (one clock for every class) -> 39.4,
     ``"10x10=39.4,36x20=25.1"`` (each class at its own build's post-route Fmax) -> a
-    dict ``{class: MHz}``; ValueError (one line) for a bad one."""
+    dict ``{class: MHz}``, ``"evidence"`` -> :data:`EVIDENCE` (:func:`evidence_fmax`
+    makes it a dict); ValueError (one line) for a bad one."""
+    if text.strip() == EVIDENCE:
+        return EVIDENCE
     def clock(value, what):
         try:
             mhz = float(value)
@@ -105,6 +116,21 @@ def parse_fmax(text):
     return out
 
 
+def evidence_fmax(targets):
+    """``{class: MHz}``: the ECP5 (ULX3S) post-route Fmax of each class's build in
+    ``boards/evidence.json`` (the record of the same core, grid, band and label network);
+    a class without one is left out.  ``targets``: ``{class: target}``."""
+    from slitherlink.boards import evidence
+    from slitherlink.spec.target import ULX3S
+    records = evidence.load()
+    out = {}
+    for cls, target in targets.items():
+        ecp5 = (evidence.find(target, records) or {}).get(ULX3S.name)
+        if ecp5:
+            out[cls] = ecp5["fmax_mhz"]
+    return out
+
+
 def fmax_for(fmax, cls):
     """The clock (MHz) at which class ``cls`` is timed: ``fmax`` itself (one clock for
     all), its entry (a clock per build), or None."""
@@ -116,5 +142,5 @@ def fmax_label(fmax, clocks=False):
     (Fmax)"`` or the same with each build's clock."""
     if isinstance(fmax, dict):
         return "at each build's Fmax" + (" (ECP5 post-route: " + ", ".join(
-            f"{c} {v:g} MHz" for c, v in fmax.items()) + ")" if clocks else "")
-    return f"at {fmax:g} MHz" + (" (Fmax)" if clocks else "")
+            f"{c} {v:.4g} MHz" for c, v in fmax.items()) + ")" if clocks else "")
+    return f"at {fmax:.4g} MHz" + (" (Fmax)" if clocks else "")

@@ -53,8 +53,9 @@ import time
 from functools import partial
 from pathlib import Path
 
-from slitherlink.bench.builds import (DEFAULT_CLASSES, DEFAULT_GRID, class_for, class_target,
-                                      grid_name, parse_classes, parse_fmax, vboard_params)
+from slitherlink.bench.builds import (DEFAULT_CLASSES, DEFAULT_GRID, EVIDENCE, class_for,
+                                      class_target, evidence_fmax, grid_name, parse_classes,
+                                      parse_fmax, vboard_params)
 from slitherlink.bench.modes import BY_NAME, MODES, compare, record
 from slitherlink.bench.peers import (DEFAULT_ENGINES, DEFAULT_PUZZLES, UsageError, choose,
                                      peer_engine, read_manifest, run_all)
@@ -62,7 +63,7 @@ from slitherlink.bench.summary import SPEEDUP_PEER, markdown, reach, seconds, su
 from slitherlink.host.engines import DEFAULT_MODE, ENGINES
 from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_plain
 from slitherlink.paths import build_root, checkout
-from slitherlink.spec.target import BOARDS, DEFAULT_TARGET, LABEL_NETWORKS
+from slitherlink.spec.target import BOARDS, CORES, DEFAULT_TARGET, LABEL_NETWORKS
 
 REPO = checkout() or Path.cwd()   # the docs the benchmark updates
 PROG = "bench/hardware.py"
@@ -286,6 +287,22 @@ def solve_on_board(worker, mode, row, args, build):
     return compare(mode, rec, row["expect"][mode.name])
 
 
+def build_target(grid, args):
+    """The target of class ``grid`` in this run (``--band``, ``--label-network``,
+    ``--sim-baud``, ``--core``)."""
+    return class_target(grid, band=args.band, label_network=args.label_network,
+                        sim_baud=args.sim_baud, core=args.core)
+
+
+def resolve_fmax(fmax, grids, args):
+    """``--fmax`` for the classes ``grids``: :data:`bench.builds.EVIDENCE` becomes each
+    class's build's ECP5 Fmax (:func:`bench.builds.evidence_fmax`; None when no class has
+    one); anything else as given."""
+    if fmax != EVIDENCE:
+        return fmax
+    return evidence_fmax({grid_name(g): build_target(g, args) for g in grids}) or None
+
+
 def run_classes(sample, args, modes, progress, log):
     """Every puzzle on the virtual board of its class, in its modes.  Returns ({mode:
     records}, {class: build info}); a class whose build fails or whose boards fail is
@@ -298,8 +315,7 @@ def run_classes(sample, args, modes, progress, log):
     records, info = {mode.name: [] for mode in modes}, {}
     for grid in sorted(groups, key=lambda g: (g[0] * g[1], g)):
         rows, name = groups[grid], grid_name(grid)
-        target = class_target(grid, band=args.band, label_network=args.label_network,
-                              sim_baud=args.sim_baud)
+        target = build_target(grid, args)
         log(f"virtual board {name} ({target.name}) for {len(rows)} puzzle(s); building if "
             f"needed ...")
         since, start = time.time(), time.monotonic()
@@ -475,7 +491,9 @@ def rerender(args, log):
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"cannot read the results {args.from_json}: {error}") from None
     if args.fmax is not None:
-        meta["fmax_mhz"] = args.fmax
+        args.core = meta.get("core")
+        meta["fmax_mhz"] = resolve_fmax(args.fmax, [tuple(map(int, name.split("x")))
+                                                    for name in meta["classes"]], args)
     for mode in modes:
         for rec in records[mode.name]:
             try:
@@ -633,6 +651,8 @@ def parse_args(argv):
     g.add_argument("--label-network", choices=LABEL_NETWORKS, default=target.label_network,
                    help="the label stage's row network (the same cycles; default: "
                         "%(default)s)")
+    g.add_argument("--core", choices=sorted(k for k, (_, deduce) in CORES.items() if deduce),
+                   default=None, help=f"the SoC variant (default: {target.core})")
     g.add_argument("--sim-baud", type=_at_least(1), default=None,
                    help="every build's simulated UART rate (default: the default target's "
                         "for its grid, 1 Mbaud for larger builds; the cycles do not change)")
@@ -655,7 +675,10 @@ def parse_args(argv):
                         f"{','.join(map(str, DEFAULT_BAUDS))})")
     g.add_argument("--fmax", type=_type(parse_fmax), default=None, metavar="MHZ",
                    help="also times and speed-ups at this clock, or each class at its "
-                        "build's: CLASS=MHZ,... (e.g. 10x10=38.48,30x30=31.91)")
+                        "build's: CLASS=MHZ,... (e.g. 10x10=38.48,30x30=31.91), or "
+                        f"'{EVIDENCE}': each class at its build's ECP5 post-route Fmax in "
+                        "boards/evidence.json (the default of a run; --from-json: "
+                        "the run's own unless given)")
     g.add_argument("--out", type=Path, default=build_root() / "bench", help="output folder")
     g.add_argument("--no-plot", action="store_true", help="draw no plot")
     g.add_argument("--update-docs", type=_type(_section), nargs="?", const="", default=None,
@@ -748,7 +771,9 @@ def main(argv=None):
         "clock_hz": first[0]["clock_hz"], "elapsed_seconds": round(time.time() - started, 1),
         "board_seconds": round(board_seconds, 1), "git": git, "classes": classes,
         "not_reached": any(i.get("error") for i in classes.values()),
-        "sim_baud": args.sim_baud, "fmax_mhz": args.fmax, "band": args.band,
+        "sim_baud": args.sim_baud, "band": args.band, "core": args.core,
+        "fmax_mhz": resolve_fmax(EVIDENCE if args.fmax is None else args.fmax,
+                                 sorted({r["class"] for r in sample}), args),
         "label_network": args.label_network, "paper_max_cells": args.paper_max_cells,
         "paper_over_bound": sorted(r["name"] for r in sample
                                    if len(r["expect"]) > len(r["modes"])),

@@ -41,7 +41,7 @@ import sys
 import time
 from datetime import datetime, timezone
 
-from slitherlink.bench.builds import (DEFAULT_GRID, class_for, class_target, fmax_for,
+from slitherlink.bench.builds import (DEFAULT_GRID, EVIDENCE, class_for, class_target, fmax_for,
                                       grid_name, parse_classes, parse_fmax, vboard_params)
 from slitherlink.host import corpus
 from slitherlink.host import protocol as P
@@ -55,8 +55,6 @@ LATENCY_PUZZLES = 5
 PEER = "sat"
 #: the classes of the default run: the default build's grid
 DEFAULT_CLASSES = grid_name(DEFAULT_GRID)
-#: --clock's word for each class's clock from the evidence of its build
-EVIDENCE_CLOCK = "evidence"
 #: the blocks of docs/benchmark.md a run may write: the default build's, the larger classes'
 DOC_BLOCKS = ("stream", "stream-classes")
 
@@ -270,13 +268,10 @@ def stream_target(grid, args=None):
     """The build class ``grid`` streams through: :func:`bench.builds.class_target`, with the
     core, label network and clock of ``args`` (``--core``, ``--label-network``,
     ``--clock``) where given."""
-    target = class_target(grid, label_network=getattr(args, "label_network", None))
-    core = getattr(args, "core", None)
-    if core:
-        paper, deduce = CORES[core]
-        target = target.replace(paper=paper, deduce=deduce)
+    target = class_target(grid, label_network=getattr(args, "label_network", None),
+                          core=getattr(args, "core", None))
     clock = getattr(args, "clock", None)
-    if clock == EVIDENCE_CLOCK:
+    if clock == EVIDENCE:
         return target.replace(clock_hz=evidence_clock(target))
     mhz = fmax_for(clock, grid_name(grid))
     return target.replace(clock_hz=round(mhz * 1e6)) if mhz else target
@@ -386,7 +381,7 @@ def parse_args(argv):
     except ValueError as error:
         p.error(str(error) if "class" in str(error) else f"bad --rates {args.rates!r}")
     try:
-        if args.clock and args.clock != EVIDENCE_CLOCK:
+        if args.clock and args.clock != EVIDENCE:
             args.clock = parse_fmax(args.clock)
         for grid in args.grids:
             stream_target(grid, args)

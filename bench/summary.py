@@ -11,12 +11,14 @@ goals (docs/design.md section 6), each reached or not with the number measured.
 import statistics
 
 from slitherlink.bench import paper
-from slitherlink.bench.builds import fmax_for, fmax_label
+from slitherlink.bench.builds import DEFAULT_GRID, fmax_for, fmax_label, grid_name
 from slitherlink.bench.modes import BY_NAME
 from slitherlink.bench.peers import _cells
 
-__all__ = ["SPEEDUP_PEER", "GOAL_MEDIANS", "GOAL_MAX_CYCLES", "GOAL_SPEEDUP", "summarise",
-           "markdown", "goals", "reach", "seconds", "count", "ratio"]
+__all__ = ["SPEEDUP_PEER", "GOAL_MEDIANS", "GOAL_MAX_CYCLES", "GOAL_SPEEDUP", "GOAL_FMAX_MHZ",
+           "GOAL_FMAX_MHZ_DEFAULT_GRID", "GOAL_TIME_FACTOR", "GOAL_SPEEDUP_FMAX",
+           "CLOCK_BASELINE", "summarise", "markdown", "goals", "clock_goals", "reach",
+           "seconds", "count", "ratio"]
 
 #: The peer the speed-up is measured against.
 SPEEDUP_PEER = "sat"
@@ -26,6 +28,19 @@ SPEEDUP_PEER = "sat"
 GOAL_MEDIANS = {"10x10": 1_000, "20x36": 30_000}
 GOAL_MAX_CYCLES = 2_000_000
 GOAL_SPEEDUP = 10.0
+#: The clock's goals (docs/benchmark.md, "The goals"), per class at its build's ECP5
+#: post-route Fmax: the build's Fmax at least so many MHz (the default grid's its own
+#: figure), the median solve time at most 1 / GOAL_TIME_FACTOR of that of the run of
+#: 2026-11-25 (docs/benchmark.md, "Every corpus puzzle up to 30x40": its median cycles and
+#: the Fmax they were timed at, CLOCK_BASELINE), and at least so many times the speed-up
+#: peer's median.
+GOAL_FMAX_MHZ = 50.0
+GOAL_FMAX_MHZ_DEFAULT_GRID = 75.0
+GOAL_TIME_FACTOR = 2.0
+GOAL_SPEEDUP_FMAX = 20.0
+CLOCK_BASELINE = {"10x10": (1_283, 38.48), "15x15": (2_473, 34.35), "20x20": (6_591, 31.33),
+                  "20x36": (11_759, 25.93), "30x25": (38_803, 31.07),
+                  "30x30": (108_850, 31.91), "30x40": (89_536, 26.57)}
 
 
 def _modes(meta):
@@ -185,7 +200,7 @@ def _hardware(mode, summary, meta):
             "median at 50 MHz", "max at 50 MHz"]
     if fmax:
         head += (["ECP5 Fmax", "median at Fmax", "max at Fmax"] if per_build else
-                 [f"median at {fmax:g} MHz", f"max at {fmax:g} MHz"])
+                 [f"median at {fmax:.4g} MHz", f"max at {fmax:.4g} MHz"])
     if speedup:
         head += [f"{SPEEDUP_PEER} median", f"speed-up over {SPEEDUP_PEER} at 50 MHz"]
         head += [f"speed-up over {SPEEDUP_PEER} {fmax_label(fmax)}"] if fmax else []
@@ -200,7 +215,7 @@ def _hardware(mode, summary, meta):
                  ge + seconds(s["seconds_at_50mhz"]["max"])]
         if fmax:
             at = s["seconds_at_fmax"]
-            cells += [f"{s['fmax_mhz']:g} MHz" if s["fmax_mhz"] else "-"] if per_build else []
+            cells += [f"{s['fmax_mhz']:.4g} MHz" if s["fmax_mhz"] else "-"] if per_build else []
             cells += [ge + seconds(at["median"]), ge + seconds(at["max"])] if at else ["-", "-"]
         if speedup:
             p = s["peers"].get(SPEEDUP_PEER)
@@ -372,6 +387,44 @@ def goals(summary, records, meta):
     return out
 
 
+def clock_goals(summary):
+    """One line per goal of the clock (:data:`GOAL_FMAX_MHZ` and the others), per class at
+    its build's Fmax (``--fmax``): reached or not, with the numbers measured."""
+    def line(what, measured, ok, unmeasured="no class with its build's Fmax in this run"):
+        if not measured:
+            return f"{what}: not measured ({unmeasured})"
+        return (f"{what}: **{'reached' if all(ok.values()) else 'not reached'}** — "
+                + ", ".join(f"{c}: {v}" for c, v in measured.items()))
+
+    with_fmax = {c: s for c, s in summary.items() if s["fmax_mhz"]}
+    default = grid_name(DEFAULT_GRID)
+    goal = {c: GOAL_FMAX_MHZ_DEFAULT_GRID if c == default else GOAL_FMAX_MHZ
+            for c in with_fmax}
+    out = [line(f"every class's build at least {GOAL_FMAX_MHZ:g} MHz on the ECP5 ({default} "
+                f"at least {GOAL_FMAX_MHZ_DEFAULT_GRID:g} MHz)",
+                {c: f"{s['fmax_mhz']:.4g} MHz" for c, s in with_fmax.items()},
+                {c: s["fmax_mhz"] >= goal[c] for c, s in with_fmax.items()})]
+    timed = {c: s for c, s in with_fmax.items() if c in CLOCK_BASELINE}
+    limit = {c: CLOCK_BASELINE[c][0] / (CLOCK_BASELINE[c][1] * 1e6) / GOAL_TIME_FACTOR
+             for c in timed}
+    out.append(line(f"the median solve time at each build's Fmax at most 1/{GOAL_TIME_FACTOR:g} "
+                    f"of the run of 2026-11-25's",
+                    {c: f"{seconds(s['seconds_at_fmax']['median'])} (goal "
+                        f"{seconds(limit[c])})" for c, s in timed.items()},
+                    {c: not s["limits"] and s["seconds_at_fmax"]["median"] <= limit[c]
+                     for c, s in timed.items()}))
+    fast = {c: s for c, s in with_fmax.items() if s["speedup_fmax"] is not None}
+    out.append(line(f"at least {GOAL_SPEEDUP_FMAX:g}x the {SPEEDUP_PEER} peer's median at each "
+                    f"build's Fmax", {c: ratio(s["speedup_fmax"], _speedup_mark(s))
+                                      for c, s in fast.items()},
+                    {c: s["speedup_fmax"] >= GOAL_SPEEDUP_FMAX for c, s in fast.items()},
+                    f"no {SPEEDUP_PEER} median at a build's Fmax"))
+    missing = sorted(set(summary) - set(with_fmax))
+    if missing:
+        out.append(f"no ECP5 Fmax for {', '.join(missing)}: not timed")
+    return out
+
+
 def markdown(meta, summaries, records):
     """The Markdown of a run: ``summaries`` and ``records`` by mode name."""
     modes = _modes(meta)
@@ -391,6 +444,8 @@ def markdown(meta, summaries, records):
     if "deduce" in records:
         lines += ["", "### The deduction engine's goals (docs/design.md section 6)", ""]
         lines += [f"* {text}" for text in goals(summaries["deduce"], records["deduce"], meta)]
+        lines += ["", "### The clock's goals (docs/benchmark.md, \"The goals\")", ""]
+        lines += [f"* {text}" for text in clock_goals(summaries["deduce"])]
     for m in modes:
         lines += ["", f"Hardware, {m.name} mode: {m.note(meta['band'])} Simulated cycle by "
                       f"cycle (Verilator); `cycles` = the SoC's counter from 'puzzle loaded' "

@@ -52,3 +52,19 @@ def test_fmax_is_one_clock_or_one_per_build():
     assert builds.fmax_for({"10x10": 40.0}, "10x10") == 40.0
     assert builds.fmax_for({"10x10": 40.0}, "20x20") is None
     assert builds.fmax_for(25.0, "20x20") == 25.0
+
+
+def test_fmax_from_the_evidence_is_each_class_s_own_builds():
+    """``--fmax evidence``: each class at the ECP5 Fmax of the record of its own build (same
+    core, grid, band and label network); a class without a record is left out."""
+    import json
+    from slitherlink.boards.evidence import EVIDENCE
+    assert builds.parse_fmax(" evidence ") == builds.EVIDENCE
+    t = DEFAULT_TARGET
+    (record,) = [r for r in json.loads(EVIDENCE.read_text())["builds"]
+                 if (r["core"], r["max_rows"], r["max_cols"], r["band"], r["label_network"])
+                 == (t.core, t.max_rows, t.max_cols, t.band, t.label_network)]
+    odd = builds.class_target((13, 17), core="soc-deduce")
+    assert (odd.paper, odd.deduce) == (False, True)
+    assert builds.evidence_fmax({"10x10": t, "13x17": odd}) == \
+        {"10x10": record["ulx3s"]["fmax_mhz"]}

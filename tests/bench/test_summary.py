@@ -126,6 +126,33 @@ def test_fmax_per_build_in_the_summary():
     assert "| 30x30 | 30x30 (1) |" in table and "| - | - | - |" in table
 
 
+def test_clock_goals_at_each_builds_fmax():
+    """The clock's goals: each build's Fmax (the default grid's higher), the median time
+    against the 2026-11-25 run's over the time factor, the speed-up over sat; a class
+    without an Fmax is named, not judged."""
+    records = [_record("a", "10x10", 600, peers={"sat": 0.002}),
+               _record("f", "30x30", 60_000, peers={"sat": 0.02}),
+               _record("g", "12x12", 2_000, peers={"sat": 0.003})]
+    fmax = {"10x10": 80.0, "30x30": 50.0}
+    lines = S.clock_goals(S.summarise(DEDUCE, records, ["sat"], [115_200], fmax=fmax))
+    # 10x10: 600 / 80 MHz = 7.5 µs <= 1,283 / 38.48 MHz / 2 = 16.7 µs; 30x30: 60,000 /
+    # 50 MHz = 1.2 ms <= 108,850 / 31.91 MHz / 2 = 1.71 ms; speed-ups 267x and 17x
+    assert lines[0] == ("every class's build at least 50 MHz on the ECP5 (10x10 at least 75 "
+                        "MHz): **reached** — 10x10: 80 MHz, 30x30: 50 MHz")
+    assert lines[1] == ("the median solve time at each build's Fmax at most 1/2 of the run of "
+                        "2026-11-25's: **reached** — 10x10: 7.5 µs (goal 16.7 µs), 30x30: "
+                        "1.2 ms (goal 1.71 ms)")
+    assert lines[2] == ("at least 20x the sat peer's median at each build's Fmax: **not "
+                        "reached** — 10x10: 267x, 30x30: 17x")
+    assert lines[3] == "no ECP5 Fmax for 12x12: not timed"
+    slow = S.clock_goals(S.summarise(DEDUCE, records[:1], ["sat"], [115_200],
+                                     fmax={"10x10": 60.0}))
+    assert slow[0].endswith("**not reached** — 10x10: 60 MHz")
+    assert "**reached** — 10x10: 10 µs" in slow[1]                 # 600 / 60 MHz
+    none = S.clock_goals(S.summarise(DEDUCE, records, [], [115_200]))
+    assert all("not measured" in line for line in none[:3])
+
+
 def test_paper_summary_and_the_papers_figures_beside_it():
     """Paper mode: a row per puzzle size (the builds' classes hold several), the checks,
     time-outs as lower bounds (≥), and the paper's Table 8 beside our figures of the same
