@@ -54,8 +54,8 @@ from functools import cache
 from .geometry import Geometry
 
 __all__ = ["VARS", "BOARDS", "Window", "Rule", "WINDOWS", "window", "literals", "models",
-           "implicants", "rule_table", "island_free", "node_pair_var", "Geometry", "anchors",
-           "C0", "C1", "H0", "H1", "V0", "V1", "A0", "A1", "B0", "B1", "OUT", "IN"]
+           "implicants", "closure", "rule_table", "island_free", "node_pair_var", "Geometry",
+           "anchors", "C0", "C1", "H0", "H1", "V0", "V1", "A0", "A1", "B0", "B1", "OUT", "IN"]
 
 #: the stored variables, in board order: board ``2*i + v`` is value ``v`` of ``VARS[i]``
 VARS = ("C", "H", "V", "A", "B")
@@ -278,7 +278,7 @@ def _minimal(lits, allowed, max_size):
     return out
 
 
-def _closure(known, rules):
+def closure(known, rules):
     """Literals derived from ``known`` by ``rules`` to a fixpoint (None on a conflict)."""
     known = set(known)
     changed = True
@@ -324,7 +324,7 @@ def implicants(name):
             mask &= lits[lit]
         if not mask & ~lits[concl]:
             continue  # structural
-        derived = _closure(premises, structural + kept)
+        derived = closure(premises, structural + kept)
         if derived is None or concl in derived:
             continue
         kept.append((frozenset(premises), concl))

@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from slitherlink.spec.deduce import (WINDOWS, literals, node_pair_var, rule_table,
+from slitherlink.spec.deduce import (WINDOWS, closure, literals, node_pair_var, rule_table,
                                 island_free)
 from slitherlink.host.puzzle import Puzzle
 
@@ -89,20 +89,6 @@ def test_the_window_literals_are_the_stored_relations():
     assert node_pair_var((0, 1), (1, 0)) == ("B", (0, 0))
     assert node_pair_var((0, 0), (0, 2)) is None
     assert len(literals("lattice")) == 20  # the complete graph on O and four cells
-
-
-def closure(known, rules):
-    known = set(known)
-    changed = True
-    while changed:
-        changed = False
-        for premises, concl in rules:
-            if concl not in known and premises <= known:
-                if (concl[0], concl[1], 1 - concl[2]) in known:
-                    return None
-                known.add(concl)
-                changed = True
-    return known
 
 
 def lattice_rules_in(cells):
