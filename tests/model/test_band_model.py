@@ -13,11 +13,11 @@ import slitherlink.model.deduce as deduce_model
 from slitherlink.model.band import (BandCounters, BandCycleModel, _line_adjacency, band_floods,
                                     band_labels, band_solve, band_sweep, register_labels,
                                     sweep_halo, sweep_span)
-from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H0, H1, V0, V1, Counters, Engine,
-                                      floods, labels, segment_base, solve, sweep)
+from slitherlink.model.deduce import (C0, C1, EMPTY_BASE, H1, V1, Counters, Engine, floods,
+                                      labels, segment_base, solve, sweep)
 from slitherlink.spec.deduce import VARS
 from tests.conftest import load
-from tests.hw.deduce.test_labels import fewer_lines
+from tests.line_states import fewer_lines, line_states as states_of
 
 
 def bands_of(geo):
@@ -137,51 +137,9 @@ def test_flood_passes_hand_example():
 # -- the label pass ---------------------------------------------------------------------------
 
 def line_states(seed, count):
-    """Lines of at most two a point: random growth, and parts of corpus solutions
-    (paths) or all of one (a closed loop), with other edges unknown or NOLINE."""
-    rng = random.Random(seed)
-    for name in ("loopy_7x7_normal_01", "janko_0625", "loopy_10x10_tricky_04"):
-        puzzle, solution = load(name)
-        engine = Engine(puzzle)
-        geo = engine.geo
-        s = [0] * 10
-        s[C0] = geo.frame
-        for r, row in enumerate(solution):
-            for c, v in enumerate(row):
-                s[C1 if v else C0] |= geo.bit(r, c)
-        full, bad = engine.propagate(s)
-        assert not bad
-        yield geo, full
-        for _ in range(count):
-            t = [0] * 10
-            t[C0] = geo.frame
-            keep = rng.choice((0.3, 0.8, 0.95))
-            for b in (H1, V1):
-                for q in range(geo.cells):
-                    if full[b] >> q & 1 and rng.random() < keep:
-                        t[b] |= 1 << q
-            yield geo, t
-            # random lines, at most two a point (paths and cycles, several)
-            u = [0] * 10
-            u[C0] = geo.frame
-            degree = {}
-            w = geo.width
-            edges = [(H1, q, q - w, q) for q in range(geo.cells)
-                     if geo.valid["H"] >> q & 1 and q >= w and geo.points >> q & 1]
-            edges += [(V1, q, q - 1, q) for q in range(geo.cells)
-                      if q >= 1 and geo.valid["V"] >> q & 1 and geo.points >> q & 1
-                      and geo.points >> (q - 1) & 1]
-            rng.shuffle(edges)
-            for b, q, a, z in edges[:rng.randrange(len(edges))]:
-                if degree.get(a, 0) < 2 and degree.get(z, 0) < 2:
-                    u[b] |= 1 << q
-                    degree[a] = degree.get(a, 0) + 1
-                    degree[z] = degree.get(z, 0) + 1
-            for b in (H0, V0):  # some other edges NOLINE
-                for q in range(geo.cells):
-                    if not u[b + 1] >> q & 1 and rng.random() < 0.2:
-                        u[b] |= 1 << q
-            yield geo, u
+    """Line states (:func:`tests.line_states.line_states`) of three corpus solutions."""
+    return states_of(("loopy_7x7_normal_01", "janko_0625", "loopy_10x10_tricky_04"), seed,
+                     count)
 
 
 def check_labels(geo, state, warm=EMPTY_BASE):
