@@ -51,16 +51,21 @@ def run(dut, testbench, *, cycles=None):
     sim.run()
 
 
-async def ring_read(ctx, uart, addr):
-    """A read of the receive ring as the CPU makes it: the look-ahead a cycle before ``valid``;
-    it answers in the cycle of ``valid``."""
-    ctx.set(uart.ring_la_read, 1)
-    ctx.set(uart.ring_la_addr, addr)
+async def lookahead_read(ctx, bus, la_read, la_addr, addr):
+    """A read as PicoRV32 makes it: its look-ahead (``la_read``, ``la_addr``) a cycle before
+    ``valid``; a target that starts its read from it answers in the cycle of ``valid``."""
+    ctx.set(la_read, 1)
+    ctx.set(la_addr, addr)
     await ctx.tick()
-    ctx.set(uart.ring_la_read, 0)
-    data, cycles = await bus_access(ctx, uart.ring, addr)
+    ctx.set(la_read, 0)
+    data, cycles = await bus_access(ctx, bus, addr)
     assert cycles == 1
     return data
+
+
+async def ring_read(ctx, uart, addr):
+    """A read of the receive ring (RX_RING) as the CPU makes it."""
+    return await lookahead_read(ctx, uart.ring, uart.ring_la_read, uart.ring_la_addr, addr)
 
 
 async def ring_bytes(ctx, uart, start, n):
@@ -449,13 +454,7 @@ def test_ram_zero_wait_with_lookahead():
     ram = S.Ram(64, bytes(range(16)))
 
     async def read(ctx, addr):
-        ctx.set(ram.la_read, 1)
-        ctx.set(ram.la_addr, addr)
-        await ctx.tick()
-        ctx.set(ram.la_read, 0)
-        data, cycles = await bus_access(ctx, ram.bus, addr)
-        assert cycles == 1
-        return data
+        return await lookahead_read(ctx, ram.bus, ram.la_read, ram.la_addr, addr)
 
     async def testbench(ctx):
         assert await read(ctx, 0) == 0x03020100
