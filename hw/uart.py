@@ -16,10 +16,11 @@ RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
 RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
 firmware's STATS reply; DIVISOR: the bit time; RX_WRITTEN: the bytes written into the ring
 (its write index), RX_TAKEN: the bytes the firmware has taken (its read index): a byte that
-finds the ring full is lost; RX_AT, RX_WORD and RX_CRC_WORD: the ring's bytes four a read from
-any byte on, fed to the CRC too, so a frame is copied out and checked in one pass; CRC and CRC_DATA: the link's CRC, fed the bytes the firmware
-stores, :class:`hw.crc.CRC16`; TX_WORD: the stored bytes queued for sending in one store, one
-a clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is sent and
+finds the ring full is lost; RX_AT, RX_WORD and RX_CRC_WORD: the ring's bytes four a read
+from any byte on, RX_CRC_WORD feeding them to the CRC, so a frame is copied out and checked
+in one pass; CRC and CRC_DATA: the link's CRC, fed the bytes the firmware stores,
+:class:`hw.crc.CRC16`; TX_WORD: the stored bytes queued for sending in one store, one a
+clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is sent and
 its CRC made in one pass).
 """
 
@@ -177,9 +178,9 @@ class UART(wiring.Component):
 
     def __init__(self, bit_time, *, rx_ring_size=RX_RING_MIN, tx_depth=UART_TX_DEPTH):
         _check_bit_time(bit_time)
-        if (not isinstance(rx_ring_size, int) or rx_ring_size < 4
+        if (not isinstance(rx_ring_size, int) or rx_ring_size < 8
                 or rx_ring_size & (rx_ring_size - 1) or rx_ring_size >= 1 << RX_INDEX_BITS):
-            raise ValueError(f"the receive ring's size must be a power of two from 4 to "
+            raise ValueError(f"the receive ring's size must be a power of two from 8 to "
                              f"{1 << (RX_INDEX_BITS - 1)} bytes, not {rx_ring_size!r}")
         self.bit_time, self.rx_ring_size, self.tx_depth = bit_time, rx_ring_size, tx_depth
         ring_bits = (rx_ring_size - 1).bit_length()
@@ -210,7 +211,8 @@ class UART(wiring.Component):
         taken = Signal(RX_INDEX_BITS)
         full = Signal()
         m.d.comb += [full.eq((written - taken)[:RX_INDEX_BITS] == self.rx_ring_size),
-                     ring_write.addr.eq(written[2:]), ring_write.data.eq(receiver.data.replicate(4)),
+                     ring_write.addr.eq(written[2:]),
+                     ring_write.data.eq(receiver.data.replicate(4)),
                      self.ring.ready.eq(self.ring.valid), self.ring.rdata.eq(ring_read.data)]
 
         # RX_AT, RX_WORD: `low` is the ring's word that holds byte `at`; a read fetches the
@@ -228,6 +230,7 @@ class UART(wiring.Component):
             m.d.sync += low.eq(ring_read.data)
         ahead = Signal(32)
         m.d.comb += ahead.eq((Cat(low, ring_read.data) >> (at[:2] * 8))[:32])
+
         overrun, frame_error = Signal(), Signal()
         overruns = Signal(UartRxOverruns.field("count").width)
         frame_errors = Signal(UartRxFrameErrors.field("count").width)
