@@ -4,7 +4,8 @@ The paper's MIPS soft processor runs the search (section 3.1, Figs. 8-10) and
 checks each step with the hardware solver mapped into its memory space; ours
 is PicoRV32 (from the ``pythondata-cpu-picorv32`` package, used in place),
 block RAM holding the C firmware (``firmware/``, baked in at build time), a
-UART to the host (:mod:`hw.uart`, protocol :mod:`spec.protocol`), a
+UART to the host that receives into a ring in block RAM (:mod:`hw.uart`, protocol
+:mod:`spec.protocol`), a
 free-running 64-bit cycle counter, and the engines a target asks for: the
 paper's accelerator (:class:`hw.accelerator.Accelerator`) and the deduction
 engine (:class:`hw.deduce.engine.DeduceEngine`, docs/design.md section 6) at the
@@ -34,9 +35,10 @@ from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.target import get_board
 from slitherlink.spec.uart import bit_time_for, max_baud
-from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_SHIFT, SYSCTL,
-                                        UART as UART_BLOCK, WINDOW_SIZE, ClockHz, CyclesHi,
-                                        CyclesLo, MaxBaud, RamSize, StartBaud)
+from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_SHIFT, RX_RING,
+                                        SYSCTL, UART as UART_BLOCK, WINDOW_SIZE, ClockHz,
+                                        CyclesHi, CyclesLo, MaxBaud, RamSize, StartBaud,
+                                        rx_ring_size)
 
 from . import bus
 from .uart import UART
@@ -202,7 +204,8 @@ class SoC(wiring.Component):
     def elaborate(self, platform):
         m = Module()
         m.submodules.ram = ram = Ram(self.ram_size, self.firmware)
-        m.submodules.uart = uart = UART(self.bit_time)
+        m.submodules.uart = uart = UART(
+            self.bit_time, rx_ring_size=rx_ring_size(self.max_rows, self.max_cols))
         m.submodules.sysctl = sysctl = SysCtl(clock_hz=self.clock_hz, start_baud=self.baud,
                                               max_baud=self.max_baud, ram_size=self.ram_size)
         # the engines sit behind a register stage: no CPU address reaches their logic in
@@ -247,6 +250,8 @@ class SoC(wiring.Component):
             "ram": (ram.bus, (region == RAM.region) & (mem_addr[:REGION_SHIFT] < self.ram_size)),
             "uart": (uart.bus, (region == UART_BLOCK.region) & (page == UART_BLOCK.page)),
             "sysctl": (sysctl.bus, (region == SYSCTL.region) & (page == SYSCTL.page)),
+            "rx_ring": (uart.ring, (region == RX_RING.region)
+                        & (mem_addr[:REGION_SHIFT] < uart.rx_ring_size)),
         }
         if "accel" in engines:
             targets["accel"] = (engines["accel"], (region == ACCEL.region)
@@ -271,6 +276,8 @@ class SoC(wiring.Component):
                 m.d.comb += [mem_ready.eq(target.ready), mem_rdata.eq(target.rdata)]
 
         m.d.comb += [ram.la_read.eq(mem_la_read), ram.la_addr.eq(mem_la_addr[:len(ram.la_addr)]),
+                     uart.ring_la_read.eq(mem_la_read),
+                     uart.ring_la_addr.eq(mem_la_addr[:len(uart.ring_la_addr)]),
                      uart.rx.eq(self.uart_rx), self.uart_tx.eq(uart.tx),
                      self.uart_served.eq(uart.bus.valid & uart.bus.ready)]
         return m

@@ -5,19 +5,22 @@
 the build's start rate, :func:`spec.uart.bit_time_for`): a :class:`BitClock` makes each
 bit last N or N+1 whole cycles, so every rate the clock carries is made to a fraction of
 a percent and the firmware can switch rates (SET_BAUD, docs/protocol.md).  The receiver
-samples the middle of every bit and pushes good bytes into a FIFO, so the CPU can poll
-rarely (the firmware polls every few dozen checks during a search); the transmitter sends
-from a FIFO.
+samples the middle of every bit and writes each good byte into a ring in block RAM, which
+the CPU reads as memory (the ``ring`` port: :data:`spec.registers.RX_RING`, of
+:func:`spec.registers.rx_ring_size` bytes), so the firmware never moves a received byte and
+only has to take them before the ring is full; the transmitter sends from a FIFO.
 
-Registers: :data:`spec.registers.UART_REGISTERS` (DATA: a read pops one received
-byte, bit 31 ``empty`` set when there was none, a write queues a byte and waits
-while the transmit FIFO is full; STATUS: the FIFOs' state and the sticky
+Registers: :data:`spec.registers.UART_REGISTERS` (DATA: a write queues a byte and waits
+while the transmit FIFO is full; STATUS: the transmitter's state and the sticky
 RX_OVERRUN and RX_FRAME_ERROR flags, cleared by writing 1; RX_OVERRUNS and
 RX_FRAME_ERRORS: how many bytes were lost to each since reset, for the
-firmware's STATS reply; DIVISOR: the bit time; RX_WORD: four received bytes in one read,
-popped one a clock, and STATUS.rx_level how many are waiting; CRC and CRC_DATA: the link's CRC, fed the
-bytes the firmware stores, :class:`hw.crc.CRC16`; TX_WORD: the stored bytes queued for sending in one
-store, one a clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is sent and
+firmware's STATS reply; DIVISOR: the bit time; RX_WRITTEN: the bytes written into the ring
+(its write index), RX_TAKEN: the bytes the firmware has taken (its read index): a byte that
+finds the ring full is lost; RX_AT, RX_WORD and RX_CRC_WORD: the ring's bytes four a read
+from any byte on, RX_CRC_WORD feeding them to the CRC, so a frame is copied out and checked
+in one pass; CRC and CRC_DATA: the link's CRC, fed the bytes the firmware stores,
+:class:`hw.crc.CRC16`; TX_WORD: the stored bytes queued for sending in one store, one a
+clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is sent and
 its CRC made in one pass).
 """
 
@@ -25,14 +28,16 @@ from amaranth import C, Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
 from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME
 from slitherlink.spec.registers import UART as UART_BLOCK
-from slitherlink.spec.registers import (UART_RX_DEPTH, UART_TX_DEPTH, UartCrc, UartCrcData,
-                                        UartData, UartDivisor, UartRxFrameErrors,
-                                        UartRxOverruns, UartRxWord, UartStatus, UartTxCrc,
-                                        UartTxWord)
+from slitherlink.spec.registers import (RX_INDEX_BITS, RX_RING_MIN, UART_TX_DEPTH, UartCrc,
+                                        UartCrcData, UartData, UartDivisor, UartRxAt,
+                                        UartRxCrcWord, UartRxFrameErrors, UartRxOverruns,
+                                        UartRxTaken, UartRxWord, UartRxWritten, UartStatus,
+                                        UartTxCrc, UartTxWord)
 
 from . import bus
 from .bus import field_of
@@ -161,39 +166,80 @@ class UARTTx(wiring.Component):
 
 
 class UART(wiring.Component):
-    """The UART with its register interface (module docstring); ``bus`` is a target port.
+    """The UART with its register interface (module docstring): ``bus`` a target port for
+    the registers, ``ring`` one for the receive ring (reads only; zero wait states: its read
+    starts in the cycle before ``valid`` from the CPU's look-ahead ``ring_la_read`` and
+    ``ring_la_addr``, as :class:`hw.soc.Ram`'s).  RX_AT, RX_WORD and RX_CRC_WORD use the
+    ring's read port while the CPU waits for them, when it makes no look-ahead read.
 
     ``bit_time``: DIVISOR's value at reset, the build's start rate
-    (:func:`spec.uart.bit_time_for`)."""
+    (:func:`spec.uart.bit_time_for`); ``rx_ring_size``: the ring's bytes
+    (:func:`spec.registers.rx_ring_size`)."""
 
-    bus: In(bus.Signature(addr_width=(UART_BLOCK.size - 1).bit_length()))
-    rx: In(1, init=1)
-    tx: Out(1, init=1)
-
-    def __init__(self, bit_time, *, rx_depth=UART_RX_DEPTH, tx_depth=UART_TX_DEPTH):
+    def __init__(self, bit_time, *, rx_ring_size=RX_RING_MIN, tx_depth=UART_TX_DEPTH):
         _check_bit_time(bit_time)
-        self.bit_time, self.rx_depth, self.tx_depth = bit_time, rx_depth, tx_depth
-        super().__init__()
+        if (not isinstance(rx_ring_size, int) or rx_ring_size < 8
+                or rx_ring_size & (rx_ring_size - 1) or rx_ring_size >= 1 << RX_INDEX_BITS):
+            raise ValueError(f"the receive ring's size must be a power of two from 8 to "
+                             f"{1 << (RX_INDEX_BITS - 1)} bytes, not {rx_ring_size!r}")
+        self.bit_time, self.rx_ring_size, self.tx_depth = bit_time, rx_ring_size, tx_depth
+        ring_bits = (rx_ring_size - 1).bit_length()
+        super().__init__({
+            "bus": In(bus.Signature(addr_width=(UART_BLOCK.size - 1).bit_length())),
+            "ring": In(bus.Signature(addr_width=ring_bits)),
+            "ring_la_read": In(1), "ring_la_addr": In(ring_bits),
+            "rx": In(1, init=1), "tx": Out(1, init=1)})
 
     def elaborate(self, platform):
         m = Module()
         m.submodules.receiver = receiver = UARTRx()
         m.submodules.transmitter = transmitter = UARTTx()
-        m.submodules.rx_fifo = rx_fifo = SyncFIFOBuffered(width=8, depth=self.rx_depth)
         m.submodules.tx_fifo = tx_fifo = SyncFIFOBuffered(width=8, depth=self.tx_depth)
         bit_time = Signal(DIVISOR_BITS, init=self.bit_time)
 
         m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
                      receiver.bit_time.eq(bit_time), transmitter.bit_time.eq(bit_time),
-                     rx_fifo.w_data.eq(receiver.data), rx_fifo.w_en.eq(receiver.valid),
                      transmitter.data.eq(tx_fifo.r_data), transmitter.valid.eq(tx_fifo.r_rdy),
                      tx_fifo.r_en.eq(transmitter.ready)]
+
+        # the receive ring: byte `written` goes into lane written % 4 of word written / 4
+        # (modulo the ring), unless the ring holds rx_ring_size bytes not taken
+        m.submodules.ring = ring = Memory(shape=32, depth=self.rx_ring_size // 4, init=[])
+        ring_write = ring.write_port(granularity=8)
+        ring_read = ring.read_port()
+        written = Signal(RX_INDEX_BITS)
+        taken = Signal(RX_INDEX_BITS)
+        full = Signal()
+        m.d.comb += [full.eq((written - taken)[:RX_INDEX_BITS] == self.rx_ring_size),
+                     ring_write.addr.eq(written[2:]),
+                     ring_write.data.eq(receiver.data.replicate(4)),
+                     self.ring.ready.eq(self.ring.valid), self.ring.rdata.eq(ring_read.data)]
+
+        # RX_AT, RX_WORD: `low` is the ring's word that holds byte `at`; a read fetches the
+        # next word and returns the four bytes from `at` on, across the two
+        at = Signal(len(self.ring_la_addr))
+        low = Signal(32)
+        fetch = Signal()               # the read port serves RX_AT or RX_WORD this cycle
+        fetch_word = Signal(len(at) - 2)
+        loading = Signal()             # low takes the word fetched for an RX_AT write
+        stepping = Signal()            # an RX_WORD read has fetched its next word
+        m.d.comb += [ring_read.addr.eq(Mux(fetch, fetch_word, self.ring_la_addr[2:])),
+                     ring_read.en.eq(fetch | self.ring_la_read)]
+        m.d.sync += loading.eq(0)
+        with m.If(loading):
+            m.d.sync += low.eq(ring_read.data)
+        ahead = Signal(32)
+        m.d.comb += ahead.eq((Cat(low, ring_read.data) >> (at[:2] * 8))[:32])
 
         overrun, frame_error = Signal(), Signal()
         overruns = Signal(UartRxOverruns.field("count").width)
         frame_errors = Signal(UartRxFrameErrors.field("count").width)
-        with m.If(receiver.valid & ~rx_fifo.w_rdy):
-            m.d.sync += [overrun.eq(1), overruns.eq(overruns + 1)]
+        with m.If(receiver.valid):
+            with m.If(full):
+                m.d.sync += [overrun.eq(1), overruns.eq(overruns + 1)]
+            with m.Else():
+                m.d.comb += ring_write.en.eq(Cat(*(written[:2] == lane for lane in range(4))))
+                m.d.sync += written.eq(written + 1)
         with m.If(receiver.frame_error):
             m.d.sync += [frame_error.eq(1), frame_errors.eq(frame_errors + 1)]
 
@@ -209,10 +255,8 @@ class UART(wiring.Component):
         word_room = ~queuing & (tx_fifo.w_level <= self.tx_depth - 4)
 
         m.submodules.crc = crc = CRC16()
-        popped = Signal(range(5))       # RX_WORD: bytes popped into word4 so far
-        word4 = Signal(32)
         b = self.bus
-        m.d.comb += crc.data.eq(b.wdata)
+        m.d.comb += crc.data.eq(Mux(stepping, ahead, b.wdata))
         ready = Signal()
         rdata = Signal(32)
         m.d.comb += [b.ready.eq(ready), b.rdata.eq(rdata)]
@@ -221,18 +265,11 @@ class UART(wiring.Component):
         reg = b.addr[2:len(b.addr)]
         with m.If(b.valid & ~ready):
             with m.If(reg == UartData.address >> 2):
-                with m.If(is_write):
-                    with m.If(tx_fifo.w_rdy & ~queuing):  # else: wait states until there is room
-                        m.d.comb += [tx_fifo.w_data.eq(b.wdata[:8]), tx_fifo.w_en.eq(1)]
-                        m.d.sync += [ready.eq(1), rdata.eq(0)]
-                with m.Else():
-                    m.d.comb += rx_fifo.r_en.eq(1)
-                    byte, empty = UartData.field("byte"), UartData.field("empty")
-                    word = Signal(32)
-                    m.d.comb += [word[byte.offset:byte.offset + byte.width].eq(
-                                     rx_fifo.r_data & rx_fifo.r_rdy.replicate(8)),
-                                 word[empty.offset].eq(~rx_fifo.r_rdy)]
-                    m.d.sync += [ready.eq(1), rdata.eq(word)]
+                with m.If(~is_write):
+                    m.d.sync += [ready.eq(1), rdata.eq(0)]
+                with m.Elif(tx_fifo.w_rdy & ~queuing):  # else: wait states until there is room
+                    m.d.comb += [tx_fifo.w_data.eq(b.wdata[:8]), tx_fifo.w_en.eq(1)]
+                    m.d.sync += [ready.eq(1), rdata.eq(0)]
             with m.Elif(reg == UartStatus.address >> 2):
                 m.d.sync += ready.eq(1)
                 with m.If(is_write):
@@ -242,18 +279,10 @@ class UART(wiring.Component):
                     with m.If(b.wdata[UartStatus.field("rx_frame_error").offset]):
                         m.d.sync += frame_error.eq(0)
                 with m.Else():
-                    status = Signal(32)
-                    m.d.comb += [
-                        status[UartStatus.field("rx_valid").offset].eq(rx_fifo.r_rdy),
-                        status[UartStatus.field("tx_ready").offset].eq(tx_fifo.w_rdy),
-                        status[UartStatus.field("tx_idle").offset].eq(
-                            ~tx_fifo.r_rdy & ~queuing & transmitter.idle),
-                        status[UartStatus.field("tx_word_ready").offset].eq(word_room),
-                        status[UartStatus.field("rx_overrun").offset].eq(overrun),
-                        status[UartStatus.field("rx_frame_error").offset].eq(frame_error),
-                        field_of(UartStatus, "rx_level", status).eq(rx_fifo.r_level),
-                    ]
-                    m.d.sync += rdata.eq(status)
+                    m.d.sync += rdata.eq(bus.pack(
+                        UartStatus, tx_ready=tx_fifo.w_rdy,
+                        tx_idle=~tx_fifo.r_rdy & ~queuing & transmitter.idle,
+                        tx_word_ready=word_room, rx_overrun=overrun, rx_frame_error=frame_error))
             with m.Elif(reg == UartRxOverruns.address >> 2):
                 m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, overruns))]
             with m.Elif(reg == UartRxFrameErrors.address >> 2):
@@ -264,18 +293,31 @@ class UART(wiring.Component):
                     m.d.sync += [rdata.eq(0), bit_time.eq(b.wdata[:DIVISOR_BITS])]
                 with m.Else():
                     m.d.sync += rdata.eq(bit_time)
-            with m.Elif(reg == UartRxWord.address >> 2):
-                # one byte a clock into the word's top; a byte not there (the FIFO empty)
-                # is a 0, one on its way into the FIFO's output is waited for
-                with m.If(popped == 4):
-                    m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, word4)), popped.eq(0)]
-                with m.Elif(is_write):
+            with m.Elif(reg == UartRxWritten.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, written))]
+            with m.Elif(reg == UartRxTaken.address >> 2):
+                m.d.sync += ready.eq(1)
+                with m.If(is_write):
+                    m.d.sync += [rdata.eq(0), taken.eq(field_of(UartRxTaken, "count", b.wdata))]
+                with m.Else():
+                    m.d.sync += rdata.eq(taken)
+            with m.Elif(reg == UartRxAt.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(0)]
+                with m.If(is_write):
+                    index = field_of(UartRxAt, "index", b.wdata)
+                    m.d.comb += [fetch.eq(1), fetch_word.eq(index[2:len(at)])]
+                    m.d.sync += [at.eq(index), loading.eq(1)]
+            with m.Elif((reg == UartRxWord.address >> 2) | (reg == UartRxCrcWord.address >> 2)):
+                with m.If(is_write):
                     m.d.sync += [ready.eq(1), rdata.eq(0)]
-                with m.Elif(rx_fifo.r_rdy | (rx_fifo.r_level == 0)):
-                    m.d.comb += rx_fifo.r_en.eq(1)
-                    m.d.sync += [popped.eq(popped + 1),
-                                 word4.eq(Cat(word4[8:], rx_fifo.r_data
-                                              & rx_fifo.r_rdy.replicate(8)))]
+                with m.Elif(~stepping):
+                    m.d.comb += [fetch.eq(1), fetch_word.eq(at[2:] + 1)]
+                    m.d.sync += stepping.eq(1)
+                with m.Else():
+                    m.d.sync += [ready.eq(1), rdata.eq(ahead), stepping.eq(0),
+                                 low.eq(ring_read.data), at.eq(at + 4)]
+                    with m.If(reg == UartRxCrcWord.address >> 2):
+                        m.d.comb += crc.lanes.eq(0b1111)
             with m.Elif(reg == UartCrc.address >> 2):
                 m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, crc.value))]
                 m.d.comb += crc.set.eq(is_write)

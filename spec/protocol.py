@@ -590,8 +590,8 @@ class Stats(Layout, c_name="STATS"):
     errors_sent: u32("ERROR frames sent")
     errors_suppressed: u32("ERROR frames not sent because the transmitter was busy (see the "
                            "rule above)")
-    rx_overruns: u32("bytes the UART lost because its receive FIFO was full (its RX_OVERRUNS "
-                     "register)")
+    rx_overruns: u32("bytes the UART lost because its receive ring was full (its "
+                     "RX_OVERRUNS register)")
     rx_frame_errors: u32("bytes received with a 0 stop bit, dropped by the UART (its "
                          "RX_FRAME_ERRORS register)")
 

@@ -32,6 +32,7 @@ from enum import IntEnum
 
 from slitherlink.spec.combinations import Attribute, MAX_PATTERNS
 from slitherlink.spec.counters import DEDUCE_COUNTERS, ENGINE_CLOCKS
+from slitherlink.spec.protocol import OVERHEAD, QUEUE_DEPTH, solve_length
 from slitherlink.spec.uart import DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
@@ -41,7 +42,8 @@ __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGIST
            "DEDUCE_ROW_WORDS",
            "deduce_clue_address", "deduce_row_address", "ADDR_WIDTH", "REGION_SHIFT",
            "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
-           "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_RX_DEPTH", "UART_TX_DEPTH",
+           "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_TX_DEPTH", "RX_RING",
+           "RX_RING_MIN", "RX_INDEX_BITS", "rx_ring_size",
            "STACK_RESERVE", "RAM_GRANULE", "cell_address", "check_build_size", "c_header", "soc_header",
            "build_header", "linker_memory", "markdown", "soc_markdown", "soc_diagram",
            "c_name"]
@@ -64,9 +66,16 @@ ADDR_WIDTH = 16
 #: Clue code of a blank cell in the CELL register's ``clue`` field.
 CLUE_BLANK = 0b100
 
-#: Depths of the UART's FIFOs, in bytes.
-UART_RX_DEPTH = 64
+#: Depth of the UART's transmit FIFO, in bytes.
 UART_TX_DEPTH = 64
+
+#: The UART writes each byte it receives into a ring in block RAM (the RX_RING block, read
+#: as memory): of :func:`rx_ring_size` bytes, at least this many (one XC7 RAMB18 or one
+#: ECP5 EBR, 512 words of 32 bits).
+RX_RING_MIN = 2048
+
+#: RX_WRITTEN and RX_TAKEN count bytes modulo 2^RX_INDEX_BITS (more than any ring holds).
+RX_INDEX_BITS = 16
 
 #: Bytes of RAM kept free above the firmware's data for the stack.
 STACK_RESERVE = 2048
@@ -357,35 +366,32 @@ def deduce_row_address(row, half):
 
 # -- the UART (hw/uart.py) --------------------------------------------------------------------
 
-class UartData(Register, address=0x0, access="rw"):
-    """Read: pop one received byte (one read both polls and receives); write: queue a byte.
+class UartData(Register, address=0x0, access="w"):
+    """Queue a byte for sending (the receiver's bytes are in RX_RING).
 
     A write waits (bus wait states) while the transmit FIFO is full or a TX_WORD or TX_CRC
     write is still being queued.
     """
-    byte: Field(8, "read: the received byte, 0 when none was waiting; write: the byte to send")
-    empty: Field(1, "read only: no byte was waiting", offset=31)
+    byte: Field(8, "the byte to send")
 
 
 class UartStatus(Register, address=0x4, access="rw"):
-    """The FIFOs' state and the receiver's sticky error flags; writing 1 to a flag clears it."""
-    rx_valid: Field(1, "a received byte is waiting")
+    """The transmitter's state and the receiver's sticky error flags (writing 1 clears one)."""
     tx_ready: Field(1, "the transmit FIFO has room")
     tx_idle: Field(1, "everything has been sent")
-    rx_overrun: Field(1, "sticky: a byte was lost because the receive FIFO was full")
+    rx_overrun: Field(1, "sticky: a byte was lost because the receive ring was full")
     rx_frame_error: Field(1, "sticky: a stop bit was 0")
     tx_word_ready: Field(1, "the transmit FIFO has room for four bytes: a TX_WORD or TX_CRC "
-                         "write does not wait", offset=5)
-    rx_level: Field(8, "read only: received bytes waiting in the FIFO", offset=8)
+                         "write does not wait")
 
 
 class UartRxOverruns(Register, address=0x8, access="r"):
-    """Bytes the receiver lost because its FIFO was full, since reset."""
+    """Bytes the receiver lost because the receive ring was full, since reset."""
     count: Field(32, "wraps at 2^32")
 
 
 class UartRxFrameErrors(Register, address=0xC, access="r"):
-    """Bytes received with a 0 stop bit (dropped, not put in the FIFO), since reset."""
+    """Bytes received with a 0 stop bit (dropped, not put in the ring), since reset."""
     count: Field(32, "wraps at 2^32")
 
 
@@ -414,10 +420,12 @@ class UartCrcData(Register, address=0x18, access="w"):
     bytes: Field(32, "the bytes; lanes without a write enable are not fed")
 
 
-class UartRxWord(Register, address=0x1C, access="r"):
-    """Pop four received bytes at once; read it when STATUS.rx_level is at least 4 (a byte
-    that is not there reads 0)."""
-    bytes: Field(32, "the bytes, the first received in bits 7:0")
+class UartRxWritten(Register, address=0x1C, access="r"):
+    """Bytes the receiver has written into the receive ring since reset (its write index).
+
+    The next byte goes to byte ``count`` modulo the ring's size of RX_RING.
+    """
+    count: Field(RX_INDEX_BITS, f"wraps at 2^{RX_INDEX_BITS}")
 
 
 class UartTxWord(Register, address=0x20, access="w"):
@@ -432,8 +440,44 @@ class UartTxCrc(Register, address=0x24, access="w"):
     bytes: Field(32, "the bytes; lanes without a write enable are neither sent nor fed")
 
 
+class UartRxTaken(Register, address=0x28, access="rw"):
+    """Bytes the firmware has taken from the receive ring (its read index; reset: 0).
+
+    The receiver may write over the bytes before it.  A byte that arrives while
+    RX_WRITTEN - RX_TAKEN is the ring's size is lost (RX_OVERRUNS, STATUS.rx_overrun).
+    """
+    count: Field(RX_INDEX_BITS, f"wraps at 2^{RX_INDEX_BITS}")
+
+
+class UartRxAt(Register, address=0x2C, access="w"):
+    """Where RX_WORD and RX_CRC_WORD read next: a byte of the receive ring.
+
+    Its bytes and those after it that are read must have been received before this write
+    (RX_WRITTEN counted them).
+    """
+    index: Field(RX_INDEX_BITS, "a byte index as RX_WRITTEN counts (modulo the ring's size)")
+
+
+class UartRxWord(Register, address=0x30, access="r"):
+    """The ring's four bytes from RX_AT on, which then moves four bytes on.
+
+    A read takes two wait states; the bytes need not start a word of the ring, and wrap at
+    its end: a frame is read a word at a time wherever it begins.
+    """
+    bytes: Field(32, "the bytes, the one at RX_AT in bits 7:0")
+
+
+class UartRxCrcWord(Register, address=0x34, access="r"):
+    """RX_WORD that also continues CRC over the four bytes it reads (as CRC_DATA does).
+
+    A received frame is copied out of the ring and its CRC made in one pass.
+    """
+    bytes: Field(32, "the bytes, the one at RX_AT in bits 7:0")
+
+
 UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor,
-                  UartCrc, UartCrcData, UartRxWord, UartTxWord, UartTxCrc)
+                  UartCrc, UartCrcData, UartRxWritten, UartTxWord, UartTxCrc, UartRxTaken,
+                  UartRxAt, UartRxWord, UartRxCrcWord)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------
@@ -491,6 +535,7 @@ class Block:
     prefix: str     # of its C names
     doc: str
     pins: tuple = ()
+    size_name: str = ""   # what sets the size, when the build does (size None)
 
     @property
     def region(self):
@@ -502,9 +547,10 @@ class Block:
 
 
 RAM = Block("RAM", 0x0000_0000, None, (), "SOC_RAM",
-            "block RAM: code, data, stack (top of RAM); the size is a build parameter")
+            "block RAM: code, data, stack (top of RAM); the size is a build parameter",
+            size_name="RAM size")
 UART = Block("UART", 0x1000_0000, 64, UART_REGISTERS, "SOC_UART",
-             f"8N1 serial port, RX FIFO {UART_RX_DEPTH}, TX FIFO {UART_TX_DEPTH} bytes",
+             f"8N1 serial port: receives into RX_RING, TX FIFO {UART_TX_DEPTH} bytes",
              pins=(("uart_rx", "in"), ("uart_tx", "out")))
 SYSCTL = Block("SysCtl", 0x1000_1000, 24, SYSCTL_REGISTERS, "SOC_SYSCTL",
                "free-running 64-bit cycle counter and the build's parameters")
@@ -514,15 +560,24 @@ DEDUCE = Block("Deduce", 0x3000_0000, WINDOW_SIZE, DEDUCE_REGISTERS, "SOC_DEDUCE
                "the deduction engine (docs/design.md section 6), when the build has it: "
                "docs/registers.md")
 
-MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL, DEDUCE)
+RX_RING = Block("RxRing", 0x4000_0000, None, (), "SOC_RX_RING",
+                "the UART's receive ring (read only): byte i received is at i modulo the "
+                "ring's size (rx_ring_size)", size_name="ring size")
+
+MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL, DEDUCE, RX_RING)
 
 
-def _check_uart():
-    if UART_RX_DEPTH >= 1 << UartStatus.field("rx_level").width:
-        raise ValueError("STATUS.rx_level cannot count a full receive FIFO")
-
-
-_check_uart()
+def rx_ring_size(max_rows, max_cols):
+    """Bytes of the receive ring of a build taking grids up to ``max_rows`` x ``max_cols``:
+    the smallest power of two, at least :data:`RX_RING_MIN`, that holds
+    :data:`spec.protocol.QUEUE_DEPTH` of its largest requests (a SOLVE of its largest grid),
+    so the requests a host has in flight arrive whole while the firmware solves
+    (docs/soc.md, "The UART")."""
+    check_build_size(max_rows, max_cols)
+    need, size = QUEUE_DEPTH * (solve_length(max_rows, max_cols) + OVERHEAD), RX_RING_MIN
+    while size < need:
+        size *= 2
+    return size
 
 
 def _check_memory_map():
@@ -557,6 +612,16 @@ def check_build_size(max_rows, max_cols):
         if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= limit:
             raise ValueError(f"{what} must be an integer from 1 to {limit} "
                              f"(the CELL register window), not {value!r}")
+
+
+def _check_rx_ring():
+    if RX_RING_MIN & (RX_RING_MIN - 1) or RX_RING_MIN % 4:
+        raise ValueError("RX_RING_MIN must be a power of two of whole words")
+    if rx_ring_size(CELL_ROWS_MAX, CELL_STRIDE) >= 1 << RX_INDEX_BITS:
+        raise ValueError("RX_WRITTEN and RX_TAKEN cannot count a full ring of the largest build")
+
+
+_check_rx_ring()
 
 
 # -- generated artefacts ----------------------------------------------------------------------
@@ -639,8 +704,7 @@ def soc_header():
     lines = [f"/* {GENERATED} */", "#ifndef SLK_SOC_H", "#define SLK_SOC_H", ""]
     for block in MEMORY_MAP:
         lines.append(f"#define {block.prefix}_BASE 0x{block.base:08X}u")
-    lines += [f"#define SOC_UART_RX_DEPTH {UART_RX_DEPTH}u",
-              f"#define SOC_UART_TX_DEPTH {UART_TX_DEPTH}u",
+    lines += [f"#define SOC_UART_TX_DEPTH {UART_TX_DEPTH}u",
               "/* spec.uart.MIN_BIT_TIME: the shortest bit time, in DIVISOR's units */",
               f"#define SOC_UART_MIN_BIT_TIME {MIN_BIT_TIME}u", ""]
     for block in (UART, SYSCTL):
@@ -657,7 +721,9 @@ def build_header(*, max_rows, max_cols, ram_size):
         "/* Generated by the firmware build (spec.registers.build_header) -- do not edit. */",
         "#ifndef SLK_BUILD_H", "#define SLK_BUILD_H", "",
         f"#define SLK_MAX_ROWS {max_rows}u", f"#define SLK_MAX_COLS {max_cols}u",
-        f"#define SOC_RAM_SIZE {ram_size}u", "", "#endif /* SLK_BUILD_H */", ""])
+        f"#define SOC_RAM_SIZE {ram_size}u",
+        f"#define SOC_RX_RING_SIZE {rx_ring_size(max_rows, max_cols)}u", "",
+        "#endif /* SLK_BUILD_H */", ""])
 
 
 def linker_memory(*, ram_size):
@@ -705,7 +771,7 @@ def soc_markdown():
     """The tables of ``docs/soc.md``: the memory map and the UART's and SysCtl's registers."""
     out = ["| base | size | block | what |", "|---|---|---|---|"]
     for block in MEMORY_MAP:
-        size = "RAM size" if block.size is None else (
+        size = block.size_name if block.size is None else (
             "`WINDOW_SIZE` = " + str(block.size) if block in (ACCEL, DEDUCE) else str(block.size))
         out.append(f"| `0x{block.base >> 16:04X}_{block.base & 0xFFFF:04X}` | {size} | "
                    f"{block.name} | {block.doc} |")
@@ -729,7 +795,7 @@ def soc_diagram():
             (None, None, f"  |  blocks in one region on bits {page}")]
     for i, block in enumerate(MEMORY_MAP):
         last = i == len(MEMORY_MAP) - 1
-        end = ("+ RAM size" if block.size is None
+        end = (f"+ {block.size_name}" if block.size is None
                else f"{_address(block.base + block.size - 1)}")
         pins = list(block.pins) or [(None, None)]
         for j, (pin, direction) in enumerate(pins):

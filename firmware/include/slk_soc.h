@@ -7,41 +7,35 @@
 #define SOC_SYSCTL_BASE 0x10001000u
 #define SOC_ACCEL_BASE 0x20000000u
 #define SOC_DEDUCE_BASE 0x30000000u
-#define SOC_UART_RX_DEPTH 64u
+#define SOC_RX_RING_BASE 0x40000000u
 #define SOC_UART_TX_DEPTH 64u
 /* spec.uart.MIN_BIT_TIME: the shortest bit time, in DIVISOR's units */
 #define SOC_UART_MIN_BIT_TIME 1920u
 
-/* UartData (rw): Read: pop one received byte (one read both polls and receives); write: queue a byte. */
+/* UartData (w): Queue a byte for sending (the receiver's bytes are in RX_RING). */
 #define SOC_UART_DATA 0x10000000u
 #define SOC_UART_DATA_BYTE_SHIFT 0u
 #define SOC_UART_DATA_BYTE_MASK 0x000000FFu
-#define SOC_UART_DATA_EMPTY_SHIFT 31u
-#define SOC_UART_DATA_EMPTY_MASK 0x80000000u
 
-/* UartStatus (rw): The FIFOs' state and the receiver's sticky error flags; writing 1 to a flag clears it. */
+/* UartStatus (rw): The transmitter's state and the receiver's sticky error flags (writing 1 clears one). */
 #define SOC_UART_STATUS 0x10000004u
-#define SOC_UART_STATUS_RX_VALID_SHIFT 0u
-#define SOC_UART_STATUS_RX_VALID_MASK 0x00000001u
-#define SOC_UART_STATUS_TX_READY_SHIFT 1u
-#define SOC_UART_STATUS_TX_READY_MASK 0x00000002u
-#define SOC_UART_STATUS_TX_IDLE_SHIFT 2u
-#define SOC_UART_STATUS_TX_IDLE_MASK 0x00000004u
-#define SOC_UART_STATUS_RX_OVERRUN_SHIFT 3u
-#define SOC_UART_STATUS_RX_OVERRUN_MASK 0x00000008u
-#define SOC_UART_STATUS_RX_FRAME_ERROR_SHIFT 4u
-#define SOC_UART_STATUS_RX_FRAME_ERROR_MASK 0x00000010u
-#define SOC_UART_STATUS_TX_WORD_READY_SHIFT 5u
-#define SOC_UART_STATUS_TX_WORD_READY_MASK 0x00000020u
-#define SOC_UART_STATUS_RX_LEVEL_SHIFT 8u
-#define SOC_UART_STATUS_RX_LEVEL_MASK 0x0000FF00u
+#define SOC_UART_STATUS_TX_READY_SHIFT 0u
+#define SOC_UART_STATUS_TX_READY_MASK 0x00000001u
+#define SOC_UART_STATUS_TX_IDLE_SHIFT 1u
+#define SOC_UART_STATUS_TX_IDLE_MASK 0x00000002u
+#define SOC_UART_STATUS_RX_OVERRUN_SHIFT 2u
+#define SOC_UART_STATUS_RX_OVERRUN_MASK 0x00000004u
+#define SOC_UART_STATUS_RX_FRAME_ERROR_SHIFT 3u
+#define SOC_UART_STATUS_RX_FRAME_ERROR_MASK 0x00000008u
+#define SOC_UART_STATUS_TX_WORD_READY_SHIFT 4u
+#define SOC_UART_STATUS_TX_WORD_READY_MASK 0x00000010u
 
-/* UartRxOverruns (r): Bytes the receiver lost because its FIFO was full, since reset. */
+/* UartRxOverruns (r): Bytes the receiver lost because the receive ring was full, since reset. */
 #define SOC_UART_RX_OVERRUNS 0x10000008u
 #define SOC_UART_RX_OVERRUNS_COUNT_SHIFT 0u
 #define SOC_UART_RX_OVERRUNS_COUNT_MASK 0xFFFFFFFFu
 
-/* UartRxFrameErrors (r): Bytes received with a 0 stop bit (dropped, not put in the FIFO), since reset. */
+/* UartRxFrameErrors (r): Bytes received with a 0 stop bit (dropped, not put in the ring), since reset. */
 #define SOC_UART_RX_FRAME_ERRORS 0x1000000Cu
 #define SOC_UART_RX_FRAME_ERRORS_COUNT_SHIFT 0u
 #define SOC_UART_RX_FRAME_ERRORS_COUNT_MASK 0xFFFFFFFFu
@@ -63,10 +57,10 @@
 #define SOC_UART_CRC_DATA_BYTES_SHIFT 0u
 #define SOC_UART_CRC_DATA_BYTES_MASK 0xFFFFFFFFu
 
-/* UartRxWord (r): Pop four received bytes at once; read it when STATUS.rx_level is at least 4 (a byte */
-#define SOC_UART_RX_WORD 0x1000001Cu
-#define SOC_UART_RX_WORD_BYTES_SHIFT 0u
-#define SOC_UART_RX_WORD_BYTES_MASK 0xFFFFFFFFu
+/* UartRxWritten (r): Bytes the receiver has written into the receive ring since reset (its write index). */
+#define SOC_UART_RX_WRITTEN 0x1000001Cu
+#define SOC_UART_RX_WRITTEN_COUNT_SHIFT 0u
+#define SOC_UART_RX_WRITTEN_COUNT_MASK 0x0000FFFFu
 
 /* UartTxWord (w): Queue the stored bytes for sending, byte lane 0 first: a word store queues four, a byte */
 #define SOC_UART_TX_WORD 0x10000020u
@@ -77,6 +71,26 @@
 #define SOC_UART_TX_CRC 0x10000024u
 #define SOC_UART_TX_CRC_BYTES_SHIFT 0u
 #define SOC_UART_TX_CRC_BYTES_MASK 0xFFFFFFFFu
+
+/* UartRxTaken (rw): Bytes the firmware has taken from the receive ring (its read index; reset: 0). */
+#define SOC_UART_RX_TAKEN 0x10000028u
+#define SOC_UART_RX_TAKEN_COUNT_SHIFT 0u
+#define SOC_UART_RX_TAKEN_COUNT_MASK 0x0000FFFFu
+
+/* UartRxAt (w): Where RX_WORD and RX_CRC_WORD read next: a byte of the receive ring. */
+#define SOC_UART_RX_AT 0x1000002Cu
+#define SOC_UART_RX_AT_INDEX_SHIFT 0u
+#define SOC_UART_RX_AT_INDEX_MASK 0x0000FFFFu
+
+/* UartRxWord (r): The ring's four bytes from RX_AT on, which then moves four bytes on. */
+#define SOC_UART_RX_WORD 0x10000030u
+#define SOC_UART_RX_WORD_BYTES_SHIFT 0u
+#define SOC_UART_RX_WORD_BYTES_MASK 0xFFFFFFFFu
+
+/* UartRxCrcWord (r): RX_WORD that also continues CRC over the four bytes it reads (as CRC_DATA does). */
+#define SOC_UART_RX_CRC_WORD 0x10000034u
+#define SOC_UART_RX_CRC_WORD_BYTES_SHIFT 0u
+#define SOC_UART_RX_CRC_WORD_BYTES_MASK 0xFFFFFFFFu
 
 /* CyclesLo (r): The cycle counter's low word; reading it latches the high word into CYCLES_HI. */
 #define SOC_SYSCTL_CYCLES_LO 0x10001000u

@@ -45,20 +45,6 @@ static __attribute__((noinline)) void load_clues(const uint32_t *word, const uin
     }
 }
 
-/* load_clues() RX_CHUNK_WORDS words at a time, then the requests behind this one are
-   received: a large grid's clues. */
-static __attribute__((noinline)) void load_clues_long(const uint32_t *word, const uint32_t *end)
-{
-    for (;;) {
-        const uint32_t *chunk = (uint32_t)(end - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : end;
-        load_clues(word, chunk);
-        if (chunk == end)
-            return;
-        word = chunk;
-        rx_service();
-    }
-}
-
 /* SIZE (it starts the engine's clue stream), the clue words as the SOLVE carries them
    (DEDUCE_CLUES: eight codes a write, row-major), then LOAD. */
 void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t island,
@@ -69,19 +55,16 @@ void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t island,
                          | (island << SLK_DEDUCE_SIZE_ISLAND_SHIFT);
     const uint32_t *word = solve_clue_words(payload);
     const uint32_t *end = word + (cells + CLUES_PER_WORD - 1u) / CLUES_PER_WORD;
-    if ((uint32_t)(end - word) > RX_CHUNK_WORDS)
-        load_clues_long(word, end);
-    else
-        load_clues(word, end);
+    load_clues(word, end);
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
     puzzle_rows = rows;
     puzzle_cols = cols;
 }
 
 /* STATUS polls between two services of the UART while the engine runs: a poll is some 20
-   to 30 cycles, so the receiver is served every 2k cycles or so, inside the 64 byte times
-   its FIFO holds at the fastest rate (640 bit times: 4.8k cycles at the shortest bit
-   time, spec.uart.MIN_BIT_TIME), with the work before and after a run added. */
+   to 30 cycles, so the requests behind are served every 2k cycles or so (the next SOLVE
+   received, checked and queued while the engine solves this one); the UART's ring takes
+   their bytes meanwhile. */
 #define POLLS_PER_SERVE 64u
 /* Cycles after which a command is not started before the UART is served: a search of many
    short commands (each fewer than POLLS_PER_SERVE polls) serves it that often too. */
@@ -185,21 +168,6 @@ static inline __attribute__((always_inline)) void pack_rows(packer_t *k, const v
     k->o = o;
 }
 
-/* pack_rows() RX_CHUNK_WORDS rows at a time, receiving after each chunk: a tall grid's. */
-#define CHUNK_ROWS (RX_CHUNK_WORDS * SLK_DEDUCE_ROW_WORDS)
-static __attribute__((noinline)) void pack_rows_long(packer_t *k, const volatile uint32_t *row,
-                                                     const volatile uint32_t *end, uint32_t cols)
-{
-    for (;;) {
-        const volatile uint32_t *chunk = (uint32_t)(end - row) > CHUNK_ROWS ? row + CHUNK_ROWS : end;
-        pack_rows(k, row, chunk, cols);
-        if (chunk == end)
-            return;
-        row = chunk;
-        rx_service();
-    }
-}
-
 /* The colouring of rows wider than SHORT_ROW into out: the bytes written; the last bits
    (fewer than 8) are left in the packer. */
 static __attribute__((noinline)) uint32_t pack_wide_rows(packer_t *k, deduce_result_t *result,
@@ -216,16 +184,12 @@ static __attribute__((noinline)) uint32_t pack_wide_rows(packer_t *k, deduce_res
                 acc >>= 8;
             }
         }
-        rx_service();
     }
     k->acc = acc;
     k->have = have;
     return bytes;
 }
 
-/* deduce_colouring receives (rx_service) after every RX_CHUNK_WORDS short rows and every
-   wide one: a large grid's colouring takes thousands of cycles, while the next SOLVE
-   streams in at the fastest rate and the UART's receive FIFO holds 64 byte times. */
 uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
 {
     int in_engine = solution_in_engine;      /* the row words read from the engine, once */
@@ -243,10 +207,7 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
         k.have = 8u * lead;
         k.acc = lead ? *first & ((1u << k.have) - 1u) : 0;
         k.o = first;
-        if ((uint32_t)(last - row) > CHUNK_ROWS)
-            pack_rows_long(&k, row, last, puzzle_cols);
-        else
-            pack_rows(&k, row, last, puzzle_cols);
+        pack_rows(&k, row, last, puzzle_cols);
         /* the bits left (fewer than 32) in one more word: the colouring ends the payload, and
            the bytes past it are the frame CRC's, put there as the frame is sent */
         if (k.have)

@@ -102,7 +102,6 @@ static void solve(const request_t *r)
     if (flags & PROTO_FLAG_DEDUCE) {
         deduce_load(rows, cols, r->cells, r->island, p);
         deduce_run(unique ? 2u : 1u, limit, &deduce_result);   /* times itself */
-        rx_service_due();   /* the search's last receive may be a while ago: before the reply */
         send_deduce_result(rows, cols, unique, counters);
         return;
     }
@@ -111,7 +110,6 @@ static void solve(const request_t *r)
     uint64_t start = cycles64();              /* "puzzle loaded" */
     search_run(unique ? 2u : 1u, limit, &result);
     uint64_t cycles = cycles64() - start;     /* "answer ready" */
-    rx_service();
     send_result(rows, cols, unique, counters, cycles);
 }
 

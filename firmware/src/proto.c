@@ -1,6 +1,7 @@
 /* The frames of the UART protocol (spec/protocol.py): the receiver and the transmitter.
  *
- * The receiver keeps the bytes of the current candidate frame in a ring buffer and
+ * The UART writes what it receives into a ring in block RAM (RX_RING, docs/soc.md "The
+ * UART"); the receiver reads the candidate frame's bytes there, where they are, and
  * resynchronises exactly like host.protocol.FrameDecoder: a candidate starts at a START
  * byte; its header (START LEN TYPE SEQ CHECK) is checked as soon as it is in: a wrong
  * CHECK (BAD_HEADER) or a LEN beyond what the TYPE may carry in this build (BAD_LENGTH)
@@ -14,16 +15,13 @@
  * Under garbage (docs/protocol.md, "Error replies under garbage"): a dropped
  * candidate or lost bytes get an ERROR frame only when the transmitter is idle
  * (the frame then fits the empty TX FIFO, so sending it never waits), else the
- * drop is only counted; whole frames with a good CRC are always answered.  While
- * a reply waits for room in the TX FIFO, received bytes are moved into the
- * frame buffer (rx_drain), so the UART's receive FIFO never overruns because of us.
- * No bytes are ever moved within the ring, and every long loop of this unit (a candidate's
- * CRC and copy: every RX_CHUNK_WORDS words; the garbage skip: every 32 bytes; a reply: each
- * time the TX FIFO is full) drains the FIFO; the other units' long loops call rx_service().
+ * drop is only counted; whole frames with a good CRC are always answered.  Receiving is
+ * counting (rx_drain: RX_WRITTEN, the bytes the UART has written); the bytes before a
+ * candidate are handed back to the UART (RX_TAKEN) as it is taken or dropped, so the ring
+ * never fills while the firmware takes frames as a search serves its link.
  * The frames' CRC-16 is the UART's CRC register's: a received frame's bytes are fed to it
- * (CRC_DATA, a word at a time where they are aligned), a reply's as they are sent (TX_CRC).
- * The ring is whole words and is filled a word at a time (RX_WORD) at word boundaries; a
- * good frame's payload is copied out of it a word at a time, into the buffer the caller
+ * (CRC_DATA, a word at a time), a reply's as they are sent (TX_CRC).  A
+ * good frame's payload is copied out of the ring a word at a time, into the buffer the caller
  * names (a queue slot: a SOLVE is never copied again), and fed to the CRC on the way.  A
  * candidate whose header was checked is not looked at again until it may be whole (or
  * time out).  STATS reports the receiver's counters.
@@ -36,22 +34,28 @@
 #include "arith.h"
 #include "io.h"
 
-/* the ring: a queue's worth of the largest request frames of this build.  A candidate is
-   never longer than one of them (the flush rule); the ring holds more so that the requests
-   a host may have in flight (PROTO_QUEUE_DEPTH SOLVEs) arrive whole while one solve is
-   loaded and answered, at the fastest rate, without the UART's receive FIFO overrunning. */
+/* the ring: the UART's (SOC_RX_RING_BASE), into which it writes what it receives; it
+   holds a queue's worth of the largest request frames of this build (spec.registers.
+   rx_ring_size).  A candidate is never longer than one of them (the flush rule); the ring
+   holds more so that the requests a host may have in flight (PROTO_QUEUE_DEPTH SOLVEs)
+   arrive whole while one solve is loaded and answered.  Read through the UART's reader
+   (ring_at) and, for a START, a volatile pointer: the UART writes past the bytes counted. */
 #define RXFRAME (PROTO_RX_PAYLOAD_MAX + PROTO_OVERHEAD)
-#define RXBUF PROTO_WORDS(PROTO_QUEUE_DEPTH * RXFRAME)
+#define RXBUF SOC_RX_RING_SIZE
+_Static_assert(RXBUF >= PROTO_QUEUE_DEPTH * RXFRAME, "the ring holds a queue's requests");
+_Static_assert((RXBUF & (RXBUF - 1u)) == 0, "the ring's size is a power of two");
 
-static uint32_t rxring[RXBUF / 4u];   /* a ring: the candidate starts at rxbuf[head] */
-#define rxbuf ((uint8_t *)rxring)
+#define rxbuf ((const volatile uint8_t *)(uintptr_t)SOC_RX_RING_BASE)
 static uint8_t txbuf[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 uint8_t *const reply_payload = txbuf + PROTO_FRAME_SIZE;
-static uint32_t head, count, tail;    /* count bytes are buffered from head on, up to tail */
+static uint32_t head, count;          /* count bytes are buffered from head on */
+static uint32_t seen;                 /* RX_WRITTEN when last looked at */
 static uint32_t need;                 /* the bytes the candidate at head takes (its header
                                          checked, in header[]), else 0 */
 /* the candidate's header (header_in), placed so that its bytes from LEN up to the payload's
    copy (COPY_FROM: the frame CRC's first bytes) are one word, header_words[1] */
+_Static_assert(PROTO_FRAME_LENGTH_OFFSET == 1u && PROTO_FRAME_SIZE <= 8u,
+               "header_in: the header starts at byte 3 of header_words, within two words");
 static uint32_t header_words[3];
 #define header ((uint8_t *)header_words + 4u - PROTO_FRAME_LENGTH_OFFSET)
 static uint32_t last_rx, timeout_cycles;
@@ -86,75 +90,19 @@ static uint32_t header_check(const uint8_t *h)
     return crc;
 }
 
-/* ---- receiver: moving bytes ------------------------------------------------- */
+/* ---- receiver: the UART's ring ------------------------------------------------ */
 
-static inline uint32_t wrap(uint32_t i) { return i >= RXBUF ? i - RXBUF : i; }
+static inline uint32_t wrap(uint32_t i) { return i & (RXBUF - 1u); }
 
-#define RING_END (rxring + RXBUF / 4u)
-
-/* Received words (RX_WORD, four bytes a read) into w up to end. */
-_Static_assert(RXBUF % 4u == 0, "the ring is whole words");
-static inline void rx_words(uint32_t *w, uint32_t *end)
+/* Count the bytes the UART has written into its ring since the last look (RX_WRITTEN):
+   nonzero when a byte arrived.  Nothing is moved: the ring is read where it is. */
+static int rx_drain(void)
 {
-    if ((end - w) & 1)
-        *w++ = REG(SOC_UART_RX_WORD);
-    for (; w != end; w += 2) {   /* two a step */
-        w[0] = REG(SOC_UART_RX_WORD);
-        w[1] = REG(SOC_UART_RX_WORD);
-    }
-}
-
-/* Move the n bytes the UART's receive FIFO holds (as far as the ring has room) into the
-   ring: single bytes up to a word boundary, then four a read (rx_words), a word store each;
-   fewer than four left wait for the next call, unless they are all there is (then single
-   bytes).  Returns nonzero when a byte arrived.  Never sends anything and never moves
-   buffered bytes. */
-static __attribute__((noinline)) int rx_drain_any(uint32_t n)
-{
-    uint32_t had = count, room = RXBUF - had;
-    if (n > room)
-        n = room;
-    if (!n)
+    uint32_t now = REG(SOC_UART_RX_WRITTEN);
+    uint32_t got = (now - seen) & SOC_UART_RX_WRITTEN_COUNT_MASK;
+    if (!got)
         return 0;
-    uint32_t at = tail, got = n;
-    while ((at & 3u) || n < 4u) {   /* single bytes: up to a word boundary, or all there is */
-        rxbuf[at++] = (uint8_t)(REG(SOC_UART_DATA) >> SOC_UART_DATA_BYTE_SHIFT);
-        if (at == RXBUF)
-            at = 0;
-        if (!--n)
-            break;
-    }
-    if (n >= 4u) {   /* four a read; fewer than four left: the next call's */
-        got -= n & 3u;
-        uint32_t *w = rxring + at / 4u, *stop = w + n / 4u;
-        if (stop >= RING_END) {   /* up to the ring's end, then from its start */
-            stop -= RXBUF / 4u;
-            rx_words(w, RING_END);
-            w = rxring;
-        }
-        if (w != stop)
-            rx_words(w, stop);
-        at = 4u * (uint32_t)(stop - rxring);
-    }
-    tail = at;
-    count = had + got;
-    stats.rx_bytes += got;
-    last_rx = cycles_lo();
-    return 1;
-}
-
-/* rx_drain_any() of the bytes the receive FIFO holds (STATUS.rx_level); where the ring's
-   tail starts a word and the FIFO's whole words fit before the ring's end (the usual case),
-   in fewer steps. */
-static __attribute__((noinline)) int rx_drain(void)
-{
-    uint32_t n = (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_LEVEL_MASK)
-                 >> SOC_UART_STATUS_RX_LEVEL_SHIFT;
-    uint32_t at = tail, got = n & ~3u;
-    if ((at & 3u) || !got || at + got >= RXBUF || count + got > RXBUF)
-        return n ? rx_drain_any(n) : 0;
-    rx_words(rxring + at / 4u, rxring + (at + got) / 4u);
-    tail = at + got;
+    seen = now;
     count += got;
     stats.rx_bytes += got;
     last_rx = cycles_lo();
@@ -166,14 +114,10 @@ void rx_service(void)
     rx_drain();
 }
 
-/* SOC_UART_MIN_BIT_TIME is in DIVISOR's units: a cycle is 1 << SOC_UART_DIVISOR_CYCLES_SHIFT */
-_Static_assert(2u * (RX_DUE_CYCLES << SOC_UART_DIVISOR_CYCLES_SHIFT)
-                   <= SOC_UART_RX_DEPTH * 10u * SOC_UART_MIN_BIT_TIME,
-               "RX_DUE_CYCLES: at most half the time the receive FIFO lasts at the fastest rate");
-void rx_service_due(void)
+/* The bytes before head are taken: the UART may write over them (RX_TAKEN). */
+static inline void rx_release(void)
 {
-    if (cycles_lo() - last_rx >= RX_DUE_CYCLES)
-        rx_drain();
+    REG(SOC_UART_RX_TAKEN) = seen - count;
 }
 
 /* Drop the first n buffered bytes. */
@@ -182,105 +126,38 @@ static void rx_drop(uint32_t n)
     head = wrap(head + n);
     count -= n;
     need = 0;
+    rx_release();
 }
 
-/* Copy the n bytes of the ring from byte `at` on (wrapping) to out, whole words (the bytes
+/* The ring's reader: RX_AT names a byte of the ring, each RX_WORD or RX_CRC_WORD read gives
+   the four bytes from there on (wrapping) and moves on; RX_CRC_WORD feeds them to the CRC. */
+static inline void ring_at(uint32_t at) { REG(SOC_UART_RX_AT) = at; }
+static inline uint32_t ring_word(void) { return REG(SOC_UART_RX_WORD); }
+static inline uint32_t ring_crc_word(void) { return REG(SOC_UART_RX_CRC_WORD); }
+
+/* Copy the n buffered bytes from offset `from` of the candidate to out, whole words (the bytes
    past n up to the word's end are whatever follows them in the ring), feeding the n bytes to
-   the CRC.  The ring is read a word at a time, each word of out from two of the ring's (one
-   when `at` starts a word).  Inlined: rx_take_frame() then calls nothing on its usual path. */
-static inline __attribute__((always_inline)) void ring_take(uint32_t *out, uint32_t at,
-                                                            uint32_t n)
+   the CRC: a read a word (RX_CRC_WORD), two a step; the last bytes' word by RX_WORD, its n % 4
+   bytes fed by a store. */
+static inline __attribute__((always_inline)) void rx_take(uint32_t *out, uint32_t from,
+                                                          uint32_t n)
 {
-    const uint32_t *src = rxring + (at >> 2);
-    uint32_t shift = 8u * (at & 3u), left = 32u - shift, words = n >> 2, word;
-    if (!shift) {   /* one word of the ring a word */
-        while (words) {   /* none past the ring's end at a time */
-            uint32_t k = (uint32_t)(RING_END - src);
-            if (k > words)
-                k = words;
-            words -= k;
-            do {
-                *out++ = word = *src++;
-                REG(SOC_UART_CRC_DATA) = word;
-            } while (--k);
-            if (src == RING_END)
-                src = rxring;
-        }
-        word = *src;
-    } else {
-        uint32_t low = *src++;
-        while (words) {
-            if (src == RING_END)
-                src = rxring;
-            uint32_t k = (uint32_t)(RING_END - src);
-            if (k > words)
-                k = words;
-            words -= k;
-            const uint32_t *stop = src + k;
-            if (k & 1u) {
-                uint32_t high = *src++;
-                *out++ = word = (low >> shift) | (high << left);
-                REG(SOC_UART_CRC_DATA) = word;
-                low = high;
-            }
-            while (src != stop) {   /* two words a step */
-                uint32_t mid = src[0], high = src[1];
-                src += 2;
-                out[0] = word = (low >> shift) | (mid << left);
-                REG(SOC_UART_CRC_DATA) = word;
-                out[1] = word = (mid >> shift) | (high << left);
-                REG(SOC_UART_CRC_DATA) = word;
-                out += 2;
-                low = high;
-            }
-        }
-        if (src == RING_END)
-            src = rxring;
-        word = (low >> shift) | (*src << left);
+    ring_at(wrap(head + from));
+    uint32_t *stop = out + n / 4u;
+    if ((n / 4u) & 1u)
+        *out++ = ring_crc_word();
+    for (; out != stop; out += 2) {
+        out[0] = ring_crc_word();
+        out[1] = ring_crc_word();
     }
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
+        uint32_t word = ring_word();
         *out = word;
         if (n & 2u)
             *(volatile uint16_t *)(uintptr_t)SOC_UART_CRC_DATA = (uint16_t)word;
         if (n & 1u)
             CRC_DATA_BYTE(n & 2u) = (uint8_t)(word >> (8u * (n & 2u)));
     }
-}
-
-/* Copy n buffered bytes from ring byte `at` on to out (ring_take), receiving after every
-   RX_CHUNK_WORDS words (behind the candidate: the bytes read stay put): a large grid's SOLVE. */
-#define TAKE_CHUNK (RX_CHUNK_WORDS * 4u)
-static __attribute__((noinline)) void rx_take_long(uint32_t *out, uint32_t at, uint32_t n)
-{
-    for (;;) {
-        uint32_t k = n > TAKE_CHUNK ? TAKE_CHUNK : n;
-        ring_take(out, at, k);
-        if (k == n)
-            return;
-        n -= k;
-        out += k / 4u;
-        at = wrap(at + k);
-        rx_drain();
-    }
-}
-
-/* Copy n buffered bytes from offset `from` of the candidate to out: ring_take, or
-   rx_take_long beyond a chunk. */
-static inline void rx_take(uint32_t *out, uint32_t from, uint32_t n)
-{
-    uint32_t at = wrap(head + from);
-    if (n > TAKE_CHUNK)
-        rx_take_long(out, at, n);
-    else
-        ring_take(out, at, n);
-}
-
-/* Copy the few (a header's, a trailer's) buffered bytes from offset `from` of the
-   candidate to out. */
-static void rx_copy(uint8_t *out, uint32_t from, uint32_t n)
-{
-    for (uint32_t i = wrap(head + from); n--; i = wrap(i + 1))
-        *out++ = rxbuf[i];
 }
 
 /* ---- transmitter ------------------------------------------------------------- */
@@ -300,12 +177,11 @@ int tx_idle(void)
 
 static inline uint32_t tx_room(void) { return tx_idle() ? SOC_UART_TX_DEPTH : 0; }
 
-/* Receive until the TX FIFO has room for a word: the room known then. */
+/* Wait until the TX FIFO has room for a word: the room known then. */
 static __attribute__((noinline)) uint32_t tx_wait(void)
 {
-    do
-        rx_drain();
-    while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_WORD_READY_MASK));
+    while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_WORD_READY_MASK))
+        ;
     return 4u;
 }
 
@@ -448,9 +324,10 @@ void rx_timeout(uint32_t cycles)
 
 void rx_clear(void)
 {
-    head = count = tail = need = 0;
-    while (!(REG(SOC_UART_DATA) & SOC_UART_DATA_EMPTY_MASK))
-        ;
+    seen = REG(SOC_UART_RX_WRITTEN);
+    head = wrap(seen);
+    count = need = 0;
+    rx_release();
     REG(SOC_UART_STATUS) = SOC_UART_STATUS_RX_OVERRUN_MASK | SOC_UART_STATUS_RX_FRAME_ERROR_MASK;
 }
 
@@ -460,11 +337,12 @@ static __attribute__((noinline)) void skip_garbage(void)
     while (count && rxbuf[head] != PROTO_START) {
         head = wrap(head + 1);
         count--;
-        if ((++skipped & 31u) == 0)
-            rx_drain();
+        skipped++;
     }
-    if (skipped)
+    if (skipped) {
         stats.garbage_bytes += skipped;
+        rx_release();
+    }
 }
 
 /* Drop the candidate at head (its START): count it, report it (see send_drop_error). */
@@ -473,7 +351,6 @@ static __attribute__((noinline, cold)) void drop(uint32_t code, uint32_t detail)
     stats.frames_bad++;
     rx_drop(1);
     send_drop_error(code, detail);
-    rx_drain();   /* a backlog of candidates must not let the RX FIFO overrun */
 }
 
 int rx_poll(void)
@@ -516,13 +393,11 @@ static uint32_t max_length(uint32_t type)
    check it: 1 when it is good (need set), else 0. */
 static inline int header_in(void)
 {
-    if (head <= RXBUF - PROTO_FRAME_SIZE) {   /* the usual case: not across the ring's end */
-        const uint8_t *h = rxbuf + head;
-        for (uint32_t i = PROTO_FRAME_LENGTH_OFFSET; i < PROTO_FRAME_SIZE; i++)
-            header[i] = h[i];
-    } else {
-        rx_copy(header, 0, PROTO_FRAME_SIZE);
-    }
+    ring_at(head);   /* its first 8 bytes, the header's 6 among them, into header_words */
+    uint32_t first = ring_word(), second = ring_word();
+    header_words[0] = first << 24;
+    header_words[1] = (first >> 8) | (second << 24);
+    header_words[2] = second >> 8;
     uint32_t len = PROTO_GET_FRAME_LENGTH(header);
     if (header_check(header) != PROTO_GET_FRAME_CHECK(header)
         || len > max_length(PROTO_GET_FRAME_TYPE(header)))
@@ -552,10 +427,10 @@ _Static_assert(COPY_FROM == PROTO_FRAME_LENGTH_OFFSET + 4u,
                "the header's bytes before the copy are one word of header_words");
 static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *into)
 {
-    uint8_t trailer[PROTO_FRAME_CRC_SIZE];
     uint32_t len = PROTO_GET_FRAME_LENGTH(header);
-    rx_copy(trailer, PROTO_FRAME_SIZE + len, PROTO_FRAME_CRC_SIZE);
-    uint32_t got = PROTO_GET_FRAME_CRC_CRC(trailer);
+    ring_at(wrap(head + PROTO_FRAME_SIZE + len));
+    uint32_t trailer = ring_word();   /* the frame CRC's bytes in its low lanes */
+    uint32_t got = PROTO_GET_FRAME_CRC_CRC((const uint8_t *)&trailer);
     frame->type = PROTO_GET_FRAME_TYPE(header);   /* before the copy: fewer values kept over it */
     frame->seq = PROTO_GET_FRAME_SEQ(header);
     frame->crc = (uint16_t)got;

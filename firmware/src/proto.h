@@ -56,26 +56,16 @@ typedef struct {
 
 /* The receiver's bit time: `cycles` whole clock cycles (its inter-byte timeout). */
 void rx_timeout(uint32_t cycles);
-/* Drop every byte received: those buffered and those the UART's receive FIFO holds (after
-   a change of rate, when they mean nothing). */
+/* Drop every byte received, those counted and those not yet (after a change of rate, when
+   they mean nothing), and the receiver's sticky flags. */
 void rx_clear(void);
-/* Move received bytes into the frame buffer.  Returns 1 while bytes are buffered (a
-   candidate frame, or bytes not looked at yet). */
+/* Count the bytes received (the UART's ring, RX_WRITTEN; an overrun answered with ERROR
+   OVERRUN).  Returns 1 while bytes are buffered (a candidate frame, or bytes not looked at
+   yet). */
 int rx_poll(void);
-/* Move received bytes into the frame buffer, nothing else: for long loops outside the
-   searches' polls (a load, a validation, a copy), so the UART's receive FIFO never
-   overruns at the fastest rate. */
+/* Count the bytes received, nothing else: before the next rx_next() of a loop serving
+   requests, so the frames that arrived meanwhile are served too. */
 void rx_service(void);
-/* The words such a loop handles between two receives (a frame's copy, its CRC, a SOLVE's
-   clue check, the engine's clue load): some 30 to 40 cycles a word, so about 1,300 cycles,
-   a quarter of the 64 byte times the receive FIFO holds at the fastest rate
-   (docs/decisions/2026-11-27-receive-often-enough.md). */
-#define RX_CHUNK_WORDS 32u
-/* rx_service() unless bytes were moved within the last RX_DUE_CYCLES cycles: where the next
-   receive is near anyway (the next search's start).  At most half the time the receive
-   FIFO's bytes last at the shortest bit time (proto.c checks it against the UART's). */
-void rx_service_due(void);
-#define RX_DUE_CYCLES 2048u
 /* The next good frame in the buffer (1), or none yet (0).  Dropped candidate frames
    (CHECK wrong, LEN beyond the type's, bad CRC, or not whole and no byte for the inter-byte
    timeout) are answered with ERROR frames on the way, when the transmitter is idle.  A

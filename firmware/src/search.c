@@ -87,7 +87,6 @@ void search_load(uint32_t rows, uint32_t cols, const uint8_t *codes)
             level->end = option_words[code] + option_counts[code];
             *level->cell = level->unassigned;
         }
-        rx_service();   /* the requests behind this one keep arriving */
     }
     clue_levels = n;
 }

@@ -150,26 +150,10 @@ static inline __attribute__((always_inline)) uint32_t clues_bad(const uint32_t *
     return bad & CLUE_LSBS;
 }
 
-/* clues_bad() RX_CHUNK_WORDS words at a time, receiving the requests behind after each
-   chunk: a large grid's clues. */
-static __attribute__((noinline)) uint32_t clues_bad_long(const uint32_t *word,
-                                                         const uint32_t *end)
-{
-    for (;;) {
-        const uint32_t *chunk = (uint32_t)(end - word) > RX_CHUNK_WORDS ? word + RX_CHUNK_WORDS : end;
-        uint32_t bad = clues_bad(word, chunk);
-        if (bad || chunk == end)
-            return bad;
-        word = chunk;
-        rx_service();
-    }
-}
-
 /* Checked in host.protocol.decode_solve's order (docs/protocol.md), inlined into serve_solve
    (one register save for both); 1 when refused (its
-   ERROR sent); else the grid's cells in *cells.  The clue words are checked RX_CHUNK_WORDS at a
-   time, their bad codes OR-ed, then the requests behind are received; the bad cell is looked for
-   only in a refused SOLVE. */
+   ERROR sent); else the grid's cells in *cells.  The clue words' bad codes are OR-ed; the bad
+   cell is looked for only in a refused SOLVE. */
 static inline __attribute__((always_inline)) int refused(const frame_t *f, uint32_t *cells_out)
 {
     const uint8_t *p = f->payload;
@@ -190,8 +174,7 @@ static inline __attribute__((always_inline)) int refused(const frame_t *f, uint3
         return refuse(ERR_BAD_FLAGS, f, flags);
     /* every word whole but the last */
     const uint32_t *word = solve_clue_words(p), *last = word + (cells - 1u) / CLUES_PER_WORD;
-    uint32_t bad = (uint32_t)(last - word) > RX_CHUNK_WORDS ? clues_bad_long(word, last)
-                                                            : clues_bad(word, last);
+    uint32_t bad = clues_bad(word, last);
     if (bad || (clue_bad(*last) & clue_cells((cells - 1u) / CLUES_PER_WORD, cells)))
         return refuse(ERR_BAD_CLUE, f, first_bad_cell(p, cells));
     if (flags & PROTO_FLAG_DEDUCE) {
@@ -328,16 +311,14 @@ static void serve_request(const frame_t *f, int searching)
 
 const request_t *serve_poll(void)
 {
-    if (queued) {   /* the next search starts at once and receives as it starts */
-        rx_service_due();
-    } else {
+    if (!queued) {   /* else the next search starts at once and receives as it starts */
         frame_t f;
         serve_flush();   /* no search to send it behind */
         rx_poll();
         while (!queued && receive(&f)) {
             baud_heard();   /* a good frame at the rate now: it is kept */
             serve_request(&f, 0);
-            rx_service();   /* the frames behind it keep arriving */
+            rx_service();   /* and the frames that arrived meanwhile */
         }
     }
     baud_poll();
@@ -357,8 +338,7 @@ static __attribute__((noinline)) int serve_searching(void)
             return 1;
         }
         serve_request(&f, 1);
-        rx_service();   /* the frames behind it keep arriving: a backlog of short requests
-                           is served with no other receive */
+        rx_service();   /* and the frames that arrived meanwhile */
     }
     return 0;
 }

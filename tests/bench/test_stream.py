@@ -86,8 +86,8 @@ def test_a_class_streams_through_the_core_network_and_clock_asked_for():
 
 def test_a_full_queue_at_the_fastest_rate_loses_no_byte(corpus):
     """Ten 10x10 puzzles streamed at the default build's fastest rate, the device's queue
-    kept full: the firmware drains its UART's 64-byte receive FIFO often enough (every 64
-    polls of the engine while it runs) that no byte is lost and no frame dropped (the
+    kept full: the firmware takes the frames out of its UART's receive ring often enough
+    (every 64 polls of the engine while it runs) that no byte is lost and no frame dropped (the
     device's own counters; the host's resends are not asserted: on a busy machine a slow
     answer may be asked for again)."""
     grid = (DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols)

@@ -1,5 +1,6 @@
 """The SoC's own blocks under Amaranth's simulator: UART (at several rates, fractional bit
-times, the DIVISOR register), cycle counter, RAM, headers; the rates a build offers."""
+times, the DIVISOR register, the receive ring), cycle counter, RAM, headers; the rates a
+build offers."""
 
 import gc
 import warnings
@@ -14,15 +15,15 @@ from slitherlink.hw import bus
 from slitherlink.hw import soc as S
 from slitherlink.hw.uart import UART
 from slitherlink.spec import uart as rates
-from slitherlink.spec.registers import (SYSCTL, SYSCTL_REGISTERS, UartData, UartDivisor,
-                                        UartRxFrameErrors, UartRxOverruns, UartStatus)
+from slitherlink.spec.registers import (RX_INDEX_BITS, SYSCTL, SYSCTL_REGISTERS, UartData,
+                                        UartDivisor, UartRxFrameErrors, UartRxOverruns,
+                                        UartRxTaken, UartRxWritten, UartStatus, rx_ring_size)
 from slitherlink.spec.target import BOARDS, DEFAULT_TARGET
 
 #: the fewest whole clock cycles a bit the UART makes (spec.uart.MIN_BIT_TIME, rounded up)
 DIVISOR = -(-rates.MIN_BIT_TIME >> rates.DIVISOR_FRACTION_BITS)
 #: the bit time of DIVISOR whole cycles (the DIVISOR register's units)
 BIT_TIME = DIVISOR << rates.DIVISOR_FRACTION_BITS
-DATA_EMPTY = UartData.field("empty").offset
 REGISTERS = {"DATA": UartData.address, "STATUS": UartStatus.address}
 STATUS_BITS = {f.name.upper(): f.offset for f in UartStatus.fields}
 
@@ -50,41 +51,183 @@ def run(dut, testbench, *, cycles=None):
     sim.run()
 
 
-def test_uart_loopback_fifo_and_status():
+async def lookahead_read(ctx, bus, la_read, la_addr, addr):
+    """A read as PicoRV32 makes it: its look-ahead (``la_read``, ``la_addr``) a cycle before
+    ``valid``; a target that starts its read from it answers in the cycle of ``valid``."""
+    ctx.set(la_read, 1)
+    ctx.set(la_addr, addr)
+    await ctx.tick()
+    ctx.set(la_read, 0)
+    data, cycles = await bus_access(ctx, bus, addr)
+    assert cycles == 1
+    return data
+
+
+async def ring_read(ctx, uart, addr):
+    """A read of the receive ring (RX_RING) as the CPU makes it."""
+    return await lookahead_read(ctx, uart.ring, uart.ring_la_read, uart.ring_la_addr, addr)
+
+
+async def ring_bytes(ctx, uart, start, n):
+    """The ``n`` bytes of the ring from byte index ``start`` (RX_WRITTEN's count) on, wrapping."""
+    size = uart.rx_ring_size
+    out = []
+    for i in range(start, start + n):
+        word = await ring_read(ctx, uart, (i % size) & ~3)
+        out.append(word >> (8 * (i % 4)) & 0xFF)
+    return out
+
+
+async def read_all(ctx, uart):
+    """The bytes received and not taken yet; takes them (RX_TAKEN)."""
+    written, _ = await bus_access(ctx, uart.bus, UartRxWritten.address)
+    taken, _ = await bus_access(ctx, uart.bus, UartRxTaken.address)
+    got = await ring_bytes(ctx, uart, taken, (written - taken) % (1 << RX_INDEX_BITS))
+    await bus_access(ctx, uart.bus, UartRxTaken.address, written)
+    return got
+
+
+def test_uart_loopback_ring_and_status():
+    """Received bytes go into the ring, wrapping at its size; a byte that finds it full
+    (RX_WRITTEN - RX_TAKEN = the size) is lost: RX_OVERRUNS counts it, STATUS.rx_overrun
+    sticks until written 1; RX_TAKEN frees room."""
     m = Module()
-    m.submodules.uart = uart = UART(BIT_TIME, rx_depth=4)
+    m.submodules.uart = uart = UART(BIT_TIME, rx_ring_size=8)
     m.d.comb += uart.rx.eq(uart.tx)  # loop the line back
     data_addr, status_addr = REGISTERS["DATA"], REGISTERS["STATUS"]
+    overrun = 1 << STATUS_BITS["RX_OVERRUN"]
+
+    async def send(ctx, data):
+        for byte in data:
+            await bus_access(ctx, uart.bus, data_addr, byte, max_wait=DIVISOR * 10 * 80)
+        await ctx.tick().repeat(DIVISOR * 10 * (len(data) + 2))
+
+    async def counts(ctx):
+        return [(await bus_access(ctx, uart.bus, r.address))[0]
+                for r in (UartRxWritten, UartRxTaken, UartRxOverruns)]
 
     async def testbench(ctx):
-        word, _ = await bus_access(ctx, uart.bus, data_addr)
-        assert word == 1 << DATA_EMPTY  # nothing received
+        assert await counts(ctx) == [0, 0, 0]
         status, _ = await bus_access(ctx, uart.bus, status_addr)
         assert status & (1 << STATUS_BITS["TX_IDLE"]) and status & (1 << STATUS_BITS["TX_READY"])
-        sent = [0x00, 0xA5, 0xFF, 0x3C, 0x81, 0x7E]
-        for byte in sent:  # 6 bytes into a 4-deep receive FIFO: 2 are lost (overrun)
-            await bus_access(ctx, uart.bus, data_addr, byte)
-        await ctx.tick().repeat(DIVISOR * 10 * (len(sent) + 2))
+        assert not status & overrun
+        first = [0x00, 0xA5, 0xFF, 0x3C, 0x81, 0x7E, 0x5A, 0xC3, 0x11, 0x22, 0x33]
+        await send(ctx, first)   # 11 bytes into a ring of 8: the last 3 are lost
+        assert await counts(ctx) == [8, 0, 3]
+        assert await ring_bytes(ctx, uart, 0, 8) == first[:8]
         status, _ = await bus_access(ctx, uart.bus, status_addr)
-        assert status & (1 << STATUS_BITS["RX_VALID"])
-        assert status & (1 << STATUS_BITS["RX_OVERRUN"])
-        assert not status & (1 << STATUS_BITS["RX_FRAME_ERROR"])
-        got = []
-        while True:
-            word, _ = await bus_access(ctx, uart.bus, data_addr)
-            if word >> DATA_EMPTY:
-                break
-            got.append(word & 0xFF)
-        assert got == sent[:len(got)] and 4 <= len(got) < len(sent)
-        # the counters say how many bytes were lost, and why
-        assert (await bus_access(ctx, uart.bus, UartRxOverruns.address))[0] == \
-            len(sent) - len(got)
+        assert status & overrun and not status & (1 << STATUS_BITS["RX_FRAME_ERROR"])
+        await bus_access(ctx, uart.bus, status_addr, overrun)
+        status, _ = await bus_access(ctx, uart.bus, status_addr)
+        assert not status & overrun
+        await bus_access(ctx, uart.bus, UartRxTaken.address, 5)   # 5 taken: room for 5
+        second = [0x44, 0x55, 0x66, 0x77, 0x88, 0x99]
+        await send(ctx, second)   # bytes 8 .. 12 at ring bytes 0 .. 4; the sixth is lost
+        assert await counts(ctx) == [13, 5, 4]
+        assert await ring_bytes(ctx, uart, 5, 8) == first[5:8] + second[:5]
+        assert (await ring_read(ctx, uart, 0)) == int.from_bytes(bytes(second[:4]), "little")
+        status, _ = await bus_access(ctx, uart.bus, status_addr)
+        assert status & overrun
         assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 0
-        await bus_access(ctx, uart.bus, status_addr, 1 << STATUS_BITS["RX_OVERRUN"])
-        status, _ = await bus_access(ctx, uart.bus, status_addr)
-        assert not status & (1 << STATUS_BITS["RX_OVERRUN"])
+        await bus_access(ctx, uart.bus, UartRxTaken.address, 13)
+        await send(ctx, [0xEE])   # room again: nothing more is lost
+        assert await counts(ctx) == [14, 13, 4]
+        assert await read_all(ctx, uart) == [0xEE]
 
     run(m, testbench)
+
+
+def test_uart_ring_room_is_counted_modulo_the_index():
+    """The ring's room is its size less RX_WRITTEN - RX_TAKEN modulo 2^RX_INDEX_BITS: with
+    RX_TAKEN 2 below the wrap and RX_WRITTEN 0 past it, 2 bytes are waiting, 6 more fill
+    the ring of 8, the rest are lost."""
+    m = Module()
+    m.submodules.uart = uart = UART(BIT_TIME, rx_ring_size=8)
+    m.d.comb += uart.rx.eq(uart.tx)
+    top = (1 << RX_INDEX_BITS) - 2
+
+    async def testbench(ctx):
+        await bus_access(ctx, uart.bus, UartRxTaken.address, top)
+        for byte in range(8):
+            await bus_access(ctx, uart.bus, REGISTERS["DATA"], byte, max_wait=DIVISOR * 10 * 80)
+        await ctx.tick().repeat(DIVISOR * 10 * 10)
+        written, _ = await bus_access(ctx, uart.bus, UartRxWritten.address)
+        assert written == 6
+        assert (await bus_access(ctx, uart.bus, UartRxOverruns.address))[0] == 2
+        assert await ring_bytes(ctx, uart, 0, 6) == list(range(6))
+
+    run(m, testbench)
+
+
+def test_uart_ring_reader_reads_words_from_any_byte_and_feeds_the_crc():
+    """RX_AT names a byte of the ring; each RX_WORD read gives the four bytes from there on,
+    wrapping at the ring's end, and moves on four; RX_CRC_WORD does the same and continues
+    CRC over the four bytes: b"123456789" (8 bytes through it, the last by CRC_DATA) gives
+    CRC-16/CCITT-FALSE's check value 0x29B1; RX_WORD feeds nothing."""
+    from slitherlink.spec.protocol import CRC_INIT, crc16
+    from slitherlink.spec.registers import UartCrc, UartCrcData, UartRxAt, UartRxCrcWord, UartRxWord
+    m = Module()
+    m.submodules.uart = uart = UART(BIT_TIME, rx_ring_size=16)
+    m.d.comb += uart.rx.eq(uart.tx)
+    data = b"123456789" + bytes([0xA5, 0x00, 0xFF, 0x3C, 0x81, 0x7E, 0x5A])   # 16 bytes
+    words = []
+
+    async def word(ctx, register):
+        value, cycles = await bus_access(ctx, uart.bus, register.address)
+        assert cycles == 3   # two wait states
+        words.append(value)
+        return value
+
+    async def testbench(ctx):
+        for byte in data:
+            await bus_access(ctx, uart.bus, REGISTERS["DATA"], byte, max_wait=DIVISOR * 10 * 80)
+        await ctx.tick().repeat(DIVISOR * 10 * (len(data) + 2))
+        assert (await bus_access(ctx, uart.bus, UartRxWritten.address))[0] == len(data)
+        ring = data * 3
+        for start in range(16):   # from every byte, across the ring's end
+            await bus_access(ctx, uart.bus, UartRxAt.address, start)
+            for k in range(5):
+                got = await word(ctx, UartRxWord)
+                at = start + 4 * k
+                assert got == int.from_bytes(ring[at:at + 4], "little"), (start, k)
+        # the index counts as RX_WRITTEN does: beyond the ring's size it wraps
+        await bus_access(ctx, uart.bus, UartRxAt.address, 16 * 7 + 5)
+        assert await word(ctx, UartRxWord) == int.from_bytes(data[5:9], "little")
+        await bus_access(ctx, uart.bus, UartCrc.address, CRC_INIT)
+        await bus_access(ctx, uart.bus, UartRxAt.address, 0)
+        await word(ctx, UartRxCrcWord)
+        await word(ctx, UartRxWord)          # not fed
+        await bus_access(ctx, uart.bus, UartRxAt.address, 4)
+        await word(ctx, UartRxCrcWord)
+        await bus_access(ctx, uart.bus, UartCrcData.address, data[8], wstrb=1)
+        assert (await bus_access(ctx, uart.bus, UartCrc.address))[0] == 0x29B1
+        await bus_access(ctx, uart.bus, UartCrc.address, CRC_INIT)
+        await bus_access(ctx, uart.bus, UartRxAt.address, 13)
+        for _ in range(3):
+            await word(ctx, UartRxCrcWord)
+        fed = ring[13:25]
+        assert (await bus_access(ctx, uart.bus, UartCrc.address))[0] == crc16(fed, CRC_INIT)
+
+    run(m, testbench)
+    assert len(words) == 16 * 5 + 7
+
+
+def test_uart_ring_size_validation():
+    with warnings.catch_warnings():  # the half-built UARTs are never elaborated, on purpose
+        warnings.simplefilter("ignore")
+        for bad in (0, 4, 6, 100, 1 << RX_INDEX_BITS):
+            with pytest.raises(ValueError, match="power of two"):
+                UART(BIT_TIME, rx_ring_size=bad)
+        gc.collect()
+    # a build's ring holds its queue of largest requests, in a power of two from 2 KiB
+    from slitherlink.spec.protocol import OVERHEAD, QUEUE_DEPTH, solve_length
+    for rows, cols in ((1, 1), (10, 10), (36, 20), (30, 40), (64, 64)):
+        size = rx_ring_size(rows, cols)
+        assert size >= QUEUE_DEPTH * (solve_length(rows, cols) + OVERHEAD) and size >= 2048
+        assert size & (size - 1) == 0 and size < 1 << RX_INDEX_BITS
+    assert rx_ring_size(10, 10) == 2048 and rx_ring_size(64, 64) == 16384
+    with pytest.raises(ValueError, match="max_rows"):
+        rx_ring_size(65, 10)
 
 
 def test_uart_receiver_timing_and_frame_error():
@@ -104,10 +247,7 @@ def test_uart_receiver_timing_and_frame_error():
         await send(ctx, 0x5A)
         await send(ctx, 0x33, stop=0)
         await send(ctx, 0xC4)
-        word, _ = await bus_access(ctx, uart.bus, REGISTERS["DATA"])
-        assert word == 0x5A
-        word, _ = await bus_access(ctx, uart.bus, REGISTERS["DATA"])
-        assert word == 0xC4
+        assert await read_all(ctx, uart) == [0x5A, 0xC4]
         status, _ = await bus_access(ctx, uart.bus, REGISTERS["STATUS"])
         assert status & (1 << STATUS_BITS["RX_FRAME_ERROR"])
         assert (await bus_access(ctx, uart.bus, UartRxFrameErrors.address))[0] == 1
@@ -167,15 +307,6 @@ async def drive_bytes(ctx, line, data, bit_time, *, error=0.0):
     for bit, (begin, end) in zip(bits, zip(times, times[1:])):
         ctx.set(line, bit)
         await ctx.tick().repeat(end - begin)
-
-
-async def read_all(ctx, uart):
-    got = []
-    while True:
-        word, _ = await bus_access(ctx, uart.bus, REGISTERS["DATA"])
-        if word >> DATA_EMPTY:
-            return got
-        got.append(word & 0xFF)
 
 
 @pytest.mark.parametrize("bit_time", BIT_TIMES)
@@ -323,13 +454,7 @@ def test_ram_zero_wait_with_lookahead():
     ram = S.Ram(64, bytes(range(16)))
 
     async def read(ctx, addr):
-        ctx.set(ram.la_read, 1)
-        ctx.set(ram.la_addr, addr)
-        await ctx.tick()
-        ctx.set(ram.la_read, 0)
-        data, cycles = await bus_access(ctx, ram.bus, addr)
-        assert cycles == 1
-        return data
+        return await lookahead_read(ctx, ram.bus, ram.la_read, ram.la_addr, addr)
 
     async def testbench(ctx):
         assert await read(ctx, 0) == 0x03020100
@@ -407,44 +532,6 @@ def test_uart_crc_registers_equal_the_protocol_crc():
 
     run(uart, testbench)
     assert len(checked) == 5 and min(checked[:4]) >= 40
-
-
-def test_uart_rx_word_pops_four_bytes_and_status_counts_them():
-    """RX_WORD pops four received bytes, the first in bits 7:0, and STATUS.rx_level counts
-    the bytes waiting; with fewer than four waiting the missing bytes read 0."""
-    from slitherlink.spec.registers import UartRxWord
-    m = Module()
-    m.submodules.uart = uart = UART(BIT_TIME)
-    m.d.comb += uart.rx.eq(uart.tx)  # loop the line back
-    level = UartStatus.field("rx_level")
-    sent = bytes([0x11, 0xA2, 0x00, 0xFF, 0x5C, 0x07])
-    seen = []
-
-    async def rx_level(ctx):
-        status, _ = await bus_access(ctx, uart.bus, UartStatus.address)
-        return (status & level.mask) >> level.offset
-
-    async def testbench(ctx):
-        assert await rx_level(ctx) == 0
-        for byte in sent:
-            await bus_access(ctx, uart.bus, UartData.address, byte)
-        for _ in range(len(sent) * 10 * DIVISOR + 200):
-            if await rx_level(ctx) == len(sent):
-                break
-        assert await rx_level(ctx) == len(sent)
-        word, _ = await bus_access(ctx, uart.bus, UartRxWord.address)
-        seen.append(word)
-        assert word == int.from_bytes(sent[:4], "little")
-        assert await rx_level(ctx) == 2
-        word, _ = await bus_access(ctx, uart.bus, UartRxWord.address)
-        seen.append(word)
-        assert word == int.from_bytes(sent[4:], "little")
-        assert await rx_level(ctx) == 0
-        word, _ = await bus_access(ctx, uart.bus, UartData.address)
-        assert word == 1 << DATA_EMPTY
-
-    run(m, testbench)
-    assert len(seen) == 2
 
 
 def test_uart_tx_word_and_tx_crc_queue_the_stored_lanes_in_order():

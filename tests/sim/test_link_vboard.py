@@ -49,9 +49,9 @@ DEADLINE = 120.0
 #: fewest device cycles a second the virtual board runs, however busy the machine (it runs
 #: about 100 k to 1 M): bounds a wait for many cycles
 SLOWEST = 10_000
-#: the default board's rate in these tests: the fastest it offers, at which the 64-byte
-#: receive FIFO holds the fewest cycles of a full line (640 bit times), and the
-#: firmware must receive often enough also during a paper-mode search (every 32 checks)
+#: the default board's rate in these tests: the fastest it offers, at which the UART's
+#: receive ring holds the fewest cycles of a full line, and the firmware must take the
+#: frames often enough also during a paper-mode search (every 32 checks)
 RATE = rates.max_baud(DEFAULT_TARGET.clock_hz, BOARDS[DEFAULT_TARGET.board].bridge_max_baud)
 #: a puzzle whose paper-mode search runs for more than 300k checks
 LONG = "janko_0101"

@@ -60,6 +60,7 @@ def test_committed_register_doc_is_generated():
 def test_header_has_every_register_and_field():
     h = defines(c_header() + regmap.build_header(max_rows=10, max_cols=10, ram_size=16384))
     assert h["SLK_BASE"] == regmap.ACCEL.base and h["SLK_MAX_ROWS"] == 10
+    assert h["SOC_RX_RING_SIZE"] == regmap.rx_ring_size(10, 10)
     assert h["SLK_CELL_BASE"] == regmap.CELL_BASE and h["SLK_CELL_STRIDE"] == regmap.CELL_STRIDE
     for register in ACCEL_REGISTERS:
         name = regmap.c_name(register)
@@ -90,7 +91,8 @@ def test_soc_header_has_the_memory_map_and_peripheral_registers():
             assert h[name] == block.base + register.address
             for f in register.fields:
                 assert h[f"{name}_{f.name.upper()}_MASK"] == f.mask
-    assert h["SOC_UART_DATA_EMPTY_MASK"] == 1 << 31
+    assert h["SOC_UART_RX_WRITTEN_COUNT_MASK"] == (1 << regmap.RX_INDEX_BITS) - 1
+    assert h["SOC_RX_RING_BASE"] == regmap.RX_RING.base
     assert h["SOC_SYSCTL_RAM_SIZE"] == regmap.SYSCTL.base + 0x14
     # blocks do not overlap
     spans = sorted((b.base, b.base + (b.size or 1 << regmap.REGION_SHIFT)) for b in MEMORY_MAP)
