@@ -19,7 +19,7 @@ from slitherlink.spec.target import CORES, DEFAULT_TARGET, default_label_network
 from slitherlink.spec.uart import FAST_BAUD
 
 __all__ = ["DEFAULT_GRID", "DEFAULT_CLASSES", "grid_name", "parse_classes", "class_for",
-           "class_target", "vboard_params", "EVIDENCE", "parse_fmax", "evidence_fmax",
+           "class_target", "vboard_params", "DEDUCE_CORES", "EVIDENCE", "parse_fmax", "evidence_fmax",
            "fmax_for", "fmax_label"]
 
 #: The default target's grid: the first class, on the default build.
@@ -28,6 +28,8 @@ DEFAULT_GRID = (DEFAULT_TARGET.max_rows, DEFAULT_TARGET.max_cols)
 #: 30x25s and a 22x21, so 14x24 runs on 20x36 and 30x25 on a build of its own).
 DEFAULT_CLASSES = ",".join(["%dx%d" % DEFAULT_GRID, "15x15", "20x20", "20x36", "30x25",
                             "30x30", "30x40", "40x40", "60x60"])
+#: The cores (:data:`spec.target.CORES`) with the deduction engine: ``--core``'s choices.
+DEDUCE_CORES = sorted(name for name, (_, deduce) in CORES.items() if deduce)
 #: ``--fmax``'s (and the stream benchmark's ``--clock``'s) word for each class's clock from
 #: the ECP5 evidence of its build (``boards/evidence.json``).
 EVIDENCE = "evidence"

@@ -53,9 +53,9 @@ import time
 from functools import partial
 from pathlib import Path
 
-from slitherlink.bench.builds import (DEFAULT_CLASSES, DEFAULT_GRID, EVIDENCE, class_for,
-                                      class_target, evidence_fmax, grid_name, parse_classes,
-                                      parse_fmax, vboard_params)
+from slitherlink.bench.builds import (DEDUCE_CORES, DEFAULT_CLASSES, DEFAULT_GRID, EVIDENCE,
+                                      class_for, class_target, evidence_fmax, grid_name,
+                                      parse_classes, parse_fmax, vboard_params)
 from slitherlink.bench.modes import BY_NAME, MODES, compare, record
 from slitherlink.bench.peers import (DEFAULT_ENGINES, DEFAULT_PUZZLES, UsageError, choose,
                                      peer_engine, read_manifest, run_all)
@@ -63,7 +63,7 @@ from slitherlink.bench.summary import SPEEDUP_PEER, markdown, reach, seconds, su
 from slitherlink.host.engines import DEFAULT_MODE, ENGINES
 from slitherlink.host.puzzle import Puzzle, PuzzleError, parse_plain
 from slitherlink.paths import build_root, checkout
-from slitherlink.spec.target import BOARDS, CORES, DEFAULT_TARGET, LABEL_NETWORKS
+from slitherlink.spec.target import BOARDS, DEFAULT_TARGET, LABEL_NETWORKS
 
 REPO = checkout() or Path.cwd()   # the docs the benchmark updates
 PROG = "bench/hardware.py"
@@ -492,8 +492,8 @@ def rerender(args, log):
         raise UsageError(f"cannot read the results {args.from_json}: {error}") from None
     if args.fmax is not None:
         args.core = meta.get("core")
-        meta["fmax_mhz"] = resolve_fmax(args.fmax, [tuple(map(int, name.split("x")))
-                                                    for name in meta["classes"]], args)
+        meta["fmax_mhz"] = resolve_fmax(args.fmax, parse_classes(",".join(meta["classes"])),
+                                        args)
     for mode in modes:
         for rec in records[mode.name]:
             try:
@@ -651,7 +651,7 @@ def parse_args(argv):
     g.add_argument("--label-network", choices=LABEL_NETWORKS, default=target.label_network,
                    help="the label stage's row network (the same cycles; default: "
                         "%(default)s)")
-    g.add_argument("--core", choices=sorted(k for k, (_, deduce) in CORES.items() if deduce),
+    g.add_argument("--core", choices=DEDUCE_CORES,
                    default=None, help=f"the SoC variant (default: {target.core})")
     g.add_argument("--sim-baud", type=_at_least(1), default=None,
                    help="every build's simulated UART rate (default: the default target's "

@@ -41,11 +41,12 @@ import sys
 import time
 from datetime import datetime, timezone
 
-from slitherlink.bench.builds import (DEFAULT_GRID, EVIDENCE, class_for, class_target, fmax_for,
-                                      grid_name, parse_classes, parse_fmax, vboard_params)
+from slitherlink.bench.builds import (DEDUCE_CORES, DEFAULT_GRID, EVIDENCE, class_for,
+                                      class_target, fmax_for, grid_name, parse_classes,
+                                      parse_fmax, vboard_params)
 from slitherlink.host import corpus
 from slitherlink.host import protocol as P
-from slitherlink.spec.target import BOARDS, CORES, DEFAULT_TARGET, LABEL_NETWORKS
+from slitherlink.spec.target import BOARDS, DEFAULT_TARGET, LABEL_NETWORKS
 from slitherlink.spec.uart import offered_bauds
 
 #: puzzles of each class streamed, and of those sent alone for the latency
@@ -354,7 +355,7 @@ def parse_args(argv):
     p.add_argument("--rates", default="",
                    help="comma-separated rates, or 'all' (default: the start rate, 1 and "
                         "3 Mbaud, and the fastest the build offers)")
-    p.add_argument("--core", choices=sorted(k for k, (_, deduce) in CORES.items() if deduce),
+    p.add_argument("--core", choices=DEDUCE_CORES,
                    help=f"the SoC variant (default: {DEFAULT_TARGET.core})")
     p.add_argument("--label-network", choices=LABEL_NETWORKS,
                    help="the deduction engine's label network (default: the class's, "
