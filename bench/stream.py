@@ -291,7 +291,8 @@ def evidence_clock(target):
 
 def offered(target):
     """The rates ``target``'s build offers, fastest first."""
-    return offered_bauds(target.clock_hz, BOARDS[target.board].bridge_max_baud, target.baud)
+    return offered_bauds(target.uart_clock_hz, BOARDS[target.board].bridge_max_baud,
+                         target.baud)
 
 
 def default_rates(target):

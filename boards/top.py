@@ -3,8 +3,9 @@
 The facts of a board (its oscillator, FPGA, capacity, serial port, programmer, default
 clock) are :class:`spec.target.Board`'s.  What needs Amaranth is here:
 :class:`BoardSupport` is a board's platform and its clocking (a PLL or MMCM that makes
-the ``sync`` domain at the design clock from the oscillator, and a reset held until the
-clock is stable), and the clocks that clocking can make (:meth:`BoardSupport.largest_clock`).
+the ``sync`` domain at the design clock and the ``uart`` domain at
+:data:`spec.uart.UART_CLOCK_RATIO` times it from the oscillator, with resets held until
+the clocks are stable), and the clocks that clocking can make (:meth:`BoardSupport.largest_clock`).
 
 :class:`BoardTop` puts any core with the one-bit ports ``uart_rx`` (in) and
 ``uart_tx`` (out) on a board: the SoC of paper section 3 (soft CPU, firmware in
@@ -30,17 +31,20 @@ class BoardSupport:
         raise NotImplementedError
 
     def clocking(self, frequency):
-        """An elaboratable that defines the ``sync`` domain at ``frequency`` Hz
-        (with its reset), from the board's oscillator."""
+        """An elaboratable that defines the ``sync`` domain at ``frequency`` Hz and the
+        ``uart`` domain at UART_CLOCK_RATIO times it (with their resets), from the board's
+        oscillator."""
         raise NotImplementedError
 
     def clock_parameters(self, frequency):
-        """The clocking's dividers for ``frequency`` Hz; ValueError when it cannot make it."""
+        """The clocking's dividers for ``frequency`` Hz (and UART_CLOCK_RATIO times it);
+        ValueError when it cannot make both exactly."""
         raise NotImplementedError
 
     def clock_settings(self):
         """Every ``(numerator, denominator)`` such that the clocking makes
-        ``oscillator_hz * numerator / denominator`` (not necessarily distinct)."""
+        ``oscillator_hz * numerator / denominator`` and UART_CLOCK_RATIO times it (not
+        necessarily distinct)."""
         raise NotImplementedError
 
     def check_frequency(self, frequency):
@@ -62,9 +66,10 @@ class BoardSupport:
 class BoardTop(Elaboratable):
     """The top level of a bitstream: the board's clocking, the UART pins and the core.
 
-    ``core`` needs the ports ``uart_rx`` (In(1)) and ``uart_tx`` (Out(1)), in the
-    ``sync`` domain.  The receive pin passes a two-flop synchroniser (idle high)
-    before it reaches the core.  LED 0 shows the core's ``trap`` (if it has one),
+    ``core`` needs the ports ``uart_rx`` (In(1)) and ``uart_tx`` (Out(1)), in the domain
+    its ``line_domain`` attribute names (``uart``: the SoC's) or else ``sync``.  The
+    receive pin passes a two-flop synchroniser (idle high) in that domain before it reaches
+    the core.  LED 0 shows the core's ``trap`` (if it has one),
     LED 1 blinks once a second while the design clock runs out of reset.
     """
 
@@ -85,7 +90,9 @@ class BoardTop(Elaboratable):
         m.submodules.core = self.core
 
         uart = platform.request("uart", 0)
-        m.submodules.uart_rx_sync = FFSynchronizer(uart.rx.i, self.core.uart_rx, init=1)
+        m.submodules.uart_rx_sync = FFSynchronizer(
+            uart.rx.i, self.core.uart_rx, init=1,
+            o_domain=getattr(self.core, "line_domain", "sync"))
         m.d.comb += uart.tx.o.eq(self.core.uart_tx)
 
         # LED 0 lights when the CPU traps (a firmware bug), LED 1 blinks at 1 Hz

@@ -4,9 +4,11 @@ The board's facts are :data:`spec.target.ULX3S`'s.  Yosys, nextpnr-ecp5 and ecpp
 (all from PyPI, as WebAssembly) build a real bitstream and a real post-route timing
 report on any machine, so this board is where the design's Fmax is measured (the
 evidence of :mod:`boards.evidence`).  The 25 MHz oscillator (G2) feeds an EHXPLLL that
-makes the design clock (``--clock`` changes it; the build checks the routed Fmax).  The
-ULX3S has no reset button wired to the design, so the ``sync`` reset is a power-on
-reset: held for 2**12 cycles after configuration and while the PLL is not locked.  The
+makes the design clock on CLKOP (``--clock`` changes it; the build checks the routed
+Fmax) and the UART's clock, exactly :data:`spec.uart.UART_CLOCK_RATIO` times it, on CLKOS.
+The ULX3S has no reset button wired to the design, so the ``sync`` and ``uart`` resets
+are a power-on reset: held for 2**12 cycles after configuration and while the PLL is not
+locked.  The
 UART goes through the on-board FT231X: FPGA rx on M1, tx on L4.
 """
 
@@ -15,6 +17,7 @@ from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
 from slitherlink.spec.target import ULX3S
+from slitherlink.spec.uart import UART_CLOCK_RATIO
 
 from .top import BoardSupport
 
@@ -31,27 +34,31 @@ POR_BITS = 12
 
 def pll_settings(f_in):
     """Every ``(CLKI_DIV, CLKFB_DIV, CLKOP_DIV)`` of an EHXPLLL fed with ``f_in`` and fed
-    back from CLKOP whose phase detector, VCO and output are within range."""
+    back from CLKOP whose phase detector, VCO and outputs are within range: CLKOP the
+    design clock and CLKOS (CLKOS_DIV = CLKOP_DIV / UART_CLOCK_RATIO) the UART's, so
+    CLKOP's divider is a multiple of the ratio."""
     for clki_div in range(1, 129):
         pfd = f_in / clki_div
         if not _PFD_MIN <= pfd <= _PFD_MAX:
             continue
         for clkfb_div in range(1, 81):
             f_out = pfd * clkfb_div
-            if not _OUT_MIN <= f_out <= _OUT_MAX:
+            if not _OUT_MIN <= f_out <= _OUT_MAX / UART_CLOCK_RATIO:
                 continue
-            for clkop_div in range(1, 129):
+            for clkop_div in range(UART_CLOCK_RATIO, 129, UART_CLOCK_RATIO):
                 if _VCO_MIN <= f_out * clkop_div <= _VCO_MAX:
                     yield clki_div, clkfb_div, clkop_div
 
 
 def pll_parameters(f_in, f_out):
     """``(CLKI_DIV, CLKFB_DIV, CLKOP_DIV)`` of an EHXPLLL fed back from CLKOP that
-    makes exactly ``f_out`` from ``f_in`` (the VCO as close to 600 MHz as possible,
-    as ``ecppll`` chooses).  Raises ValueError when no such setting exists."""
-    if not _OUT_MIN <= f_out <= _OUT_MAX:
-        raise ValueError(f"an ECP5 PLL cannot make {f_out / 1e6:g} MHz "
-                         f"({_OUT_MIN / 1e6:g} to {_OUT_MAX / 1e6:g} MHz)")
+    makes exactly ``f_out`` from ``f_in`` and exactly UART_CLOCK_RATIO times it
+    (:func:`pll_settings`; the VCO as close to 600 MHz as possible, as ``ecppll``
+    chooses).  Raises ValueError when no such setting exists."""
+    if not _OUT_MIN <= f_out <= _OUT_MAX / UART_CLOCK_RATIO:
+        raise ValueError(f"an ECP5 PLL cannot make {f_out / 1e6:g} MHz and "
+                         f"{UART_CLOCK_RATIO} times it ({_OUT_MIN / 1e6:g} to "
+                         f"{_OUT_MAX / 1e6:g} MHz)")
     best = None
     for clki_div, clkfb_div, clkop_div in pll_settings(f_in):
         if abs(f_in / clki_div * clkfb_div - f_out) > 1e-6 * f_out:
@@ -60,14 +67,14 @@ def pll_parameters(f_in, f_out):
         if best is None or score < best[0]:
             best = (score, (clki_div, clkfb_div, clkop_div))
     if best is None:
-        raise ValueError(f"an ECP5 PLL cannot make exactly {f_out / 1e6:g} MHz "
-                         f"from {f_in / 1e6:g} MHz")
+        raise ValueError(f"an ECP5 PLL cannot make exactly {f_out / 1e6:g} MHz and "
+                         f"{UART_CLOCK_RATIO} times it from {f_in / 1e6:g} MHz")
     return best[1]
 
 
 class ULX3SClocking(Elaboratable):
-    """The ``sync`` domain at ``frequency`` Hz from the 25 MHz oscillator (an EHXPLLL),
-    with a power-on reset."""
+    """The ``sync`` domain at ``frequency`` Hz and the ``uart`` domain at UART_CLOCK_RATIO
+    times it from the 25 MHz oscillator (an EHXPLLL), with a power-on reset."""
 
     def __init__(self, board_clock, frequency):
         self.board_clock = board_clock
@@ -77,16 +84,19 @@ class ULX3SClocking(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         m.domains.sync = ClockDomain("sync")
+        m.domains.uart = ClockDomain("uart")
         m.domains.por = ClockDomain("por", reset_less=True)
 
         clk25 = platform.request(platform.default_clk, 0)
 
         clki_div, clkfb_div, clkop_div = self.parameters
         clk = Signal()
+        clk_uart = Signal()
         locked = Signal()
         m.submodules.pll = Instance("EHXPLLL",
             a_FREQUENCY_PIN_CLKI=f"{self.board_clock / 1e6:g}",
             a_FREQUENCY_PIN_CLKOP=f"{self.frequency / 1e6:g}",
+            a_FREQUENCY_PIN_CLKOS=f"{self.frequency * UART_CLOCK_RATIO / 1e6:g}",
             a_ICP_CURRENT="12",
             a_LPF_RESISTOR="8",
             a_MFG_ENABLE_FILTEROPAMP="1",
@@ -104,12 +114,17 @@ class ULX3SClocking(Elaboratable):
             p_CLKOP_DIV=clkop_div,
             p_CLKOP_CPHASE=(clkop_div - 1) // 2,
             p_CLKOP_FPHASE=0,
+            p_CLKOS_ENABLE="ENABLED",
+            p_CLKOS_DIV=clkop_div // UART_CLOCK_RATIO,
+            p_CLKOS_CPHASE=(clkop_div // UART_CLOCK_RATIO - 1) // 2,
+            p_CLKOS_FPHASE=0,
             p_FEEDBK_PATH="CLKOP",
             p_CLKFB_DIV=clkfb_div,
             i_RST=0,
             i_STDBY=0,
             i_CLKI=clk25.i,
             o_CLKOP=clk,
+            o_CLKOS=clk_uart,
             i_CLKFB=clk,
             i_PHASESEL0=0,
             i_PHASESEL1=0,
@@ -118,14 +133,16 @@ class ULX3SClocking(Elaboratable):
             i_PHASELOADREG=1,
             i_PLLWAKESYNC=0,
             i_ENCLKOP=0,
+            i_ENCLKOS=0,
             o_LOCK=locked,
         )
         m.d.comb += [
             ClockSignal("sync").eq(clk),
             ClockSignal("por").eq(clk),
+            ClockSignal("uart").eq(clk_uart),
         ]
-        # nextpnr derives the 'sync' clock's constraint from the PLL's input
-        # frequency and dividers (FREQUENCY_PIN_CLKI); boards.build checks it.
+        # nextpnr derives the 'sync' and 'uart' clocks' constraints from the PLL's input
+        # frequency and dividers (FREQUENCY_PIN_CLKI); boards.build checks them.
 
         # Power-on reset: the flip-flops start at their init values after
         # configuration (ECP5's PUR); the counter holds reset until it wraps.
@@ -134,6 +151,7 @@ class ULX3SClocking(Elaboratable):
         with m.If(~por_done):
             m.d.por += Cat(por_count, por_done).eq(por_count + 1)
         m.submodules.reset_sync = ResetSynchronizer(~locked | ~por_done, domain="sync")
+        m.submodules.reset_sync_uart = ResetSynchronizer(~locked | ~por_done, domain="uart")
 
         # ULX3S convention: hold the ESP32's GPIO0 high, so that the ESP32 (when
         # it runs its FPGA-loader firmware) does not reboot the FPGA.

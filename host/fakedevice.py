@@ -224,9 +224,10 @@ class FakeDevice:
             raise ValueError(f"delay must be >= 0, not {delay}")
         self.max_rows, self.max_cols = max_rows, max_cols
         self.clock_hz = int(clock_hz)
+        self.uart_hz = uart.uart_clock_hz(self.clock_hz)   # the rates are made from it
         self.start_baud = self.baud = int(baud)  # the device's rate: at start, and now
         bridge = get_board(DEFAULT_TARGET.board).bridge_max_baud
-        self.max_baud = uart.max_baud(self.clock_hz, bridge, self.start_baud) \
+        self.max_baud = uart.max_baud(self.uart_hz, bridge, self.start_baud) \
             if max_baud is None else int(max_baud)
         self.max_payload = P.solve_length(max_rows, max_cols)
         self.baudrate = self.baud     # the host's rate on the line (pyserial's attribute)
@@ -536,13 +537,13 @@ class FakeDevice:
             rate = P.decode_set_baud(frame)
         except P.ProtocolError as refused:
             return error(refused.code, refused.detail)
-        wanted = round(self.clock_hz / rate) if rate else 0
+        wanted = round(self.uart_hz / rate) if rate else 0
         try:
-            bit_time = set_baud_bit_time(self.clock_hz, self.max_baud, rate)
+            bit_time = set_baud_bit_time(self.uart_hz, self.max_baud, rate)
         except ValueError:
             return error(P.ErrorCode.BAD_BAUD, wanted if wanted <= 0xFFFF else 0)
-        self._send(P.encode_baud(baud_of(self.clock_hz, bit_time),
-                                 divisor_for(self.clock_hz, rate), seq=frame.seq), at)
+        self._send(P.encode_baud(baud_of(self.uart_hz, bit_time),
+                                 divisor_for(self.uart_hz, rate), seq=frame.seq), at)
         self._confirm = None
         self._switch = (self._tx_free, rate)
         return None

@@ -19,8 +19,9 @@ compiler: it takes the firmware's RAM image, which the caller builds first
 
     image = build_firmware(10, 10)                     # firmware.build
     soc = SoC(DEFAULT_TARGET, firmware=image)
-    # ports: uart_rx (in), uart_tx (out), trap (out), uart_served (out); clock and
-    # reset: the sync domain
+    # ports: uart_rx (in), uart_tx (out), trap (out), uart_served (out); clocks and
+    # resets: the sync domain (the design clock) and the uart domain (the UART's line
+    # side, spec.uart.UART_CLOCK_RATIO times the design clock, in phase)
 
 ``ram_size`` defaults to the image's ``ram_size`` attribute (the firmware build
 sets it: an image runs only with the RAM it was linked for, its stack at the top).
@@ -34,14 +35,14 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.target import get_board
-from slitherlink.spec.uart import bit_time_for, max_baud
+from slitherlink.spec.uart import bit_time_for, max_baud, uart_clock_hz
 from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_SHIFT, RX_RING,
                                         SYSCTL, UART as UART_BLOCK, WINDOW_SIZE, ClockHz,
                                         CyclesHi, CyclesLo, MaxBaud, RamSize, StartBaud,
                                         rx_ring_size)
 
 from . import bus
-from .uart import UART
+from .uart import LINE_DOMAIN, UART
 
 __all__ = ["SoC", "Ram", "SysCtl", "picorv32_source", "MissingPackage", "TOP_NAME"]
 
@@ -162,13 +163,15 @@ class SoC(wiring.Component):
     CPU stopped on an illegal instruction or misaligned access; a firmware
     bug), ``uart_served`` (out: high in each cycle in which an access of the CPU to
     the UART's registers completes; the firmware serves its link at least every
-    :data:`spec.protocol.SERVICE_INTERVAL_CYCLES`, which the virtual board watches).  Clock and reset are the ``sync`` domain (``clk``, ``rst`` active
-    high in the Verilog).
+    :data:`spec.protocol.SERVICE_INTERVAL_CYCLES`, which the virtual board watches).  Clocks
+    and resets: the ``sync`` domain (``clk``, ``rst`` active high in the Verilog) and the
+    UART's line side, the ``uart`` domain (``uart_clk``, ``uart_rst``) at
+    :data:`spec.uart.UART_CLOCK_RATIO` times the design clock, in phase with it.
 
     ``target`` (:class:`spec.target.Target`): the engines, the grid, the deduction
     engine's band height, label network and trail, the design clock and the UART's
-    start rate (the fastest it offers follows from the board's bridge and the clock).  A window without its engine reads 0, and the firmware then refuses that
-    mode.  ``firmware``: the RAM image (bytes, built by :mod:`firmware.build`);
+    start rate (the fastest it offers follows from the board's bridge and the UART's
+    clock).  A window without its engine reads 0, and the firmware then refuses that mode.  ``firmware``: the RAM image (bytes, built by :mod:`firmware.build`);
     ``ram_size`` the RAM it was built for (default: the image's ``ram_size`` attribute).
     """
 
@@ -177,15 +180,18 @@ class SoC(wiring.Component):
     trap: Out(1)
     uart_served: Out(1)
 
+    #: the domain of ``uart_rx`` and ``uart_tx`` (boards.top.BoardTop)
+    line_domain = LINE_DOMAIN
+
     def __init__(self, target, *, firmware, ram_size=None):
         from .accelerator import Accelerator
         from .deduce.engine import DeduceEngine
         self.target = target
         self.max_rows, self.max_cols = target.max_rows, target.max_cols
         self.clock_hz, self.baud = int(target.clock_hz), int(target.baud)
-        self.bit_time = bit_time_for(self.clock_hz, self.baud)
-        self.max_baud = max_baud(self.clock_hz, get_board(target.board).bridge_max_baud,
-                                 self.baud)
+        self.bit_time = bit_time_for(uart_clock_hz(self.clock_hz), self.baud)
+        self.max_baud = max_baud(uart_clock_hz(self.clock_hz),
+                                 get_board(target.board).bridge_max_baud, self.baud)
         if not isinstance(firmware, (bytes, bytearray)):
             raise TypeError(f"firmware must be the RAM image (bytes), not "
                             f"{type(firmware).__name__}")

@@ -1,7 +1,14 @@
 """A UART for the SoC (paper Fig. 7: the host talks to the CPU over a serial line).
 
-8 data bits, no parity, 1 stop bit, LSB first.  The bit time is a register, DIVISOR
-(clock cycles a bit with :data:`spec.uart.DIVISOR_FRACTION_BITS` fractional bits, reset to
+8 data bits, no parity, 1 stop bit, LSB first.  The line side (the receiver, the
+transmitter and their bit clocks) runs in the ``uart`` clock domain, at
+:data:`spec.uart.UART_CLOCK_RATIO` times the design clock (``sync``), so the line can be
+faster than the engines allow the design clock to be; everything the CPU sees (the
+registers, the receive ring, the CRC, the counters) is in ``sync``.  Received bytes cross
+into ``sync`` through a small asynchronous FIFO and the bytes to send the other way through
+the transmit FIFO (:class:`amaranth.lib.fifo.AsyncFIFO` both); the transmitter's state comes
+back through a synchroniser, and DIVISOR through another (:class:`UART`).  The bit time is a
+register, DIVISOR (UART clock cycles a bit with :data:`spec.uart.DIVISOR_FRACTION_BITS` fractional bits, reset to
 the build's start rate, :func:`spec.uart.bit_time_for`): a :class:`BitClock` makes each
 bit last N or N+1 whole cycles, so every rate the clock carries is made to a fraction of
 a percent and the firmware can switch rates (SET_BAUD, docs/protocol.md).  The receiver
@@ -24,10 +31,10 @@ clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is 
 its CRC made in one pass).
 """
 
-from amaranth import C, Cat, Module, Mux, Signal
+from amaranth import C, Cat, DomainRenamer, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
-from amaranth.lib.fifo import SyncFIFOBuffered
+from amaranth.lib.fifo import AsyncFIFO
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -43,7 +50,14 @@ from . import bus
 from .bus import field_of
 from .crc import CRC16
 
-__all__ = ["UART", "UARTRx", "UARTTx", "BitClock"]
+__all__ = ["UART", "UARTRx", "UARTTx", "BitClock", "LINE_DOMAIN"]
+
+#: The clock domain of the UART's line side.
+LINE_DOMAIN = "uart"
+#: Entries of the FIFO that brings received bytes into ``sync``: it is emptied one a
+#: design clock and a byte comes every 10 bit times (75 UART cycles or more), so it never
+#: fills; the smallest AsyncFIFO.
+_RX_CROSSING_DEPTH = 4
 
 #: One clock cycle in the bit time's units.
 _CYCLE = 1 << DIVISOR_FRACTION_BITS
@@ -192,16 +206,51 @@ class UART(wiring.Component):
 
     def elaborate(self, platform):
         m = Module()
-        m.submodules.receiver = receiver = UARTRx()
-        m.submodules.transmitter = transmitter = UARTTx()
-        m.submodules.tx_fifo = tx_fifo = SyncFIFOBuffered(width=8, depth=self.tx_depth)
+        line = DomainRenamer(LINE_DOMAIN)
+        m.submodules.receiver = receiver = line(UARTRx())
+        m.submodules.transmitter = transmitter = line(UARTTx())
+        m.submodules.rx_fifo = rx_fifo = AsyncFIFO(width=9, depth=_RX_CROSSING_DEPTH,
+                                                   w_domain=LINE_DOMAIN, r_domain="sync")
+        m.submodules.tx_fifo = tx_fifo = AsyncFIFO(width=8, depth=self.tx_depth,
+                                                   w_domain="sync", r_domain=LINE_DOMAIN)
         bit_time = Signal(DIVISOR_BITS, init=self.bit_time)
+        # DIVISOR into the line side: a plain synchroniser suffices, as the firmware writes
+        # it only to switch rates, with the transmitter idle and nothing to send until the
+        # reply at the new rate, and clears the receive ring after it: a value torn for a
+        # UART cycle while its bits settle can only spoil a byte of the old rate, which
+        # means nothing at the new one (docs/protocol.md, SET_BAUD)
+        line_bit_time = Signal(DIVISOR_BITS, init=self.bit_time)
+        m.submodules.bit_time_sync = FFSynchronizer(bit_time, line_bit_time,
+                                                    o_domain=LINE_DOMAIN, init=self.bit_time)
 
         m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
-                     receiver.bit_time.eq(bit_time), transmitter.bit_time.eq(bit_time),
+                     receiver.bit_time.eq(line_bit_time), transmitter.bit_time.eq(line_bit_time),
                      transmitter.data.eq(tx_fifo.r_data), transmitter.valid.eq(tx_fifo.r_rdy),
-                     tx_fifo.r_en.eq(transmitter.ready)]
+                     tx_fifo.r_en.eq(transmitter.ready),
+                     rx_fifo.w_data.eq(Cat(receiver.data, receiver.frame_error)),
+                     rx_fifo.w_en.eq(receiver.valid | receiver.frame_error),
+                     rx_fifo.r_en.eq(1)]
+        received = rx_fifo.r_rdy & ~rx_fifo.r_data[8]       # a good byte, in sync
+        framing = rx_fifo.r_rdy & rx_fifo.r_data[8]         # a 0 stop bit, in sync
 
+        # tx_idle: the last stop bit has left the pin.  The line side is busy from the
+        # cycle it sees a byte in the FIFO until that byte's stop bit ends; its `busy`
+        # crosses into sync through two flip-flops, as the FIFO's read pointer does, from
+        # the same UART clock edge (the one that takes the byte), so the pointer may arrive
+        # a cycle before `busy`: the FIFO counts as empty only once it has been so for
+        # three cycles, which leaves no window in which a byte in flight reads idle
+        line_busy = Signal()
+        m.d[LINE_DOMAIN] += line_busy.eq(tx_fifo.r_rdy | ~transmitter.idle)
+        busy = Signal()
+        m.submodules.busy_sync = FFSynchronizer(line_busy, busy)
+        # (the FIFO's w_level is a register: it counts a byte from the cycle after its push,
+        # so a push in the cycle before counts as one more byte)
+        pushed = Signal()
+        m.d.sync += pushed.eq(tx_fifo.w_en & tx_fifo.w_rdy)
+        empty = (tx_fifo.w_level == 0) & ~pushed
+        was_empty = Signal(2)
+        m.d.sync += was_empty.eq(Cat(empty, was_empty[0]))
+        tx_idle = empty & was_empty.all() & ~busy
         # the receive ring: byte `written` goes into lane written % 4 of word written / 4
         # (modulo the ring), unless the ring holds rx_ring_size bytes not taken
         m.submodules.ring = ring = Memory(shape=32, depth=self.rx_ring_size // 4, init=[])
@@ -212,7 +261,7 @@ class UART(wiring.Component):
         full = Signal()
         m.d.comb += [full.eq((written - taken)[:RX_INDEX_BITS] == self.rx_ring_size),
                      ring_write.addr.eq(written[2:]),
-                     ring_write.data.eq(receiver.data.replicate(4)),
+                     ring_write.data.eq(rx_fifo.r_data[:8].replicate(4)),
                      self.ring.ready.eq(self.ring.valid), self.ring.rdata.eq(ring_read.data)]
 
         # RX_AT, RX_WORD: `low` is the ring's word that holds byte `at`; a read fetches the
@@ -234,13 +283,13 @@ class UART(wiring.Component):
         overrun, frame_error = Signal(), Signal()
         overruns = Signal(UartRxOverruns.field("count").width)
         frame_errors = Signal(UartRxFrameErrors.field("count").width)
-        with m.If(receiver.valid):
+        with m.If(received):
             with m.If(full):
                 m.d.sync += [overrun.eq(1), overruns.eq(overruns + 1)]
             with m.Else():
                 m.d.comb += ring_write.en.eq(Cat(*(written[:2] == lane for lane in range(4))))
                 m.d.sync += written.eq(written + 1)
-        with m.If(receiver.frame_error):
+        with m.If(framing):
             m.d.sync += [frame_error.eq(1), frame_errors.eq(frame_errors + 1)]
 
         # TX_WORD, TX_CRC: the stored lanes' bytes go into the TX FIFO one a clock behind
@@ -252,7 +301,7 @@ class UART(wiring.Component):
         with m.If(queue_lanes[0]):
             m.d.comb += [tx_fifo.w_data.eq(queue_bytes[:8]), tx_fifo.w_en.eq(1)]
         m.d.sync += [queue_bytes.eq(queue_bytes >> 8), queue_lanes.eq(queue_lanes >> 1)]
-        word_room = ~queuing & (tx_fifo.w_level <= self.tx_depth - 4)
+        word_room = ~queuing & ~pushed & (tx_fifo.w_level <= self.tx_depth - 4)
 
         m.submodules.crc = crc = CRC16()
         b = self.bus
@@ -281,7 +330,7 @@ class UART(wiring.Component):
                 with m.Else():
                     m.d.sync += rdata.eq(bus.pack(
                         UartStatus, tx_ready=tx_fifo.w_rdy,
-                        tx_idle=~tx_fifo.r_rdy & ~queuing & transmitter.idle,
+                        tx_idle=tx_idle & ~queuing,
                         tx_word_ready=word_room, rx_overrun=overrun, rx_frame_error=frame_error))
             with m.Elif(reg == UartRxOverruns.address >> 2):
                 m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, overruns))]

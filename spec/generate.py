@@ -58,13 +58,14 @@ def outputs(root=REPO):
 
 def uart_rates_markdown():
     """The rates each board's default build offers (:func:`spec.uart.offered_bauds`)."""
-    lines = ["| board | default build's clock | USB-UART bridge (fastest rate) | rates offered, "
-             "baud (the first: VERSION's `max_baud`, what the host asks for) |",
-             "|---|---|---|---|"]
+    lines = ["| board | default build's clock | UART clock | USB-UART bridge (fastest rate) "
+             "| rates offered, baud (the first: VERSION's `max_baud`, what the host asks for) |",
+             "|---|---|---|---|---|"]
     for board in target.BOARDS.values():
         build = target.default_target(board.name)
-        rates = uart.offered_bauds(build.clock_hz, board.bridge_max_baud, build.baud)
-        lines.append(f"| {board.title} | {target.mhz(build.clock_hz)} MHz | {board.uart_bridge} "
+        rates = uart.offered_bauds(build.uart_clock_hz, board.bridge_max_baud, build.baud)
+        lines.append(f"| {board.title} | {target.mhz(build.clock_hz)} MHz "
+                     f"| {target.mhz(build.uart_clock_hz)} MHz | {board.uart_bridge} "
                      f"({board.bridge_max_baud:,}) | {', '.join(f'{r:,}' for r in rates)} |")
     return "\n".join(lines) + "\n"
 

@@ -33,7 +33,8 @@ from enum import IntEnum
 from slitherlink.spec.combinations import Attribute, MAX_PATTERNS
 from slitherlink.spec.counters import DEDUCE_COUNTERS, ENGINE_CLOCKS
 from slitherlink.spec.protocol import OVERHEAD, QUEUE_DEPTH, solve_length
-from slitherlink.spec.uart import DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME
+from slitherlink.spec.uart import (DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME,
+                                   UART_CLOCK_RATIO)
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
            "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
@@ -396,16 +397,16 @@ class UartRxFrameErrors(Register, address=0xC, access="r"):
 
 
 class UartDivisor(Register, address=0x10, access="rw"):
-    """The bit time of both directions, in clock cycles (spec.uart.bit_time_for); reset: the
-    build's start rate.
+    """The bit time of both directions, in the UART's clock cycles (spec.uart.bit_time_for);
+    reset: the build's start rate.
 
-    Each bit lasts ``cycles`` or ``cycles + 1`` clock cycles, so that bit k starts within a
+    Each bit lasts ``cycles`` or ``cycles + 1`` of the UART's clock cycles, so that bit k starts within a
     cycle of k times the exact bit time.  The firmware writes it for SET_BAUD, with the
     transmitter idle; it never writes less than spec.uart.MIN_BIT_TIME.
     """
     fraction: Field(DIVISOR_FRACTION_BITS, "the bit time's fraction of a cycle, in "
                     f"1/{1 << DIVISOR_FRACTION_BITS}")
-    cycles: Field(DIVISOR_CYCLE_BITS, "the bit time's whole clock cycles")
+    cycles: Field(DIVISOR_CYCLE_BITS, "the bit time's whole UART clock cycles")
 
 
 class UartCrc(Register, address=0x14, access="rw"):
@@ -493,7 +494,8 @@ class CyclesHi(Register, address=0x04, access="r"):
 
 
 class ClockHz(Register, address=0x08, access="r"):
-    """The build's clock frequency."""
+    """The build's design clock frequency; the UART's clock is SOC_UART_CLOCK_RATIO
+    (spec.uart.UART_CLOCK_RATIO) times it."""
     value: Field(32, "Hz")
 
 
@@ -503,8 +505,8 @@ class StartBaud(Register, address=0x0C, access="r"):
 
 
 class MaxBaud(Register, address=0x10, access="r"):
-    """The fastest rate the build offers: its board's USB-UART bridge's as its clock makes
-    it (spec.uart.max_baud)."""
+    """The fastest rate the build offers: its board's USB-UART bridge's as its UART clock
+    makes it (spec.uart.max_baud)."""
     value: Field(32, "bits per second")
 
 
@@ -706,7 +708,9 @@ def soc_header():
         lines.append(f"#define {block.prefix}_BASE 0x{block.base:08X}u")
     lines += [f"#define SOC_UART_TX_DEPTH {UART_TX_DEPTH}u",
               "/* spec.uart.MIN_BIT_TIME: the shortest bit time, in DIVISOR's units */",
-              f"#define SOC_UART_MIN_BIT_TIME {MIN_BIT_TIME}u", ""]
+              f"#define SOC_UART_MIN_BIT_TIME {MIN_BIT_TIME}u",
+              "/* spec.uart.UART_CLOCK_RATIO: the UART's clock over the design clock */",
+              f"#define SOC_UART_CLOCK_RATIO {UART_CLOCK_RATIO}u", ""]
     for block in (UART, SYSCTL):
         for register in block.registers:
             lines += _register_defines(block.prefix, register, block.base)

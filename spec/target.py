@@ -5,10 +5,10 @@ which board it is for (:class:`Board`: the facts of the board, its oscillator, i
 its USB-UART bridge), whether it carries the paper's accelerator (paper mode, paper
 section 3) and the deduction engine (deduce mode, docs/design.md section 6), the largest
 puzzle it takes, the deduction engine's band height, label network and trail, its
-design clock and its UART's rate.  ``make bitstream`` builds one for a board, the
-virtual board simulates one (by default exactly what ``make bitstream`` builds for the
-Arty), the cocotb system tests and the Verilog export take one; every default is
-declared here, once.
+design clock (the UART's clock follows from it, :func:`spec.uart.uart_clock_hz`) and its
+UART's rate.  ``make bitstream`` builds one for a board, the virtual board simulates one
+(by default exactly what ``make bitstream`` builds for the Arty), the cocotb system tests
+and the Verilog export take one; every default is declared here, once.
 
 The defaults of a board's build are :func:`default_target`'s; :data:`DEFAULT_TARGET` is
 the Arty A7-35T's, the primary board.  Plain data: the gateware, the boards and the
@@ -18,7 +18,7 @@ simulators turn a target into hardware (``boards.design``).
 import dataclasses
 from dataclasses import dataclass, field
 
-from .uart import DEFAULT_BAUD, divisor_for
+from .uart import DEFAULT_BAUD, divisor_for, uart_clock_hz
 
 __all__ = ["Board", "BOARDS", "Target", "CORES", "LABEL_NETWORKS", "PAPER_CLOCK_HZ",
            "DEFAULT_TARGET", "PAIRS_MAX_POINTS", "default_label_network", "default_target",
@@ -134,9 +134,9 @@ class Target:
     (deduce mode) of ``band`` framed rows a word (1 to ``max_rows + 2``; the whole framed
     grid at once is the fully parallel array), ``label_network`` (:data:`LABEL_NETWORKS`)
     and ``trail_depth`` decisions on its trail; ``max_rows`` x ``max_cols``: the largest
-    puzzle it takes; ``clock_hz``: the design clock; ``baud``: the UART's rate (a whole
-    number of clock cycles a bit, :func:`spec.uart.divisor_for`).  Raises ValueError (one
-    line) for a target that cannot be built.
+    puzzle it takes; ``clock_hz``: the design clock (:attr:`uart_clock_hz` the UART's);
+    ``baud``: the UART's rate (:func:`spec.uart.divisor_for` at the UART's clock).  Raises
+    ValueError (one line) for a target that cannot be built.
     """
     board: str = ARTY.name
     paper: bool = True
@@ -164,7 +164,12 @@ class Target:
             raise ValueError(f"label network must be one of {', '.join(LABEL_NETWORKS)}, "
                              f"not {self.label_network!r}")
         _positive_int("clock_hz", self.clock_hz)
-        divisor_for(self.clock_hz, self.baud)
+        divisor_for(self.uart_clock_hz, self.baud)
+
+    @property
+    def uart_clock_hz(self):
+        """The UART's clock, the line side's (:func:`spec.uart.uart_clock_hz`)."""
+        return uart_clock_hz(self.clock_hz)
 
     @property
     def core(self):

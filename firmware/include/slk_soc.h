@@ -11,6 +11,8 @@
 #define SOC_UART_TX_DEPTH 64u
 /* spec.uart.MIN_BIT_TIME: the shortest bit time, in DIVISOR's units */
 #define SOC_UART_MIN_BIT_TIME 1920u
+/* spec.uart.UART_CLOCK_RATIO: the UART's clock over the design clock */
+#define SOC_UART_CLOCK_RATIO 2u
 
 /* UartData (w): Queue a byte for sending (the receiver's bytes are in RX_RING). */
 #define SOC_UART_DATA 0x10000000u
@@ -40,7 +42,7 @@
 #define SOC_UART_RX_FRAME_ERRORS_COUNT_SHIFT 0u
 #define SOC_UART_RX_FRAME_ERRORS_COUNT_MASK 0xFFFFFFFFu
 
-/* UartDivisor (rw): The bit time of both directions, in clock cycles (spec.uart.bit_time_for); reset: the */
+/* UartDivisor (rw): The bit time of both directions, in the UART's clock cycles (spec.uart.bit_time_for); */
 #define SOC_UART_DIVISOR 0x10000010u
 #define SOC_UART_DIVISOR_FRACTION_SHIFT 0u
 #define SOC_UART_DIVISOR_FRACTION_MASK 0x000000FFu
@@ -102,7 +104,7 @@
 #define SOC_SYSCTL_CYCLES_HI_VALUE_SHIFT 0u
 #define SOC_SYSCTL_CYCLES_HI_VALUE_MASK 0xFFFFFFFFu
 
-/* ClockHz (r): The build's clock frequency. */
+/* ClockHz (r): The build's design clock frequency; the UART's clock is SOC_UART_CLOCK_RATIO */
 #define SOC_SYSCTL_CLOCK_HZ 0x10001008u
 #define SOC_SYSCTL_CLOCK_HZ_VALUE_SHIFT 0u
 #define SOC_SYSCTL_CLOCK_HZ_VALUE_MASK 0xFFFFFFFFu
@@ -112,7 +114,7 @@
 #define SOC_SYSCTL_START_BAUD_VALUE_SHIFT 0u
 #define SOC_SYSCTL_START_BAUD_VALUE_MASK 0xFFFFFFFFu
 
-/* MaxBaud (r): The fastest rate the build offers: its board's USB-UART bridge's as its clock makes */
+/* MaxBaud (r): The fastest rate the build offers: its board's USB-UART bridge's as its UART clock */
 #define SOC_SYSCTL_MAX_BAUD 0x10001010u
 #define SOC_SYSCTL_MAX_BAUD_VALUE_SHIFT 0u
 #define SOC_SYSCTL_MAX_BAUD_VALUE_MASK 0xFFFFFFFFu

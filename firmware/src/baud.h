@@ -15,7 +15,7 @@ uint32_t baud_max(void);
    offer it: a bit time below SOC_UART_MIN_BIT_TIME, more than DIVISOR holds, or
    faster than baud_max(). */
 uint32_t baud_bit_time(uint32_t baud);
-/* Whole clock cycles a bit for `baud`, rounded (BAD_BAUD's detail): 0 beyond 16 bits. */
+/* Whole UART clock cycles a bit for `baud`, rounded (BAD_BAUD's detail): 0 beyond 16 bits. */
 uint32_t baud_divisor(uint32_t baud);
 /* The rate a DIVISOR of bit_time makes (spec.uart.baud_of). */
 uint32_t baud_made(uint32_t bit_time);

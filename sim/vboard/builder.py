@@ -2,7 +2,8 @@
 
 A :class:`Design` is what the harness needs to know about a top-level module:
 its Verilog sources, the names of its four board-level ports (clock, reset,
-UART receive and transmit lines) and its clock frequency and baud rate.
+UART receive and transmit lines; a UART clock and its reset too when it has one) and its
+clock frequency and baud rate.
 :func:`build` compiles one into a program, ``vboard``, in the project's one Verilator
 build cache (:func:`sim.verilator.cached`: ``build/verilator/<design>-<hash>/``), so
 ``make vboard`` only rebuilds when an input changes and the Verilog is generated only
@@ -37,7 +38,11 @@ class Design:
     top-level ports ``clk``, ``rst`` (active high), ``uart_rx`` and ``uart_tx``,
     and optionally ``trap`` (an output that goes high when the CPU stops; the
     harness reports it) and ``served`` (an output high in each cycle in which the
-    firmware's access to its UART completes; the harness's stamps report the last).
+    firmware's access to its UART completes; the harness's stamps report the last);
+    ``uart_clk`` and ``uart_rst`` name the clock and reset of the UART's line side when it
+    has a clock of its own, ``line_ratio`` (:data:`spec.uart.UART_CLOCK_RATIO`) times the
+    design clock: the harness ticks it that many times a design clock cycle, in phase, and
+    makes the line's rates from it.
     ``info`` is free-form metadata stored beside the binary (e.g. the firmware
     image's hash, the maximum grid size).
     ``pc`` names the CPU's program counter for a profiling build: ``(module, instance
@@ -53,14 +58,22 @@ class Design:
         "clk": "clk", "rst": "rst", "uart_rx": "uart_rx", "uart_tx": "uart_tx"})
     info: dict = field(default_factory=dict)
     pc: tuple = None
+    line_ratio: int = 1
 
     def __post_init__(self):
         if not self.name.replace("_", "").replace("-", "").isalnum():
             raise ValueError(f"design name {self.name!r} must be letters, digits, '-' or '_'")
         if not isinstance(self.clock_hz, int) or self.clock_hz <= 0:
             raise ValueError(f"clock_hz must be a positive integer, not {self.clock_hz!r}")
-        if not isinstance(self.baud, int) or not 0 < 2 * self.baud <= self.clock_hz:
-            raise ValueError(f"baud must be a positive integer at most clock_hz / 2, "
+        if not isinstance(self.line_ratio, int) or self.line_ratio < 1:
+            raise ValueError(f"line_ratio must be a positive integer, not {self.line_ratio!r}")
+        if ((self.line_ratio > 1) != ("uart_clk" in self.ports)
+                or ("uart_clk" in self.ports) != ("uart_rst" in self.ports)):
+            raise ValueError(f"design {self.name!r}: a line_ratio above 1 needs the ports "
+                             f"uart_clk and uart_rst, and they need one")
+        if (not isinstance(self.baud, int)
+                or not 0 < 2 * self.baud <= self.clock_hz * self.line_ratio):
+            raise ValueError(f"baud must be a positive integer at most the UART's clock / 2, "
                              f"not {self.baud!r}")
         missing = {"clk", "rst", "uart_rx", "uart_tx"} - set(self.ports)
         if missing:
@@ -118,6 +131,9 @@ def _config_header(design, trace, profile):
         f"#define VB_UART_TX {p['uart_tx']}",
         *([f"#define VB_TRAP {p['trap']}"] if "trap" in p else []),
         *([f"#define VB_SERVED {p['served']}"] if "served" in p else []),
+        *([f"#define VB_UART_CLK {p['uart_clk']}", f"#define VB_UART_RST {p['uart_rst']}"]
+          if "uart_clk" in p else []),
+        f"#define VB_LINE_RATIO {design.line_ratio}",
         f"#define VB_CLOCK_HZ {design.clock_hz}ull",
         f"#define VB_BAUD {design.baud}ull",
         f"#define VB_TRACE_VCD {int(trace == 'vcd')}",

@@ -1,7 +1,11 @@
 // The virtual board: a Verilated SoC whose UART is bridged to a pseudo-terminal.
 //
 // docs/design.md section 4 (simulation level 3).  The model is clocked cycle by
-// cycle; the harness plays the part of the board's USB-UART bridge (the Arty's
+// cycle: a design with a UART clock (the SoC's uart domain, its line side) gets
+// VB_LINE_RATIO cycles of it in every design clock cycle, in phase (every rising edge
+// of the design clock is one of the UART clock's); the line is driven and sampled in
+// cycles of the UART clock ("line cycles", the design clock's for a design without
+// one), and everything reported is in design clock cycles.  The harness plays the part of the board's USB-UART bridge (the Arty's
 // FT2232) at the *byte* level, at the host's line rate: the rate the host set on
 // the pty (its termios speed, any rate pyserial sets, custom ones included, read
 // from the master with TCGETS2 before every burst; the build's start rate until
@@ -10,10 +14,10 @@
 //   * host -> board: every byte read from the pty master is serialised onto
 //     the design's uart_rx line as a start bit, 8 data bits (LSB first) and a
 //     stop bit, back to back, as a real bridge sends them; edge k of a byte
-//     (k = 0 .. 10) comes round(k * clock_hz / baud) cycles after its start;
-//   * board -> host: uart_tx is watched every cycle; a falling edge on an idle
-//     line starts a byte, whose bit k is sampled round((k + 1/2) * clock_hz /
-//     baud) cycles after the edge; a byte with a good stop bit is written to the
+//     (k = 0 .. 10) comes round(k * line_hz / baud) line cycles after its start;
+//   * board -> host: uart_tx is watched every line cycle; a falling edge on an idle
+//     line starts a byte, whose bit k is sampled round((k + 1/2) * line_hz /
+//     baud) line cycles after the edge; a byte with a good stop bit is written to the
 //     pty master (a bad stop bit is a framing error: counted, reported on
 //     stderr, the byte dropped).
 //
@@ -76,6 +80,10 @@
 #include VB_MODEL_HEADER
 #if VB_PROFILE
 #include "verilated_syms.h"  // VerilatedScope::varFind, VerilatedVar
+#endif
+
+#ifndef VB_LINE_RATIO
+#define VB_LINE_RATIO 1
 #endif
 
 #if VB_TRACE_FST
@@ -155,8 +163,8 @@ Options parse_options(int argc, char** argv) {
         else if (a.rfind("+verilator+", 0) == 0) continue;  // Verilator's own runtime options
         else usage(argv[0], ("unknown option " + a).c_str());
     }
-    if (o.clock_hz == 0 || o.baud == 0 || o.baud * 2 > o.clock_hz)
-        usage(argv[0], "the clock must be at least twice the baud rate");
+    if (o.clock_hz == 0 || o.baud == 0 || o.baud * 2 > o.clock_hz * VB_LINE_RATIO)
+        usage(argv[0], "the UART's clock must be at least twice the baud rate");
     if (o.burst == 0) usage(argv[0], "--burst must be at least 1");
 #if !(VB_TRACE_FST || VB_TRACE_VCD)
     if (!o.trace.empty())
@@ -169,27 +177,32 @@ Options parse_options(int argc, char** argv) {
     return o;
 }
 
-// The cycle of half-bit mark m (m = 2k: edge k; m = 2k + 1: the middle of bit k) of a
-// byte, counted from the byte's start: round(m * clock_hz / (2 * baud)).
-uint64_t half_bit_cycle(uint64_t m, uint64_t clock_hz, uint64_t baud) {
-    return (m * clock_hz + baud) / (2 * baud);
+// The line cycle of half-bit mark m (m = 2k: edge k; m = 2k + 1: the middle of bit k) of
+// a byte, counted from the byte's start: round(m * line_hz / (2 * baud)).
+uint64_t half_bit_cycle(uint64_t m, uint64_t line_hz, uint64_t baud) {
+    return (m * line_hz + baud) / (2 * baud);
+}
+
+// The design clock cycle that holds line cycle c (0: none).
+uint64_t design_cycle(uint64_t c) {
+    return (c + VB_LINE_RATIO - 1) / VB_LINE_RATIO;
 }
 
 // Host -> board: serialise queued bytes onto uart_rx at the host's rate.
 struct UartDriver {
-    uint64_t clock_hz, baud;
+    uint64_t line_hz, baud;
     std::deque<uint8_t> queue;
     uint16_t frame = 0;   // the bits of the byte being sent, LSB first
     int bit = 10;         // the bit on the line (10: none)
-    uint64_t at = 0, edge[11] = {};  // cycles into the byte; the cycle of each edge
+    uint64_t at = 0, edge[11] = {};  // line cycles into the byte; the cycle of each edge
     uint64_t bytes = 0;
-    uint64_t first_start = 0;  // the cycle of the first start bit since the last report
+    uint64_t first_start = 0;  // the line cycle of the first start bit since the last report
 
-    UartDriver(uint64_t clock_hz, uint64_t baud) : clock_hz(clock_hz), baud(baud) {}
+    UartDriver(uint64_t line_hz, uint64_t baud) : line_hz(line_hz), baud(baud) {}
 
     bool busy() const { return bit < 10 || !queue.empty(); }
 
-    // The line level for clock cycle ``cycle``.
+    // The line level for line cycle ``cycle``.
     uint8_t next(uint64_t cycle) {
         if (bit == 10) {
             if (queue.empty()) return 1;
@@ -197,7 +210,7 @@ struct UartDriver {
             queue.pop_front();
             ++bytes;
             if (!first_start) first_start = cycle;
-            for (int k = 0; k <= 10; ++k) edge[k] = half_bit_cycle(2 * k, clock_hz, baud);
+            for (int k = 0; k <= 10; ++k) edge[k] = half_bit_cycle(2 * k, line_hz, baud);
             bit = 0;
             at = 0;
         }
@@ -210,17 +223,17 @@ struct UartDriver {
 
 // Board -> host: sample uart_tx in the middle of each bit, at the host's rate.
 struct UartMonitor {
-    uint64_t clock_hz, baud;
+    uint64_t line_hz, baud;
     bool armed = false;      // the line has been seen idle (high)
     bool receiving = false;
     int bit = 0;             // 0 = start bit, 1..8 data, 9 stop
-    uint64_t at = 0, middle[10] = {};  // cycles since the falling edge; each bit's middle
+    uint64_t at = 0, middle[10] = {};  // line cycles since the falling edge; each bit's middle
     uint8_t shift = 0;
     uint64_t bytes = 0, framing_errors = 0;
-    uint64_t last_stop = 0;  // the cycle the last good stop bit ended, since the last report
+    uint64_t last_stop = 0;  // the line cycle the last good stop bit ended, since the last report
     std::vector<uint8_t> out;
 
-    UartMonitor(uint64_t clock_hz, uint64_t baud) : clock_hz(clock_hz), baud(baud) {}
+    UartMonitor(uint64_t line_hz, uint64_t baud) : line_hz(line_hz), baud(baud) {}
 
     bool busy() const { return receiving; }
 
@@ -229,7 +242,7 @@ struct UartMonitor {
             if (!armed) { armed = level; return; }
             if (level) return;
             receiving = true;       // falling edge: a start bit
-            for (int k = 0; k < 10; ++k) middle[k] = half_bit_cycle(2 * k + 1, clock_hz, baud);
+            for (int k = 0; k < 10; ++k) middle[k] = half_bit_cycle(2 * k + 1, line_hz, baud);
             bit = 0;
             at = 0;
         }
@@ -245,13 +258,13 @@ struct UartMonitor {
                     out.push_back(shift);
                     ++bytes;
                     // the stop bit ends half a bit after its middle
-                    last_stop = cycle + half_bit_cycle(20, clock_hz, baud) - middle[9];
+                    last_stop = cycle + half_bit_cycle(20, line_hz, baud) - middle[9];
                 } else {
                     ++framing_errors;
                     armed = false;  // wait for the line to go idle again
                     if (framing_errors <= 20)
                         std::fprintf(stderr, "vboard: framing error on uart_tx at cycle %llu (byte 0x%02x dropped)%s\n",
-                                     (unsigned long long)cycle, shift,
+                                     (unsigned long long)design_cycle(cycle), shift,
                                      framing_errors == 20 ? "; no more of these messages" : "");
                 }
                 return;
@@ -355,8 +368,9 @@ int main(int argc, char** argv) {
     context->commandArgs(argc, argv);
     auto top = std::make_unique<VB_MODEL>(context.get(), "board");
 
-    // Trace time: picoseconds, half a clock period per edge.
-    const uint64_t half_period_ps = (1000000000000ull / opt.clock_hz) / 2;
+    // Trace time: picoseconds, half a line clock period per edge.
+    const uint64_t line_hz = opt.clock_hz * VB_LINE_RATIO;
+    const uint64_t half_period_ps = (1000000000000ull / line_hz) / 2;
 #if VB_TRACE_FST || VB_TRACE_VCD
     std::unique_ptr<TraceFile> trace;
     if (!opt.trace.empty()) {
@@ -382,14 +396,15 @@ int main(int argc, char** argv) {
     std::printf("PTY %s\n", pty_name.c_str());
     std::fflush(stdout);
 
-    UartDriver rx(opt.clock_hz, opt.baud);
-    UartMonitor tx(opt.clock_hz, opt.baud);
+    UartDriver rx(line_hz, opt.baud);
+    UartMonitor tx(line_hz, opt.baud);
     if (!opt.quiet)
         std::fprintf(stderr,
-                     "vboard: %s, clock %llu Hz, start rate %llu baud (%.2f cycles per bit), "
-                     "byte-level UART bridge at the host's rate%s\n",
+                     "vboard: %s, clock %llu Hz, UART clock %llu Hz, start rate %llu baud "
+                     "(%.2f UART cycles per bit), byte-level UART bridge at the host's rate%s\n",
                      pty_name.c_str(), (unsigned long long)opt.clock_hz,
-                     (unsigned long long)opt.baud, double(opt.clock_hz) / double(opt.baud),
+                     (unsigned long long)line_hz,
+                     (unsigned long long)opt.baud, double(line_hz) / double(opt.baud),
                      opt.trace.empty() ? "" : (", tracing to " + opt.trace).c_str());
     // The host's rate: what it set on the pty, followed from one burst to the next.
     uint64_t host_baud = opt.baud;
@@ -397,11 +412,11 @@ int main(int argc, char** argv) {
         uint64_t baud = line_rate(master);
         if (baud == 0 || baud == host_baud) return;  // B0 (hang up) or no change
         host_baud = baud;
-        rx.baud = tx.baud = std::min(baud, opt.clock_hz / 2);  // faster: garbage anyway
+        rx.baud = tx.baud = std::min(baud, line_hz / 2);  // faster: garbage anyway
         if (!opt.quiet)
-            std::fprintf(stderr, "vboard: the host's line rate is now %llu baud (%.2f cycles "
-                         "per bit)\n", (unsigned long long)baud,
-                         double(opt.clock_hz) / double(baud));
+            std::fprintf(stderr, "vboard: the host's line rate is now %llu baud (%.2f UART "
+                         "cycles per bit)\n", (unsigned long long)baud,
+                         double(line_hz) / double(baud));
     };
 
 #if VB_PROFILE
@@ -409,29 +424,38 @@ int main(int argc, char** argv) {
     if (!opt.profile.empty()) profile.attach(context.get(), top->name());
     const bool profiling = !opt.profile.empty();
 #endif
-    uint64_t cycles = 0;
+    uint64_t cycles = 0, line_cycles = 0;
     uint64_t paused_polls = 0;
     bool trapped = false;
 #ifdef VB_SERVED
     uint64_t served = 0, served_gap = 0;  // the last access to the UART; the longest stretch
 #endif
+    // One design clock cycle: VB_LINE_RATIO line cycles, 2 * VB_LINE_RATIO half periods h;
+    // the line clock rises at odd h, the design clock at h = 1 and falls at h =
+    // VB_LINE_RATIO + 1 (a design without a UART clock: its clock is the line clock).
     auto step = [&](uint8_t rst) {
         top->VB_RST = rst;
-        top->VB_UART_RX = rst ? 1 : rx.next(cycles + 1);
-        top->VB_CLK = 0;
-        top->eval();
-#if VB_TRACE_FST || VB_TRACE_VCD
-        if (trace) trace->dump(context->time());
+#ifdef VB_UART_CLK
+        top->VB_UART_RST = rst;
 #endif
-        context->timeInc(half_period_ps);
-        top->VB_CLK = 1;
-        top->eval();
-#if VB_TRACE_FST || VB_TRACE_VCD
-        if (trace) trace->dump(context->time());
+        for (int h = 0; h < 2 * VB_LINE_RATIO; ++h) {
+            const bool rising = h & 1;
+            if (!rising) top->VB_UART_RX = rst ? 1 : rx.next(line_cycles + 1);
+            top->VB_CLK = h >= 1 && h < VB_LINE_RATIO + 1;
+#ifdef VB_UART_CLK
+            top->VB_UART_CLK = rising;
 #endif
-        context->timeInc(half_period_ps);
+            top->eval();
+#if VB_TRACE_FST || VB_TRACE_VCD
+            if (trace) trace->dump(context->time());
+#endif
+            context->timeInc(half_period_ps);
+            if (rising) {
+                ++line_cycles;
+                if (!rst) tx.sample(top->VB_UART_TX, line_cycles);
+            }
+        }
         ++cycles;
-        if (!rst) tx.sample(top->VB_UART_TX, cycles);
 #ifdef VB_SERVED
         if (top->VB_SERVED && !rst) {
             if (served && cycles - served > served_gap) served_gap = cycles - served;
@@ -477,7 +501,8 @@ int main(int argc, char** argv) {
             if (profiling) profile.write(opt.profile);  // in place before the line tells it
 #endif
             std::printf("CYCLES %llu RX %llu TX %llu", (unsigned long long)cycles,
-                        (unsigned long long)rx.first_start, (unsigned long long)tx.last_stop);
+                        (unsigned long long)design_cycle(rx.first_start),
+                        (unsigned long long)design_cycle(tx.last_stop));
 #ifdef VB_SERVED
             std::printf(" SERVED %llu GAP %llu", (unsigned long long)served,
                         (unsigned long long)served_gap);

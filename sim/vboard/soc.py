@@ -2,7 +2,7 @@
 
 By default the virtual board is exactly what ``make bitstream`` builds for the primary
 board (:data:`spec.target.DEFAULT_TARGET`: the Arty A7-35T's build, both modes, the
-same grid, the same design clock and the same UART rate), so its cycle counts are the
+same grid, the same design clock and UART clock and the same UART rate), so its cycle counts are the
 board's and the host sees the same bytes at the same rate.  Any other target can be
 simulated: ``python -m slitherlink.sim.vboard build --max-rows 16 --max-cols 16
 --no-deduce``, or :func:`target_of` with the fields to change.
@@ -11,6 +11,7 @@ simulated: ``python -m slitherlink.sim.vboard build --max-rows 16 --max-cols 16
 import dataclasses
 
 from slitherlink.spec.target import DEFAULT_TARGET, Target
+from slitherlink.spec.uart import UART_CLOCK_RATIO
 
 from .builder import BuildError, Design
 
@@ -52,6 +53,8 @@ def design(target=DEFAULT_TARGET):
         sources[path.name] = path
     return Design(design_name(target), TOP_NAME, target.clock_hz, target.baud, sources,
                   ports={"clk": "clk", "rst": "rst", "uart_rx": "uart_rx",
-                         "uart_tx": "uart_tx", "trap": "trap", "served": "uart_served"},
+                         "uart_tx": "uart_tx", "trap": "trap", "served": "uart_served",
+                         "uart_clk": "uart_clk", "uart_rst": "uart_rst"},
+                  line_ratio=UART_CLOCK_RATIO,
                   pc=("picorv32", "cpu", "dbg_insn_addr"),
                   info={**target.as_dict(), "firmware_bytes": len(image)})

@@ -172,7 +172,7 @@ def test_nextpnr_ecp5_report():
 @pytest.mark.parametrize("args, message", [
     (["--clock", "1000"], "cannot make 1000 MHz"),
     (["--clock", "inf"], "--clock must be a positive number of MHz"),
-    (["--baud", "10000000"], "too fast"),
+    (["--baud", "14000000"], "too fast"),   # 7 cycles a bit of the 98 MHz UART clock
     (["--core", "accelerator", "--rows", "0"], "max_rows must be an integer"),
     (["--toolchain", "trellis"], "builds with vivado or openxc7"),
     (["--core", "soc", "--band", "2"], "--band is for the cores with the deduction engine"),
@@ -413,3 +413,39 @@ def test_program_with_only_a_build_tree_says_where_to_build(tmp_path):
                    env=clean_env(tmp_path), timeout=60)
     assert r.returncode == 1
     assert f"cd {tmp_path}/vivado && sh build_top.sh" in r.stderr and "BITSTREAM=" in r.stderr
+
+
+def test_nextpnr_clocks_are_known_by_their_constraints():
+    """The ECP5 report's clocks: the design clock's and the UART's (twice it) by their
+    constraints; a clock constrained to neither is an error."""
+    from slitherlink.boards.build import clock_domains
+    fmax = {"$glbnet$clk": (47.5, 45.0), "$glbnet$clk_uart": (120.0, 90.0)}
+    assert clock_domains(fmax, 45_000_000) == {"sync": (47.5, 45.0), "uart": (120.0, 90.0)}
+    with pytest.raises(ValueError, match="neither the design's 45 MHz nor the UART's 90 MHz"):
+        clock_domains({"clk": (50.0, 60.0)}, 45_000_000)
+
+
+@pytest.mark.parametrize("name", ["arty", "ulx3s"])
+def test_the_clocking_makes_the_uart_clock_at_exactly_the_ratio(name):
+    """Both outputs exact: the design clock, and UART_CLOCK_RATIO times it from the same VCO
+    by a whole divider; a design clock that cannot have both is refused."""
+    from slitherlink.spec.uart import UART_CLOCK_RATIO
+    support = board_support(name)
+    f_in = support.board.oscillator_hz
+    for hz in (support.board.clock_hz, 40_000_000, 25_000_000):
+        params = support.clock_parameters(hz)
+        if name == "arty":
+            d, mult, div = params
+            vco = f_in / d * mult
+            assert vco / div == hz and div % UART_CLOCK_RATIO == 0
+            assert vco / (div // UART_CLOCK_RATIO) == UART_CLOCK_RATIO * hz
+        else:
+            clki_div, clkfb_div, clkop_div = params
+            assert f_in / clki_div * clkfb_div == hz and clkop_div % UART_CLOCK_RATIO == 0
+            vco = hz * clkop_div
+            assert vco / (clkop_div // UART_CLOCK_RATIO) == UART_CLOCK_RATIO * hz
+    # 38.4 MHz: the MMCM makes it (960 MHz / 25) but not twice it by a whole divider
+    with pytest.raises(ValueError, match="and 2 times it"):
+        board_support("arty").clock_parameters(38_400_000)
+    with pytest.raises(ValueError, match="and 2 times it"):
+        board_support("ulx3s").clock_parameters(250_000_000)

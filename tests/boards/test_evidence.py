@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from slitherlink.boards import board_support, evidence
-from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S, default_target
+from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S, default_target, mhz
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -49,9 +49,10 @@ def test_an_arty_clock_above_the_ecp5_fmax_is_refused():
     records = evidence.add([], ecp5_summary(target, 38.48))
     with pytest.raises(evidence.ClockUnsupported, match="above the 38.48 MHz") as error:
         evidence.check_clock(target, records)
-    # it names the largest clock the MMCM makes within the evidence
-    assert "CLOCK=38.4," in str(error.value)
-    evidence.check_clock(target.replace(clock_hz=38_400_000), records)
+    # it names the largest clock the MMCM makes within the evidence (with the UART's at
+    # twice it)
+    assert "CLOCK=38.28125," in str(error.value)
+    evidence.check_clock(target.replace(clock_hz=38_281_250), records)
     # the evidence of another build is no evidence
     with pytest.raises(evidence.ClockUnsupported, match="no evidence"):
         evidence.check_clock(target.replace(label_network="fast", clock_hz=25_000_000), records)
@@ -134,16 +135,17 @@ def test_the_table_rows():
     lines = text.splitlines()
     assert len(lines) == 4 and lines[0].startswith("| core | grid |")
     row = next(line for line in lines if line.startswith("| soc-both | 10x10 | 1, pairs |"))
-    assert "| 20,000 (23.9 %) | 6,000 | 30 | **38.48 MHz** (25 MHz asked;" in row
+    assert ("| 20,000 (23.9 %) | 6,000 | 30 | **38.48 MHz** (25 MHz asked; UART clock not "
+            "measured;") in row
     assert "abc1234)" in row and "| 12,000 (57.7 %; def5678 + local changes) |" in row
     record = evidence.find(both, records)
     arty_clock = evidence.board_clock("arty", record) / 1e6
     ulx3s_clock = evidence.board_clock("ulx3s", record) / 1e6
-    assert arty_clock == 38.4 and ulx3s_clock == 35
+    assert arty_clock == 38.28125 and ulx3s_clock == 35
     # each board's default clock where the evidence supports it, else the CLOCK= it does
     for board, clock in ((ARTY, arty_clock), (ULX3S, ulx3s_clock)):
         used = board.clock_hz / 1e6 if board.clock_hz / 1e6 <= clock else clock
-        assert f"| {used:g} MHz" in row
+        assert f"| {mhz(round(used * 1e6))} MHz" in row
     row = next(line for line in lines if line.startswith("| soc-deduce | 20x36 |"))
     assert "no evidence" in row and "22,837 (109.8 %, over 80 %;" in row
 
@@ -177,3 +179,16 @@ def test_the_command_adds_summaries_and_rewrites_the_table(tmp_path):
     r = subprocess.run([*command, "--add", str(summary)], capture_output=True, text=True,
                        timeout=120)
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and str(summary) in r.stderr
+
+
+def test_the_uart_clock_bounds_the_design_clock_with_the_same_margin():
+    """A build routed with both clocks: its evidence is the fastest design clock at which
+    both meet timing, so a UART clock slower than twice the design clock's Fmax bounds
+    both boards' clocks (the ULX3S's 5 % below it, the Arty's at it)."""
+    target = DEFAULT_TARGET.replace(clock_hz=40_000_000)
+    slow_uart = ecp5_summary(target, 38.0, clock_fmax_mhz={"sync": 45.0, "uart": 76.0})
+    record = evidence.find(target, evidence.add([], slow_uart))
+    assert record["ulx3s"]["uart_fmax_mhz"] == 76.0 and record["ulx3s"]["fmax_mhz"] == 38.0
+    assert evidence.board_clock("arty", record) == 38_000_000
+    assert evidence.board_clock("ulx3s", record) <= 38e6 / 1.05
+    assert "UART clock 76.00 MHz" in evidence.table([record])

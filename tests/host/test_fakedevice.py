@@ -18,6 +18,7 @@ from slitherlink.host.result import Status
 from slitherlink.model.band import FIRMWARE_CYCLES_PER_BRANCH, band_solve
 from slitherlink.model.paper import search
 from slitherlink.spec.protocol import BAUD_CONFIRM_CYCLES_SHIFT
+from slitherlink.spec.uart import uart_clock_hz
 from tests.conftest import load
 from tests.host.clock import Clock
 
@@ -335,7 +336,7 @@ def test_set_baud_answers_at_the_old_rate_and_keeps_the_new_one_when_confirmed()
     baud, = exchange(dev, P.encode_set_baud(1_000_000, seq=3))
     assert isinstance(baud, P.BaudReply) and baud.seq == 3
     assert abs(baud.baud - 1_000_000) <= 0.02 * 1_000_000
-    assert baud.divisor == round(dev.clock_hz / 1_000_000)
+    assert baud.divisor == round(uart_clock_hz(dev.clock_hz) / 1_000_000)   # UART cycles
     dev.baudrate = 1_000_000  # the host switches its port
     v, = exchange(dev, P.encode_ping(seq=4))
     assert (v.baud, v.start_baud) == (1_000_000, 115200)
@@ -361,9 +362,9 @@ def test_set_baud_refusals():
     dev = device(max_baud=1_000_000)
     err, = exchange(dev, P.encode_set_baud(2_000_000, seq=1))  # faster than it offers
     assert (err.code, err.seq) == (P.ErrorCode.BAD_BAUD, 1)
-    assert err.detail == round(dev.clock_hz / 2_000_000)
-    slow = device(clock_hz=4_000_000, max_baud=1_000_000)
-    err, = exchange(slow, P.encode_set_baud(600_000, seq=2))  # under 8 cycles a bit
+    assert err.detail == round(uart_clock_hz(dev.clock_hz) / 2_000_000)
+    slow = device(clock_hz=2_000_000, max_baud=1_000_000)    # a UART clock of 4 MHz
+    err, = exchange(slow, P.encode_set_baud(600_000, seq=2))  # under 7.5 cycles a bit
     assert err.code == P.ErrorCode.BAD_BAUD
     dev.delay = 5.0
     dev.write(P.encode_solve(puzzle, mode="paper", seq=3))

@@ -1,6 +1,7 @@
 """The SoC's own blocks under Amaranth's simulator: UART (at several rates, fractional bit
-times, the DIVISOR register, the receive ring), cycle counter, RAM, headers; the rates a
-build offers."""
+times, the DIVISOR register, the receive ring; its line side in the ``uart`` domain at
+spec.uart.UART_CLOCK_RATIO times the design clock, in phase), cycle counter, RAM, headers;
+the rates a build offers."""
 
 import gc
 import warnings
@@ -13,14 +14,17 @@ from amaranth.sim import Simulator
 from slitherlink.firmware.build import default_ram_size
 from slitherlink.hw import bus
 from slitherlink.hw import soc as S
-from slitherlink.hw.uart import UART
+from slitherlink.hw.uart import LINE_DOMAIN, UART
 from slitherlink.spec import uart as rates
 from slitherlink.spec.registers import (RX_INDEX_BITS, SYSCTL, SYSCTL_REGISTERS, UartData,
                                         UartDivisor, UartRxFrameErrors, UartRxOverruns,
                                         UartRxTaken, UartRxWritten, UartStatus, rx_ring_size)
 from slitherlink.spec.target import BOARDS, DEFAULT_TARGET
 
-#: the fewest whole clock cycles a bit the UART makes (spec.uart.MIN_BIT_TIME, rounded up)
+#: the design clock's period (s); the UART's clock ticks UART_CLOCK_RATIO times in one
+PERIOD = 1e-8
+#: the fewest whole UART clock cycles a bit the UART makes (spec.uart.MIN_BIT_TIME, rounded
+#: up)
 DIVISOR = -(-rates.MIN_BIT_TIME >> rates.DIVISOR_FRACTION_BITS)
 #: the bit time of DIVISOR whole cycles (the DIVISOR register's units)
 BIT_TIME = DIVISOR << rates.DIVISOR_FRACTION_BITS
@@ -44,9 +48,23 @@ async def bus_access(ctx, bus, addr, wdata=None, *, wstrb=0xF, max_wait=100):
     raise AssertionError(f"no ready within {max_wait} cycles")
 
 
-def run(dut, testbench, *, cycles=None):
+def simulator(dut):
+    """A simulator with both clocks: the design clock and the UART's, in phase (every
+    rising edge of the design clock is one of the UART's)."""
     sim = Simulator(dut)
-    sim.add_clock(1e-8)
+    sim.add_clock(PERIOD, phase=PERIOD / 2)
+    sim.add_clock(PERIOD / rates.UART_CLOCK_RATIO, phase=PERIOD / 2, domain=LINE_DOMAIN,
+                  if_exists=True)
+    return sim
+
+
+def line_ticks(ctx, cycles):
+    """``cycles`` of the UART's clock."""
+    return ctx.tick(LINE_DOMAIN).repeat(cycles)
+
+
+def run(dut, testbench):
+    sim = simulator(dut)
     sim.add_testbench(testbench)
     sim.run()
 
@@ -237,9 +255,9 @@ def test_uart_receiver_timing_and_frame_error():
     async def send(ctx, byte, stop=1):
         for bit in [0] + [(byte >> i) & 1 for i in range(8)] + [stop]:
             ctx.set(uart.rx, bit)
-            await ctx.tick().repeat(DIVISOR)
+            await line_ticks(ctx, DIVISOR)
         ctx.set(uart.rx, 1)
-        await ctx.tick().repeat(DIVISOR)
+        await line_ticks(ctx, DIVISOR)
 
     async def testbench(ctx):
         ctx.set(uart.rx, 1)
@@ -267,33 +285,80 @@ def test_uart_transmit_waveform():
     async def testbench(ctx):
         await bus_access(ctx, uart.bus, REGISTERS["DATA"], 0xB2)
         while ctx.get(uart.tx):  # wait for the start bit
-            await ctx.tick()
-        await ctx.tick().repeat(DIVISOR // 2)
+            await line_ticks(ctx, 1)
+        await line_ticks(ctx, DIVISOR // 2)
         bits = []
         for _ in range(10):
             bits.append(ctx.get(uart.tx))
-            await ctx.tick().repeat(DIVISOR)
+            await line_ticks(ctx, DIVISOR)
         assert bits == [0] + [(0xB2 >> i) & 1 for i in range(8)] + [1]
 
     run(uart, testbench)
 
 
-#: bit times (clock cycles a bit, the DIVISOR register's value) of the rates tried: the
-#: fewest whole cycles, the default build's fastest rate (a few cycles), 4 and 3 Mbaud, its
-#: start rate (115200 baud: hundreds of cycles) and the shortest bit time
+def test_uart_tx_idle_only_once_the_last_stop_bit_has_left_the_pin():
+    """STATUS.tx_idle, polled every read from a byte's write on, reads 0 until the stop bit
+    of every byte written has ended on the pin (the bytes cross into the UART's clock and
+    its state comes back), then 1; bytes written at once, a few cycles apart and one at a
+    time."""
+    uart = UART(BIT_TIME)
+    idle_bit = 1 << STATUS_BITS["TX_IDLE"]
+    ended = []         # the bytes whose stop bit has ended on the pin
+    polls = []         # (bytes written, bytes ended, tx_idle) of every STATUS read
+
+    async def monitor(ctx):
+        left = 0   # UART cycles until the frame on the pin ends
+        while True:
+            await ctx.tick(LINE_DOMAIN)
+            if left:
+                left -= 1
+                if not left:
+                    ended.append(1)
+            elif not ctx.get(uart.tx):   # a start bit: its frame ends 10 bit times after it
+                left = 10 * DIVISOR - 1
+
+    async def testbench(ctx):
+        written = 0
+        for burst, gap in (([0x5A], 0), ([0xC3, 0x00, 0xFF], 0), ([0x81, 0x7E], 7),
+                           ([0x11], 1)):
+            for byte in burst:
+                await bus_access(ctx, uart.bus, REGISTERS["DATA"], byte)
+                written += 1
+                if gap:
+                    await ctx.tick().repeat(gap)
+            while True:
+                status, _ = await bus_access(ctx, uart.bus, REGISTERS["STATUS"])
+                polls.append((written, len(ended), bool(status & idle_bit)))
+                if status & idle_bit:
+                    break
+        assert len(ended) == written
+
+    sim = simulator(uart)
+    sim.add_testbench(monitor, background=True)
+    sim.add_testbench(testbench)
+    sim.run()
+    assert all(done == written for written, done, idle in polls if idle)
+    # busy from the first read after each write
+    assert sum(not idle for _, _, idle in polls) > 4 * 10 * DIVISOR // 2 // 2
+
+
+#: bit times (UART clock cycles a bit, the DIVISOR register's value) of the rates tried: the
+#: fewest whole cycles, the default build's fastest rate (a few cycles), 6, 4 and 3 Mbaud,
+#: its start rate (115200 baud: hundreds of cycles) and the shortest bit time
 #: (spec.uart.MIN_BIT_TIME, 7.5 cycles)
-DEFAULT_MAX_BAUD = rates.max_baud(DEFAULT_TARGET.clock_hz,
+DEFAULT_MAX_BAUD = rates.max_baud(DEFAULT_TARGET.uart_clock_hz,
                                   BOARDS[DEFAULT_TARGET.board].bridge_max_baud)
-START_BIT_TIME = rates.bit_time_for(DEFAULT_TARGET.clock_hz, 115_200)
-FASTEST_BIT_TIME = rates.bit_time_for(DEFAULT_TARGET.clock_hz, DEFAULT_MAX_BAUD)
+START_BIT_TIME = rates.bit_time_for(DEFAULT_TARGET.uart_clock_hz, 115_200)
+FASTEST_BIT_TIME = rates.bit_time_for(DEFAULT_TARGET.uart_clock_hz, DEFAULT_MAX_BAUD)
 BIT_TIMES = list(dict.fromkeys([BIT_TIME, FASTEST_BIT_TIME,
-                                *(rates.bit_time_for(DEFAULT_TARGET.clock_hz, baud)
-                                  for baud in (4_000_000, 3_000_000)),
+                                *(rates.bit_time_for(DEFAULT_TARGET.uart_clock_hz, baud)
+                                  for baud in (6_000_000, 4_000_000, 3_000_000)),
                                 START_BIT_TIME, rates.MIN_BIT_TIME]))
 
 
 def edges(bit_time, count, start=0):
-    """Cycles of ``count`` bit edges from ``start``: edge k at round(k * the exact bit time)."""
+    """UART cycles of ``count`` bit edges from ``start``: edge k at round(k * the exact bit
+    time)."""
     one = 1 << rates.DIVISOR_FRACTION_BITS
     return [start + (2 * k * bit_time + one) // (2 * one) for k in range(count)]
 
@@ -306,7 +371,7 @@ async def drive_bytes(ctx, line, data, bit_time, *, error=0.0):
     times = edges(bit_time, len(bits) + 1)
     for bit, (begin, end) in zip(bits, zip(times, times[1:])):
         ctx.set(line, bit)
-        await ctx.tick().repeat(end - begin)
+        await line_ticks(ctx, end - begin)
 
 
 @pytest.mark.parametrize("bit_time", BIT_TIMES)
@@ -349,10 +414,9 @@ def test_uart_transmits_at_every_rate(bit_time):
             level = ctx.get(uart.tx)
             if levels or not level:   # from the start bit on
                 levels.append(level)
-            await ctx.tick()
+            await line_ticks(ctx, 1)
 
-    sim = Simulator(uart)
-    sim.add_clock(1e-8)
+    sim = simulator(uart)
     sim.add_testbench(writer)
     sim.add_testbench(monitor)
     sim.run()
@@ -373,7 +437,7 @@ def test_uart_divisor_register_switches_the_rate():
         word, _ = await bus_access(ctx, uart.bus, UartDivisor.address)
         assert word == slow
         # the whole cycles of the bit time (its fraction in the bits below)
-        assert word >> field("cycles").offset == DEFAULT_TARGET.clock_hz // 115_200
+        assert word >> field("cycles").offset == DEFAULT_TARGET.uart_clock_hz // 115_200
         await bus_access(ctx, uart.bus, UartDivisor.address, fast)
         assert (await bus_access(ctx, uart.bus, UartDivisor.address))[0] == fast
         await bus_access(ctx, uart.bus, REGISTERS["DATA"], 0x3C)

@@ -18,13 +18,15 @@ from cocotb.triggers import Timer, with_timeout
 from slitherlink.host.corpus import load
 from slitherlink.sim.cocotb.uart import UartSink, UartSource
 from slitherlink.spec import protocol as S
+from slitherlink.spec.uart import UART_CLOCK_RATIO
 from tests.sim import frames as F
 
 MT = S.MsgType
 
 
 class Bench:
-    """The SoC with its clock, reset and a UART model on its pins."""
+    """The SoC with its clocks (the design clock and the UART's, UART_CLOCK_RATIO times it,
+    in phase), resets and a UART model on its pins."""
 
     def __init__(self, dut):
         self.dut = dut
@@ -33,7 +35,9 @@ class Bench:
         self.max_baud = int(os.environ["SOC_MAX_BAUD"])
         self.max_rows = int(os.environ["SOC_MAX_ROWS"])
         self.max_cols = int(os.environ["SOC_MAX_COLS"])
-        self.period_ns = 1e9 / self.clock_hz
+        # the UART's half period in whole ps, the design clock's period a multiple of it
+        self.line_half_ps = round(1e12 / self.clock_hz / UART_CLOCK_RATIO / 2)
+        self.period_ns = 2 * self.line_half_ps * UART_CLOCK_RATIO / 1000
         self.source = UartSource(dut.uart_rx, 1e9 / self.baud)
         self.sink = UartSink(dut.uart_tx, 1e9 / self.baud)
         self.decoder = F.Decoder()
@@ -48,10 +52,11 @@ class Bench:
         self.source.bit_ns = self.sink.bit_ns = 1e9 / baud
 
     async def start(self):
-        self.dut.rst.value = 1
-        Clock(self.dut.clk, self.period_ns, unit="ns").start()
+        self.dut.rst.value = self.dut.uart_rst.value = 1
+        Clock(self.dut.uart_clk, 2 * self.line_half_ps, unit="ps").start()
+        Clock(self.dut.clk, 2 * self.line_half_ps * UART_CLOCK_RATIO, unit="ps").start()
         await Timer(10 * self.period_ns, unit="ns")
-        self.dut.rst.value = 0
+        self.dut.rst.value = self.dut.uart_rst.value = 0
         await Timer(10 * self.period_ns, unit="ns")
 
     def byte_time_ns(self):
@@ -186,12 +191,12 @@ async def modes_and_limits(dut):
 
 @cocotb.test()
 async def set_baud(dut):
-    """SET_BAUD to a rate of a fractional bit time (4 Mbaud at 50 MHz: 12.5 cycles): BAUD at
-    the old rate, then both sides at the new one; back again; a rate beyond the build's
-    fastest is refused."""
+    """SET_BAUD to a rate of a fractional bit time (8 Mbaud at a 100 MHz UART clock: 12.5
+    cycles): BAUD at the old rate, then both sides at the new one; back again; a rate
+    beyond the build's fastest is refused."""
     bench = Bench(dut)
     await bench.start()
-    fast = 4_000_000
+    fast = 8_000_000
     r = await bench.request(F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=fast), seq=5))
     assert (r.type, r.seq, r.baud, r.divisor) == (MT.BAUD, 5, fast, 13), r
     await bench.set_rate(fast)

@@ -35,7 +35,7 @@ from tests.sim import frames as F
 #: the rate of the fuzz, switched to after the start (SET_BAUD, confirmed by a PING)
 BAUD = FAST_BAUD
 #: the rate the board's UART makes of it (VERSION's ``baud``)
-MADE = made_baud(DEFAULT_TARGET.clock_hz, BAUD)
+MADE = made_baud(DEFAULT_TARGET.uart_clock_hz, BAUD)
 PUZZLES = ["edge_1x2_3", "edge_1x3_two_solutions", "edge_2x4_global_unsat", "janko_0002"]
 #: seconds to wait for the reply to one round (several timeouts may be needed)
 ROUND_TIMEOUT = 120.0
@@ -60,11 +60,11 @@ def switch_rate(port, baud):
     decoder = F.Decoder()
     exchange(port, decoder, F.frame(MT.SET_BAUD, S.SetBaud.pack(baud=baud), seq=1),
              lambda r: r.type == MT.BAUD and r.seq == 1
-             and r.baud == made_baud(DEFAULT_TARGET.clock_hz, baud), [])
+             and r.baud == made_baud(DEFAULT_TARGET.uart_clock_hz, baud), [])
     port.baudrate = baud
     exchange(port, decoder, F.frame(MT.PING, seq=2),
              lambda r: r.type == MT.VERSION and r.seq == 2
-             and r.baud == made_baud(DEFAULT_TARGET.clock_hz, baud), [])
+             and r.baud == made_baud(DEFAULT_TARGET.uart_clock_hz, baud), [])
 
 
 def _flip(rng, frame):

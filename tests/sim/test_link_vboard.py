@@ -52,7 +52,8 @@ SLOWEST = 10_000
 #: the default board's rate in these tests: the fastest it offers, at which the UART's
 #: receive ring holds the fewest cycles of a full line, and the firmware must take the
 #: frames often enough also during a paper-mode search (every 32 checks)
-RATE = rates.max_baud(DEFAULT_TARGET.clock_hz, BOARDS[DEFAULT_TARGET.board].bridge_max_baud)
+RATE = rates.max_baud(DEFAULT_TARGET.uart_clock_hz,
+                      BOARDS[DEFAULT_TARGET.board].bridge_max_baud)
 #: a puzzle whose paper-mode search runs for more than 300k checks
 LONG = "janko_0101"
 #: checks of a long search: about 2 M cycles, far more than a request and its answer take
@@ -63,7 +64,7 @@ MT = S.MsgType
 
 def made(board, baud):
     """The rate the board's UART makes of ``baud`` (VERSION's ``baud``)."""
-    return rates.made_baud(board.clock_hz, baud)
+    return rates.made_baud(rates.uart_clock_hz(board.clock_hz), baud)
 
 
 class Board:
@@ -208,7 +209,7 @@ def test_version_says_the_build_and_its_rates(board, link):
     assert (version.protocol, version.max_rows, version.max_cols) == (S.PROTOCOL_VERSION, 10, 10)
     assert version.clock_hz == board.clock_hz == DEFAULT_TARGET.clock_hz
     assert version.start_baud == board.baud == DEFAULT_TARGET.baud
-    assert version.max_baud == rates.max_baud(board.clock_hz, bridge)
+    assert version.max_baud == rates.max_baud(rates.uart_clock_hz(board.clock_hz), bridge)
     assert version.baud == made(board, board.rate) and board.rate == RATE   # its SET_BAUD
     assert version.max_payload == S.solve_length(10, 10)
     assert version.queue == S.QUEUE_DEPTH
@@ -475,7 +476,7 @@ def test_set_baud_to_the_fastest_and_back(small_board, small_link):
     fastest = link.ping().max_baud
     reply = set_baud(link, fastest, seq=60)      # BAUD comes at the old rate
     assert (reply.type, reply.seq, reply.baud) == (MT.BAUD, 60, made(board, fastest))
-    assert reply.divisor == rates.divisor_for(board.clock_hz, fastest)
+    assert reply.divisor == rates.divisor_for(rates.uart_clock_hz(board.clock_hz), fastest)
     link.set_rate(fastest)
     version = link.ping(seq=61)                  # confirms
     assert (version.baud, version.start_baud) == (made(board, fastest), board.baud)
@@ -495,20 +496,21 @@ def test_set_baud_falls_back_when_not_confirmed(small_board, small_link):
     board, link = small_board, small_link
     reply = set_baud(link, 2_000_000, seq=70)
     assert (reply.type, reply.baud) == (MT.BAUD, made(board, 2_000_000))
-    assert reply.divisor == rates.divisor_for(board.clock_hz, 2_000_000)
+    assert reply.divisor == rates.divisor_for(rates.uart_clock_hz(board.clock_hz), 2_000_000)
     wait_cycles(board, link, (board.clock_hz >> S.BAUD_CONFIRM_CYCLES_SHIFT) + 100_000)
     version = link.ping(seq=71)
     assert version.baud == made(board, board.baud)
 
 
 def test_rates_the_build_does_not_offer(board, link):
-    """BAD_BAUD's detail: the whole cycles a bit the rate would need at the board's clock
-    (rounded), 0 when beyond 16 bits (or for no rate at all)."""
+    """BAD_BAUD's detail: the whole cycles a bit the rate would need at the board's UART
+    clock (rounded), 0 when beyond 16 bits (or for no rate at all)."""
     def needed(baud):
-        cycles = (2 * board.clock_hz + baud) // (2 * baud) if baud else 0
+        uart_hz = rates.uart_clock_hz(board.clock_hz)
+        cycles = (2 * uart_hz + baud) // (2 * baud) if baud else 0
         return cycles if cycles < 1 << 16 else 0
 
-    for baud in (12_000_000, RATE + 1, 0, 100):   # beyond the fastest, none, too slow
+    for baud in (2 * RATE, RATE + 1, 0, 100):   # beyond the fastest, none, too slow
         detail = needed(baud)
         reply = set_baud(link, baud, seq=80)
         assert (reply.type, reply.seq, reply.code, reply.detail) == (

@@ -51,7 +51,7 @@ class SocSim:
         result = runner.run(self.directory, BENCH, top=TOP_NAME, testcase=testcase,
                             name=testcase, env={"SOC_CLOCK_HZ": t.clock_hz, "SOC_BAUD": t.baud,
                                                 "SOC_MAX_BAUD": max_baud(
-                                                    t.clock_hz,
+                                                    t.uart_clock_hz,
                                                     get_board(t.board).bridge_max_baud, t.baud),
                                                 "SOC_MAX_ROWS": t.max_rows,
                                                 "SOC_MAX_COLS": t.max_cols, **env})
