@@ -490,9 +490,9 @@ class Solve(Layout, c_name="SOLVE"):
 
 class SetBaud(Layout, c_name="SET_BAUD"):
     """SET_BAUD: the rate the host asks for."""
-    baud: u32("bits per second; the device makes it as a whole number of clock cycles a bit, "
-              "within 2 % and at least 8 cycles (spec.uart.divisor_for), up to VERSION's "
-              "max_baud")
+    baud: u32("bits per second; the device makes it in cycles of its UART's clock a bit "
+              "(VERSION's clock_hz times spec.uart.UART_CLOCK_RATIO), with 8 fractional bits "
+              "and at least 7.5 (spec.uart.bit_time_for), up to VERSION's max_baud")
 
 
 class Answer(Layout, c_name="ANSWER"):
@@ -553,12 +553,13 @@ class Version(Layout, c_name="VERSION"):
     regmap: u8("the accelerator's register map version (spec/registers.py)")
     max_rows: u8("the build's largest grid")
     max_cols: u8("")
-    clock_hz: u32("the SoC's clock")
+    clock_hz: u32("the SoC's design clock (its UART's clock is spec.uart.UART_CLOCK_RATIO "
+                  "times it)")
     baud: u32("the UART's rate now")
     start_baud: u32("the rate the device starts at, and goes back to when a new rate is not "
                     "confirmed")
     max_baud: u32("the fastest rate the build offers (its board's USB-UART bridge's, as the "
-                  "clock can make it)")
+                  "UART's clock can make it)")
     max_payload: u16("the largest request payload the build takes (its largest SOLVE)")
     queue: u8(f"SOLVE requests it holds (QUEUE_DEPTH, {QUEUE_DEPTH})")
     flags: u8(f"bit 0 (0x{VERSION_ACCEL_OK:02X}) the accelerator's ID and size are right; "
@@ -568,8 +569,8 @@ class Version(Layout, c_name="VERSION"):
 
 class Baud(Layout, c_name="BAUD"):
     """BAUD: the rate the device switches to once this frame is sent."""
-    baud: u32("the rate the clock makes (the one asked for, within 2 %)")
-    divisor: u16("clock cycles a bit")
+    baud: u32("the rate the UART's clock makes (the one asked for, within 2 %)")
+    divisor: u16("the UART's clock cycles a bit, rounded")
 
 
 class Error(Layout, c_name="ERROR"):
@@ -819,7 +820,8 @@ _DETAILS = {
     ErrorCode.NO_ACCELERATOR: "the low 16 bits of the ID register read",
     ErrorCode.NO_DEDUCE: "the low 16 bits of the deduction engine's ID register read",
     ErrorCode.BAD_HEADER: "the CHECK received",
-    ErrorCode.BAD_BAUD: "the divisor the rate would need (0 when beyond 16 bits)",
+    ErrorCode.BAD_BAUD: "the UART clock cycles a bit the rate would need (0 when beyond 16 "
+                        "bits)",
     ErrorCode.PENDING: "the SOLVE's place in the queue (0: being solved)",
     ErrorCode.UNKNOWN_SEQ: "0",
 }
