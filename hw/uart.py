@@ -34,7 +34,7 @@ its CRC made in one pass).
 from amaranth import C, Cat, DomainRenamer, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.cdc import FFSynchronizer
-from amaranth.lib.fifo import AsyncFIFO
+from amaranth.lib.fifo import AsyncFIFO, SyncFIFOBuffered
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
@@ -54,10 +54,10 @@ __all__ = ["UART", "UARTRx", "UARTTx", "BitClock", "LINE_DOMAIN"]
 
 #: The clock domain of the UART's line side.
 LINE_DOMAIN = "uart"
-#: Entries of the FIFO that brings received bytes into ``sync``: it is emptied one a
-#: design clock and a byte comes every 10 bit times (75 UART cycles or more), so it never
-#: fills; the smallest AsyncFIFO.
-_RX_CROSSING_DEPTH = 4
+#: Entries of the FIFOs that cross between the clocks (AsyncFIFO): a byte comes every 10
+#: bit times (75 UART cycles or more) and the other side takes one a cycle, so they never
+#: fill nor run dry; small, so that their memory is one LUT deep (the UART clock's paths).
+_CROSSING_DEPTH = 4
 
 #: One clock cycle in the bit time's units.
 _CYCLE = 1 << DIVISOR_FRACTION_BITS
@@ -209,10 +209,14 @@ class UART(wiring.Component):
         line = DomainRenamer(LINE_DOMAIN)
         m.submodules.receiver = receiver = line(UARTRx())
         m.submodules.transmitter = transmitter = line(UARTTx())
-        m.submodules.rx_fifo = rx_fifo = AsyncFIFO(width=9, depth=_RX_CROSSING_DEPTH,
+        m.submodules.rx_fifo = rx_fifo = AsyncFIFO(width=9, depth=_CROSSING_DEPTH,
                                                    w_domain=LINE_DOMAIN, r_domain="sync")
-        m.submodules.tx_fifo = tx_fifo = AsyncFIFO(width=8, depth=self.tx_depth,
-                                                   w_domain="sync", r_domain=LINE_DOMAIN)
+        # the bytes to send: the transmit FIFO in sync, then across
+        m.submodules.tx_fifo = tx_fifo = SyncFIFOBuffered(width=8, depth=self.tx_depth)
+        m.submodules.tx_cross = tx_cross = AsyncFIFO(width=8, depth=_CROSSING_DEPTH,
+                                                     w_domain="sync", r_domain=LINE_DOMAIN)
+        m.d.comb += [tx_cross.w_data.eq(tx_fifo.r_data), tx_cross.w_en.eq(tx_fifo.r_rdy),
+                     tx_fifo.r_en.eq(tx_cross.w_rdy)]
         bit_time = Signal(DIVISOR_BITS, init=self.bit_time)
         # DIVISOR into the line side: a plain synchroniser suffices, as the firmware writes
         # it only to switch rates, with the transmitter idle and nothing to send until the
@@ -225,29 +229,38 @@ class UART(wiring.Component):
 
         m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
                      receiver.bit_time.eq(line_bit_time), transmitter.bit_time.eq(line_bit_time),
-                     transmitter.data.eq(tx_fifo.r_data), transmitter.valid.eq(tx_fifo.r_rdy),
-                     tx_fifo.r_en.eq(transmitter.ready),
-                     rx_fifo.w_data.eq(Cat(receiver.data, receiver.frame_error)),
-                     rx_fifo.w_en.eq(receiver.valid | receiver.frame_error),
                      rx_fifo.r_en.eq(1)]
+        # the line side's short paths: each byte waits a UART cycle in a register on either
+        # side of the FIFOs, so no bit clock's tick reaches a FIFO's pointers
+        next_byte = Signal(8)           # the byte the transmitter sends next
+        has_next = Signal()
+        m.d.comb += [transmitter.data.eq(next_byte), transmitter.valid.eq(has_next),
+                     tx_cross.r_en.eq(~has_next)]
+        with m.If(~has_next & tx_cross.r_rdy):
+            m.d[LINE_DOMAIN] += [next_byte.eq(tx_cross.r_data), has_next.eq(1)]
+        with m.Elif(transmitter.ready):
+            m.d[LINE_DOMAIN] += has_next.eq(0)
+        m.d[LINE_DOMAIN] += [rx_fifo.w_data.eq(Cat(receiver.data, receiver.frame_error)),
+                             rx_fifo.w_en.eq(receiver.valid | receiver.frame_error)]
         received = rx_fifo.r_rdy & ~rx_fifo.r_data[8]       # a good byte, in sync
         framing = rx_fifo.r_rdy & rx_fifo.r_data[8]         # a 0 stop bit, in sync
 
         # tx_idle: the last stop bit has left the pin.  The line side is busy from the
-        # cycle it sees a byte in the FIFO until that byte's stop bit ends; its `busy`
-        # crosses into sync through two flip-flops, as the FIFO's read pointer does, from
-        # the same UART clock edge (the one that takes the byte), so the pointer may arrive
-        # a cycle before `busy`: the FIFO counts as empty only once it has been so for
-        # three cycles, which leaves no window in which a byte in flight reads idle
+        # cycle it sees a byte in the crossing until that byte's stop bit ends (in the
+        # crossing, in next_byte or on the pin); its `busy` crosses into sync through two
+        # flip-flops, as the crossing's read pointer does, from the same UART clock edge
+        # (the one that takes the byte), so the pointer may arrive a cycle before `busy`:
+        # the crossing counts as empty only once it has been so for three cycles, which
+        # leaves no window in which a byte in flight reads idle
         line_busy = Signal()
-        m.d[LINE_DOMAIN] += line_busy.eq(tx_fifo.r_rdy | ~transmitter.idle)
+        m.d[LINE_DOMAIN] += line_busy.eq(tx_cross.r_rdy | has_next | ~transmitter.idle)
         busy = Signal()
         m.submodules.busy_sync = FFSynchronizer(line_busy, busy)
-        # (the FIFO's w_level is a register: it counts a byte from the cycle after its push,
-        # so a push in the cycle before counts as one more byte)
+        # (the crossing's w_level is a register: it counts a byte from the cycle after its
+        # push, so a push in the cycle before counts as one more byte)
         pushed = Signal()
-        m.d.sync += pushed.eq(tx_fifo.w_en & tx_fifo.w_rdy)
-        empty = (tx_fifo.w_level == 0) & ~pushed
+        m.d.sync += pushed.eq(tx_cross.w_en & tx_cross.w_rdy)
+        empty = (tx_fifo.level == 0) & (tx_cross.w_level == 0) & ~pushed
         was_empty = Signal(2)
         m.d.sync += was_empty.eq(Cat(empty, was_empty[0]))
         tx_idle = empty & was_empty.all() & ~busy
@@ -301,7 +314,7 @@ class UART(wiring.Component):
         with m.If(queue_lanes[0]):
             m.d.comb += [tx_fifo.w_data.eq(queue_bytes[:8]), tx_fifo.w_en.eq(1)]
         m.d.sync += [queue_bytes.eq(queue_bytes >> 8), queue_lanes.eq(queue_lanes >> 1)]
-        word_room = ~queuing & ~pushed & (tx_fifo.w_level <= self.tx_depth - 4)
+        word_room = ~queuing & (tx_fifo.w_level <= self.tx_depth - 4)
 
         m.submodules.crc = crc = CRC16()
         b = self.bus
