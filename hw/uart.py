@@ -4,16 +4,18 @@
 transmitter and their bit clocks) runs in the ``uart`` clock domain, at
 :data:`spec.uart.UART_CLOCK_RATIO` times the design clock (``sync``), so the line can be
 faster than the engines allow the design clock to be; everything the CPU sees (the
-registers, the receive ring, the CRC, the counters) is in ``sync``.  Received bytes cross
-into ``sync`` through a small asynchronous FIFO and the bytes to send the other way through
-the transmit FIFO (:class:`amaranth.lib.fifo.AsyncFIFO` both); the transmitter's state comes
-back through a synchroniser, and DIVISOR through another (:class:`UART`).  The bit time is a
-register, DIVISOR (UART clock cycles a bit with :data:`spec.uart.DIVISOR_FRACTION_BITS` fractional bits, reset to
-the build's start rate, :func:`spec.uart.bit_time_for`): a :class:`BitClock` makes each
-bit last N or N+1 whole cycles, so every rate the clock carries is made to a fraction of
-a percent and the firmware can switch rates (SET_BAUD, docs/protocol.md).  The receiver
-samples the middle of every bit and writes each good byte into a ring in block RAM, which
-the CPU reads as memory (the ``ring`` port: :data:`spec.registers.RX_RING`, of
+registers, the receive ring, the CRC, the counters) is in ``sync``.  A received byte
+crosses into ``sync`` held in a register and announced by a
+:class:`amaranth.lib.cdc.PulseSynchronizer`; the bytes to send cross the other way from
+the transmit FIFO through a small :class:`amaranth.lib.fifo.AsyncFIFO`; the transmitter's
+state comes back through a synchroniser, and DIVISOR goes through another (:class:`UART`).
+The bit time is a register, DIVISOR (UART clock cycles a bit with
+:data:`spec.uart.DIVISOR_FRACTION_BITS` fractional bits, reset to the build's start rate,
+:func:`spec.uart.bit_time_for`): a :class:`BitClock` makes each bit last N or N+1 whole
+cycles, so every rate the clock carries is made to a fraction of a percent and the
+firmware can switch rates (SET_BAUD, docs/protocol.md).  The receiver samples the middle
+of every bit and writes each good byte into a ring in block RAM, which the CPU reads as
+memory (the ``ring`` port: :data:`spec.registers.RX_RING`, of
 :func:`spec.registers.rx_ring_size` bytes), so the firmware never moves a received byte and
 only has to take them before the ring is full; the transmitter sends from a FIFO.
 
@@ -33,7 +35,7 @@ its CRC made in one pass).
 
 from amaranth import C, Cat, DomainRenamer, Module, Mux, Signal
 from amaranth.lib import wiring
-from amaranth.lib.cdc import FFSynchronizer
+from amaranth.lib.cdc import FFSynchronizer, PulseSynchronizer
 from amaranth.lib.fifo import AsyncFIFO, SyncFIFOBuffered
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
@@ -54,9 +56,10 @@ __all__ = ["UART", "UARTRx", "UARTTx", "BitClock", "LINE_DOMAIN"]
 
 #: The clock domain of the UART's line side.
 LINE_DOMAIN = "uart"
-#: Entries of the FIFOs that cross between the clocks (AsyncFIFO): a byte comes every 10
-#: bit times (75 UART cycles or more) and the other side takes one a cycle, so they never
-#: fill nor run dry; small, so that their memory is one LUT deep (the UART clock's paths).
+#: Entries of the FIFO that carries the bytes to send across (AsyncFIFO): a byte leaves
+#: every 10 bit times (75 UART cycles or more) and the design clock refills it a byte a
+#: cycle, so it never runs dry; small, so that its memory is one LUT deep (the UART clock's
+#: paths).
 _CROSSING_DEPTH = 4
 
 #: One clock cycle in the bit time's units.
@@ -209,8 +212,13 @@ class UART(wiring.Component):
         line = DomainRenamer(LINE_DOMAIN)
         m.submodules.receiver = receiver = line(UARTRx())
         m.submodules.transmitter = transmitter = line(UARTTx())
-        m.submodules.rx_fifo = rx_fifo = AsyncFIFO(width=9, depth=_CROSSING_DEPTH,
-                                                   w_domain=LINE_DOMAIN, r_domain="sync")
+        # a received byte and its frame-error flag cross held in a register, announced by a
+        # pulse through a PulseSynchronizer: the register is written a UART cycle before the
+        # pulse's toggle and next written a whole byte (75 UART cycles or more) later, so it
+        # is stable from well before the pulse reaches sync (two flip-flops and an edge)
+        # until well after it is read there
+        rx_hold = Signal(9)
+        m.submodules.rx_pulse = rx_pulse = PulseSynchronizer(LINE_DOMAIN, "sync")
         # the bytes to send: the transmit FIFO in sync, then across
         m.submodules.tx_fifo = tx_fifo = SyncFIFOBuffered(width=8, depth=self.tx_depth)
         m.submodules.tx_cross = tx_cross = AsyncFIFO(width=8, depth=_CROSSING_DEPTH,
@@ -228,10 +236,9 @@ class UART(wiring.Component):
                                                     o_domain=LINE_DOMAIN, init=self.bit_time)
 
         m.d.comb += [receiver.rx.eq(self.rx), self.tx.eq(transmitter.tx),
-                     receiver.bit_time.eq(line_bit_time), transmitter.bit_time.eq(line_bit_time),
-                     rx_fifo.r_en.eq(1)]
+                     receiver.bit_time.eq(line_bit_time), transmitter.bit_time.eq(line_bit_time)]
         # the line side's short paths: each byte waits a UART cycle in a register on either
-        # side of the FIFOs, so no bit clock's tick reaches a FIFO's pointers
+        # side of the crossings, so no bit clock's tick reaches their logic
         next_byte = Signal(8)           # the byte the transmitter sends next
         has_next = Signal()
         m.d.comb += [transmitter.data.eq(next_byte), transmitter.valid.eq(has_next),
@@ -240,10 +247,11 @@ class UART(wiring.Component):
             m.d[LINE_DOMAIN] += [next_byte.eq(tx_cross.r_data), has_next.eq(1)]
         with m.Elif(transmitter.ready):
             m.d[LINE_DOMAIN] += has_next.eq(0)
-        m.d[LINE_DOMAIN] += [rx_fifo.w_data.eq(Cat(receiver.data, receiver.frame_error)),
-                             rx_fifo.w_en.eq(receiver.valid | receiver.frame_error)]
-        received = rx_fifo.r_rdy & ~rx_fifo.r_data[8]       # a good byte, in sync
-        framing = rx_fifo.r_rdy & rx_fifo.r_data[8]         # a 0 stop bit, in sync
+        with m.If(receiver.valid | receiver.frame_error):
+            m.d[LINE_DOMAIN] += rx_hold.eq(Cat(receiver.data, receiver.frame_error))
+        m.d[LINE_DOMAIN] += rx_pulse.i.eq(receiver.valid | receiver.frame_error)
+        received = rx_pulse.o & ~rx_hold[8]       # a good byte, in sync
+        framing = rx_pulse.o & rx_hold[8]         # a 0 stop bit, in sync
 
         # tx_idle: the last stop bit has left the pin.  The line side is busy from the
         # cycle it sees a byte in the crossing until that byte's stop bit ends (in the
@@ -274,7 +282,7 @@ class UART(wiring.Component):
         full = Signal()
         m.d.comb += [full.eq((written - taken)[:RX_INDEX_BITS] == self.rx_ring_size),
                      ring_write.addr.eq(written[2:]),
-                     ring_write.data.eq(rx_fifo.r_data[:8].replicate(4)),
+                     ring_write.data.eq(rx_hold[:8].replicate(4)),
                      self.ring.ready.eq(self.ring.valid), self.ring.rdata.eq(ring_read.data)]
 
         # RX_AT, RX_WORD: `low` is the ring's word that holds byte `at`; a read fetches the
