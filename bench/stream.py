@@ -303,6 +303,23 @@ def default_rates(target):
     return sorted({r for r in rates if r in (start, 1_000_000, 3_000_000)} | {rates[0]})
 
 
+def rates_for(target, asked):
+    """The rates of a run of ``target``'s build: ``asked`` ("all", comma-separated rates, or
+    "" for :func:`default_rates`); ValueError (one line) for a rate the build does not offer."""
+    if asked == "all":
+        return list(offered(target))
+    if not asked:
+        return default_rates(target)
+    rates = [int(r) for r in asked.split(",") if r]
+    for rate in rates:
+        if rate not in offered(target):
+            raise ValueError(f"{rate:,} baud is not offered by the {target.name} build (its "
+                             f"UART clock {target.uart_clock_hz / 1e6:g} MHz and its board's "
+                             f"bridge): it offers "
+                             f"{', '.join(f'{r:,}' for r in offered(target))}")
+    return rates
+
+
 def _time(seconds):
     if seconds >= 1:
         return f"{seconds:.3g} s"
@@ -385,10 +402,14 @@ def parse_args(argv):
     try:
         if args.clock and args.clock != EVIDENCE:
             args.clock = parse_fmax(args.clock)
-        for grid in args.grids:
-            stream_target(grid, args)
+        targets = [stream_target(grid, args) for grid in args.grids]
     except ValueError as error:
         p.error(f"--clock: {error}")
+    try:
+        for target in targets:
+            rates_for(target, args.rates)
+    except ValueError as error:
+        p.error(f"--rates: {error}")
     if args.per_class < 1:
         p.error("--per-class must be at least 1")
     return args
@@ -409,8 +430,7 @@ def run(args, log=print):
         if not picked:
             continue
         target = stream_target(grid, args)
-        rates = list(offered(target)) if args.rates == "all" else \
-            [int(r) for r in args.rates.split(",")] if args.rates else default_rates(target)
+        rates = rates_for(target, args.rates)
         cls = grid_name(grid)
         builds[cls] = target.name
         log(f"{cls}: {len(picked)} puzzles at {', '.join(f'{r:,}' for r in rates)} baud")

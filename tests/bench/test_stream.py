@@ -112,3 +112,10 @@ def test_usage_errors(capsys):
     with pytest.raises(SystemExit):   # the default build's grid at 36x36: no evidence
         S.parse_args(["--classes", "36x36", "--clock", "evidence"])
     assert "--clock: no ECP5 evidence for soc-both 36x36" in capsys.readouterr().err
+    # a rate the build's UART clock cannot make: the rates it offers, not a traceback
+    with pytest.raises(SystemExit) as stop:   # a 24 MHz build: a 48 MHz UART clock
+        S.parse_args(["--clock", "24", "--rates", "12000000"])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert "--rates: 12,000,000 baud is not offered by the" in err and "48 MHz" in err
+    assert "it offers 6,000,000, 4,000,000" in err
