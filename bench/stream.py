@@ -310,13 +310,12 @@ def rates_for(target, asked):
         return list(offered(target))
     if not asked:
         return default_rates(target)
-    rates = [int(r) for r in asked.split(",") if r]
+    rates, offers = [int(r) for r in asked.split(",") if r], offered(target)
     for rate in rates:
-        if rate not in offered(target):
+        if rate not in offers:
             raise ValueError(f"{rate:,} baud is not offered by the {target.name} build (its "
                              f"UART clock {target.uart_clock_hz / 1e6:g} MHz and its board's "
-                             f"bridge): it offers "
-                             f"{', '.join(f'{r:,}' for r in offered(target))}")
+                             f"bridge): it offers {', '.join(f'{r:,}' for r in offers)}")
     return rates
 
 

@@ -14,7 +14,7 @@ from amaranth.hdl import ClockDomain, ClockSignal, Elaboratable, Instance, Modul
 from amaranth.lib.cdc import ResetSynchronizer
 
 from slitherlink.spec.target import ARTY
-from slitherlink.spec.uart import UART_CLOCK_RATIO
+from slitherlink.spec.uart import LINE_DOMAIN, UART_CLOCK_RATIO
 
 from .top import BoardSupport
 
@@ -82,7 +82,7 @@ class ArtyClocking(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         m.domains.sync = ClockDomain("sync")
-        m.domains.uart = ClockDomain("uart")
+        m.domains += ClockDomain(LINE_DOMAIN)
 
         clk100 = platform.request(platform.default_clk, 0)
         button = platform.request(platform.default_rst, 0)
@@ -110,9 +110,9 @@ class ArtyClocking(Elaboratable):
             i_RST=0,
         )
         m.submodules.bufg = Instance("BUFG", i_I=clk_mmcm, o_O=ClockSignal("sync"))
-        m.submodules.bufg_uart = Instance("BUFG", i_I=clk_uart, o_O=ClockSignal("uart"))
+        m.submodules.bufg_uart = Instance("BUFG", i_I=clk_uart, o_O=ClockSignal(LINE_DOMAIN))
         m.submodules.reset_sync = ResetSynchronizer(~locked | button.i, domain="sync")
-        m.submodules.reset_sync_uart = ResetSynchronizer(~locked | button.i, domain="uart")
+        m.submodules.reset_sync_uart = ResetSynchronizer(~locked | button.i, domain=LINE_DOMAIN)
         return m
 
 

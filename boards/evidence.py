@@ -35,6 +35,7 @@ from pathlib import Path
 from slitherlink.paths import checkout
 from slitherlink.spec.target import (ARTY, BOARDS, CORES, ULX3S, Target, default_target,
                                      mhz)
+from slitherlink.spec.uart import LINE_DOMAIN
 
 __all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock",
            "supported_clock", "check_clock", "add", "default_clocks", "table", "with_table", "main"]
@@ -159,8 +160,8 @@ def _measured(summary):
             raise ValueError("the ULX3S build has no post-route Fmax (it did not route)")
         numbers.update(LUT=u["LUT"], FF=u["FF"], EBR=u["EBR"],
                        fmax_mhz=summary["fmax_worst_mhz"],
-                       **({"uart_fmax_mhz": summary["clock_fmax_mhz"]["uart"]}
-                          if "uart" in summary.get("clock_fmax_mhz", {}) else {}),
+                       **({"uart_fmax_mhz": summary["clock_fmax_mhz"][LINE_DOMAIN]}
+                          if LINE_DOMAIN in summary.get("clock_fmax_mhz", {}) else {}),
                        clock_mhz=target.clock_hz / 1e6, timing_met=summary["timing_met"],
                        seed=summary["seed"], nextpnr_options=summary.get("pnr_opts", ""),
                        hide_names=summary.get("hide_names", False))

@@ -17,7 +17,7 @@ from amaranth.lib import io
 from amaranth.lib.cdc import ResetSynchronizer
 
 from slitherlink.spec.target import ULX3S
-from slitherlink.spec.uart import UART_CLOCK_RATIO
+from slitherlink.spec.uart import LINE_DOMAIN, UART_CLOCK_RATIO
 
 from .top import BoardSupport
 
@@ -84,7 +84,7 @@ class ULX3SClocking(Elaboratable):
     def elaborate(self, platform):
         m = Module()
         m.domains.sync = ClockDomain("sync")
-        m.domains.uart = ClockDomain("uart")
+        m.domains += ClockDomain(LINE_DOMAIN)
         m.domains.por = ClockDomain("por", reset_less=True)
 
         clk25 = platform.request(platform.default_clk, 0)
@@ -139,7 +139,7 @@ class ULX3SClocking(Elaboratable):
         m.d.comb += [
             ClockSignal("sync").eq(clk),
             ClockSignal("por").eq(clk),
-            ClockSignal("uart").eq(clk_uart),
+            ClockSignal(LINE_DOMAIN).eq(clk_uart),
         ]
         # nextpnr derives the 'sync' and 'uart' clocks' constraints from the PLL's input
         # frequency and dividers (FREQUENCY_PIN_CLKI); boards.build checks them.
@@ -151,7 +151,7 @@ class ULX3SClocking(Elaboratable):
         with m.If(~por_done):
             m.d.por += Cat(por_count, por_done).eq(por_count + 1)
         m.submodules.reset_sync = ResetSynchronizer(~locked | ~por_done, domain="sync")
-        m.submodules.reset_sync_uart = ResetSynchronizer(~locked | ~por_done, domain="uart")
+        m.submodules.reset_sync_uart = ResetSynchronizer(~locked | ~por_done, domain=LINE_DOMAIN)
 
         # ULX3S convention: hold the ESP32's GPIO0 high, so that the ESP32 (when
         # it runs its FPGA-loader firmware) does not reboot the FPGA.

@@ -35,7 +35,7 @@ from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
 from slitherlink.spec.target import get_board
-from slitherlink.spec.uart import bit_time_for, max_baud, uart_clock_hz
+from slitherlink.spec.uart import bit_time_for, max_baud
 from slitherlink.spec.registers import (ACCEL, DEDUCE, PAGE_SHIFT, RAM, REGION_SHIFT, RX_RING,
                                         SYSCTL, UART as UART_BLOCK, WINDOW_SIZE, ClockHz,
                                         CyclesHi, CyclesLo, MaxBaud, RamSize, StartBaud,
@@ -189,8 +189,8 @@ class SoC(wiring.Component):
         self.target = target
         self.max_rows, self.max_cols = target.max_rows, target.max_cols
         self.clock_hz, self.baud = int(target.clock_hz), int(target.baud)
-        self.bit_time = bit_time_for(uart_clock_hz(self.clock_hz), self.baud)
-        self.max_baud = max_baud(uart_clock_hz(self.clock_hz),
+        self.bit_time = bit_time_for(target.uart_clock_hz, self.baud)
+        self.max_baud = max_baud(target.uart_clock_hz,
                                  get_board(target.board).bridge_max_baud, self.baud)
         if not isinstance(firmware, (bytes, bytearray)):
             raise TypeError(f"firmware must be the RAM image (bytes), not "

@@ -40,7 +40,7 @@ from amaranth.lib.fifo import AsyncFIFO, SyncFIFOBuffered
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
-from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME
+from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, LINE_DOMAIN, MIN_BIT_TIME
 from slitherlink.spec.registers import UART as UART_BLOCK
 from slitherlink.spec.registers import (RX_INDEX_BITS, RX_RING_MIN, UART_TX_DEPTH, UartCrc,
                                         UartCrcData, UartData, UartDivisor, UartRxAt,
@@ -54,8 +54,6 @@ from .crc import CRC16
 
 __all__ = ["UART", "UARTRx", "UARTTx", "BitClock", "LINE_DOMAIN"]
 
-#: The clock domain of the UART's line side.
-LINE_DOMAIN = "uart"
 #: Entries of the FIFO that carries the bytes to send across (AsyncFIFO): a byte leaves
 #: every 10 bit times (75 UART cycles or more) and the design clock refills it a byte a
 #: cycle, so it never runs dry; small, so that its memory is one LUT deep (the UART clock's

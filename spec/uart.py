@@ -22,11 +22,14 @@ SysCtl's MAX_BAUD register), the bound of the device's SET_BAUD rule
 (:func:`set_baud_bit_time`).
 """
 
-__all__ = ["UART_CLOCK_RATIO", "uart_clock_hz", "DEFAULT_BAUD", "FAST_BAUD", "MIN_BIT_TIME",
+__all__ = ["LINE_DOMAIN", "UART_CLOCK_RATIO", "uart_clock_hz", "DEFAULT_BAUD", "FAST_BAUD", "MIN_BIT_TIME",
            "MAX_BAUD_ERROR", "DIVISOR_FRACTION_BITS", "DIVISOR_CYCLE_BITS", "DIVISOR_BITS",
            "bit_time_for", "divisor_for", "baud_of", "bridge_bauds", "offered_bauds", "max_baud",
            "set_baud_bit_time"]
 
+#: The clock domain of the UART's line side (the gateware's, the boards' clockings', the
+#: builds' reports).
+LINE_DOMAIN = "uart"
 #: The UART's clock (the ``uart`` domain: the line side) over the design clock (``sync``):
 #: each board's PLL makes both, in phase (docs/boards.md, "The clock").
 UART_CLOCK_RATIO = 2
