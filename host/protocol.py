@@ -23,7 +23,8 @@ from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
                            SOLVE_FLAGS, START, STORE_DEPTH, TIMEOUT_BYTE_TIMES,
                            VERSION_ACCEL_OK, VERSION_DEDUCE_OK, ErrorCode, FrameCrc,
                            FrameHeader, Mode, MsgType, Status, answer_length, crc16,
-                           header_check, reply_length, result_length, solve_length)
+                           clue_code_bad, header_check, reply_length, result_length,
+                           solve_length)
 from slitherlink.spec.protocol import STATS_COUNTERS
 from slitherlink.spec.protocol import Answer as AnswerLayout
 from slitherlink.spec.protocol import Baud as BaudLayout
@@ -384,13 +385,10 @@ def decode_solve(frame, *, max_rows=MAX_GRID, max_cols=MAX_GRID):
         raise ProtocolError(ErrorCode.BAD_FLAGS, f"unknown SOLVE flags {flags:#04x}", flags)
     clues = []
     for i, code in enumerate(SolveLayout.TAIL.unpack(codes, rows * cols)):
-        if code == CLUE_BLANK:
-            clues.append(None)
-        elif code <= 3:
-            clues.append(code)
-        else:
+        if clue_code_bad(code):
             raise ProtocolError(ErrorCode.BAD_CLUE, f"cell ({i // cols}, {i % cols}) has "
                                 f"clue code {code}; clues are 0..3 or {CLUE_BLANK} (blank)", i)
+        clues.append(None if code == CLUE_BLANK else code)
     grid = tuple(tuple(clues[r * cols:(r + 1) * cols]) for r in range(rows))
     mode = Mode.DEDUCE if flags & FLAG_DEDUCE else Mode.PAPER
     return SolveRequest(rows, cols, grid, bool(flags & FLAG_UNIQUE), max_checks, mode,

@@ -27,7 +27,8 @@ firmware's STATS reply; DIVISOR: the bit time; RX_WRITTEN: the bytes written int
 (its write index), RX_TAKEN: the bytes the firmware has taken (its read index): a byte that
 finds the ring full is lost; RX_AT, RX_WORD and RX_CRC_WORD: the ring's bytes four a read
 from any byte on, RX_CRC_WORD feeding them to the CRC, so a frame is copied out and checked
-in one pass; CRC and CRC_DATA: the link's CRC, fed the bytes the firmware stores,
+in one pass; RX_CLUE_WORD: RX_CRC_WORD that also checks the bytes as a SOLVE's clue codes,
+CLUE_BAD telling whether one was bad since the CRC was last written; CRC and CRC_DATA: the link's CRC, fed the bytes the firmware stores,
 :class:`hw.crc.CRC16`; TX_WORD: the stored bytes queued for sending in one store, one a
 clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is sent and
 its CRC made in one pass).
@@ -40,13 +41,14 @@ from amaranth.lib.fifo import AsyncFIFO, SyncFIFOBuffered
 from amaranth.lib.memory import Memory
 from amaranth.lib.wiring import In, Out
 
+from slitherlink.spec.protocol import Solve, clue_code_bad
 from slitherlink.spec.uart import DIVISOR_BITS, DIVISOR_FRACTION_BITS, LINE_DOMAIN, MIN_BIT_TIME
 from slitherlink.spec.registers import UART as UART_BLOCK
-from slitherlink.spec.registers import (RX_INDEX_BITS, RX_RING_MIN, UART_TX_DEPTH, UartCrc,
-                                        UartCrcData, UartData, UartDivisor, UartRxAt,
-                                        UartRxCrcWord, UartRxFrameErrors, UartRxOverruns,
-                                        UartRxTaken, UartRxWord, UartRxWritten, UartStatus,
-                                        UartTxCrc, UartTxWord)
+from slitherlink.spec.registers import (RX_INDEX_BITS, RX_RING_MIN, UART_TX_DEPTH, UartClueBad,
+                                        UartCrc, UartCrcData, UartData, UartDivisor, UartRxAt,
+                                        UartRxClueWord, UartRxCrcWord, UartRxFrameErrors,
+                                        UartRxOverruns, UartRxTaken, UartRxWord, UartRxWritten,
+                                        UartStatus, UartTxCrc, UartTxWord)
 
 from . import bus
 from .bus import field_of
@@ -59,6 +61,9 @@ __all__ = ["UART", "UARTRx", "UARTTx", "BitClock", "LINE_DOMAIN"]
 #: cycle, so it never runs dry; small, so that its memory is one LUT deep (the UART clock's
 #: paths).
 _CROSSING_DEPTH = 4
+
+#: The bits of a SOLVE's clue code (RX_CLUE_WORD checks a word's codes).
+CLUE_BITS = Solve.TAIL.bits
 
 #: One clock cycle in the bit time's units.
 _CYCLE = 1 << DIVISOR_FRACTION_BITS
@@ -323,6 +328,7 @@ class UART(wiring.Component):
         word_room = ~queuing & (tx_fifo.w_level <= self.tx_depth - 4)
 
         m.submodules.crc = crc = CRC16()
+        clue_bad = Signal()   # CLUE_BAD: a bad clue code read through RX_CLUE_WORD
         b = self.bus
         m.d.comb += crc.data.eq(Mux(stepping, ahead, b.wdata))
         ready = Signal()
@@ -375,7 +381,8 @@ class UART(wiring.Component):
                     index = field_of(UartRxAt, "index", b.wdata)
                     m.d.comb += [fetch.eq(1), fetch_word.eq(index[2:len(at)])]
                     m.d.sync += [at.eq(index), loading.eq(1)]
-            with m.Elif((reg == UartRxWord.address >> 2) | (reg == UartRxCrcWord.address >> 2)):
+            with m.Elif((reg == UartRxWord.address >> 2) | (reg == UartRxCrcWord.address >> 2)
+                        | (reg == UartRxClueWord.address >> 2)):
                 with m.If(is_write):
                     m.d.sync += [ready.eq(1), rdata.eq(0)]
                 with m.Elif(~stepping):
@@ -384,11 +391,19 @@ class UART(wiring.Component):
                 with m.Else():
                     m.d.sync += [ready.eq(1), rdata.eq(ahead), stepping.eq(0),
                                  low.eq(ring_read.data), at.eq(at + 4)]
-                    with m.If(reg == UartRxCrcWord.address >> 2):
+                    with m.If(reg != UartRxWord.address >> 2):
                         m.d.comb += crc.lanes.eq(0b1111)
+                    with m.If(reg == UartRxClueWord.address >> 2):
+                        m.d.sync += clue_bad.eq(clue_bad | Cat(
+                            clue_code_bad(ahead.word_select(k, CLUE_BITS))
+                            for k in range(32 // CLUE_BITS)).any())
             with m.Elif(reg == UartCrc.address >> 2):
                 m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, crc.value))]
                 m.d.comb += crc.set.eq(is_write)
+                with m.If(is_write):
+                    m.d.sync += clue_bad.eq(0)
+            with m.Elif(reg == UartClueBad.address >> 2):
+                m.d.sync += [ready.eq(1), rdata.eq(Mux(is_write, 0, clue_bad))]
             with m.Elif(reg == UartCrcData.address >> 2):
                 m.d.sync += [ready.eq(1), rdata.eq(0)]
                 m.d.comb += crc.lanes.eq(b.wstrb)

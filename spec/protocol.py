@@ -98,7 +98,7 @@ __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_GRID", "MAX_PAYLOAD", "OVERHEAD", "TIMEOUT_BYTE_TIMES",
     "QUEUE_DEPTH", "STORE_DEPTH", "BAUD_CONFIRM_CYCLES_SHIFT", "SERVICE_INTERVAL_CYCLES",
     "REQUEST_SEQS",
-    "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE", "FLAG_COUNTERS", "SOLVE_FLAGS",
+    "CLUE_BLANK", "clue_code_bad", "FLAG_UNIQUE", "FLAG_DEDUCE", "FLAG_COUNTERS", "SOLVE_FLAGS",
     "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK",
     "VERSION_DEDUCE_OK", "Mode", "CRC_INIT", "CRC_POLY", "crc16", "CRC8_POLY",
     "CRC8_TABLE", "crc8", "header_check", "MsgType", "ErrorCode", "Status", "status_of",
@@ -129,6 +129,13 @@ REQUEST_SEQS = range(1, 256)
 
 #: 4-bit clue code of a blank cell in SOLVE (0..3 are the digits; 4..14 are errors).
 CLUE_BLANK = 0xF
+
+
+def clue_code_bad(code):
+    """Whether a SOLVE's 4-bit clue code is neither a digit 0..3 nor CLUE_BLANK (refused
+    with BAD_CLUE).  Works on ints and on Amaranth values alike (the UART checks the codes
+    it copies out of its ring with it)."""
+    return (code > 3) & (code != CLUE_BLANK)
 
 #: SOLVE flags.
 FLAG_UNIQUE = 0x01  # search on for a second solution (status SOLVED_UNIQUE / MULTIPLE)

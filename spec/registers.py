@@ -341,7 +341,8 @@ class DeduceRow(Register, address=DEDUCE_ROW_BASE, access="r"):
 
 
 DeduceRow.__doc__ = (f"The colours of one row, {DEDUCE_ROW_CELLS} cells a word: at "
-                     f"DEDUCE_ROW_BASE + 4 * ({DEDUCE_ROW_WORDS} * row + half).")
+                     f"DEDUCE_ROW_BASE + 4 * ({DEDUCE_ROW_WORDS} * row + half); the cells "
+                     "past the puzzle's columns are OUT and read 0.")
 
 
 class DeduceClue(Register, address=DEDUCE_CLUE_BASE, access="w"):
@@ -476,9 +477,25 @@ class UartRxCrcWord(Register, address=0x34, access="r"):
     bytes: Field(32, "the bytes, the one at RX_AT in bits 7:0")
 
 
+class UartRxClueWord(Register, address=0x38, access="r"):
+    """RX_CRC_WORD that also checks the four bytes as a SOLVE's clue codes (CLUE_BAD).
+
+    A SOLVE's clue words are copied out of the ring through it: their codes are checked
+    in the same pass, with no instruction of the firmware's.
+    """
+    bytes: Field(32, "the bytes, the one at RX_AT in bits 7:0")
+
+
+class UartClueBad(Register, address=0x3C, access="r"):
+    """Whether a word read through RX_CLUE_WORD since CRC was last written held a code
+    that is neither a clue 0..3 nor a blank (spec.protocol.clue_code_bad: the SOLVE is
+    refused with BAD_CLUE)."""
+    bad: Field(1, "sticky until the next CRC write")
+
+
 UART_REGISTERS = (UartData, UartStatus, UartRxOverruns, UartRxFrameErrors, UartDivisor,
                   UartCrc, UartCrcData, UartRxWritten, UartTxWord, UartTxCrc, UartRxTaken,
-                  UartRxAt, UartRxWord, UartRxCrcWord)
+                  UartRxAt, UartRxWord, UartRxCrcWord, UartRxClueWord, UartClueBad)
 
 
 # -- the system controller (hw/soc.py SysCtl) --------------------------------------------------

@@ -252,7 +252,7 @@
 #define SLK_DEDUCE_CLOCKS_COUNT_SHIFT 0u
 #define SLK_DEDUCE_CLOCKS_COUNT_MASK 0xFFFFFFFFu
 
-/* DeduceRow (r): The colours of one row, 32 cells a word: at DEDUCE_ROW_BASE + 4 * (2 * row + half). */
+/* DeduceRow (r): The colours of one row, 32 cells a word: at DEDUCE_ROW_BASE + 4 * (2 * row + half); the cells past the puzzle's columns are OUT and read 0. */
 #define SLK_DEDUCE_ROW 0x0800u
 #define SLK_DEDUCE_ROW_INSIDE_SHIFT 0u
 #define SLK_DEDUCE_ROW_INSIDE_MASK 0xFFFFFFFFu

@@ -94,6 +94,16 @@
 #define SOC_UART_RX_CRC_WORD_BYTES_SHIFT 0u
 #define SOC_UART_RX_CRC_WORD_BYTES_MASK 0xFFFFFFFFu
 
+/* UartRxClueWord (r): RX_CRC_WORD that also checks the four bytes as a SOLVE's clue codes (CLUE_BAD). */
+#define SOC_UART_RX_CLUE_WORD 0x10000038u
+#define SOC_UART_RX_CLUE_WORD_BYTES_SHIFT 0u
+#define SOC_UART_RX_CLUE_WORD_BYTES_MASK 0xFFFFFFFFu
+
+/* UartClueBad (r): Whether a word read through RX_CLUE_WORD since CRC was last written held a code */
+#define SOC_UART_CLUE_BAD 0x1000003Cu
+#define SOC_UART_CLUE_BAD_BAD_SHIFT 0u
+#define SOC_UART_CLUE_BAD_BAD_MASK 0x00000001u
+
 /* CyclesLo (r): The cycle counter's low word; reading it latches the high word into CYCLES_HI. */
 #define SOC_SYSCTL_CYCLES_LO 0x10001000u
 #define SOC_SYSCTL_CYCLES_LO_VALUE_SHIFT 0u

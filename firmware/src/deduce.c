@@ -147,22 +147,35 @@ typedef struct {
     uint32_t *o;
 } packer_t;
 
-/* Pack the rows from `row` up to `end` (DEDUCE_ROW words, cols <= SHORT_ROW cells each)
-   behind the bits waiting, storing each word filled (inlined: the packer stays in registers). */
+/* Append `width` bits (at most 32, nothing above them) behind the bits waiting, storing the
+   word they fill. */
+static inline __attribute__((always_inline)) void pack_bits(uint32_t *acc, uint32_t *have,
+                                                            uint32_t **o, uint32_t bits,
+                                                            uint32_t width)
+{
+    *acc |= bits << *have;   /* have < 32 */
+    *have += width;
+    if (*have >= 32u) {      /* a word full: the bits past it begin the next */
+        *(*o)++ = *acc;
+        *have -= 32u;
+        *acc = *have ? bits >> (width - *have) : 0;   /* by 32 - (have before) */
+    }
+}
+
+/* Pack the rows from `row` up to `end` (DEDUCE_ROW words, cols <= SHORT_ROW cells each, the
+   cells past cols 0) behind the bits waiting, storing each word filled; rows of at most 16
+   cells two at a time (inlined: the packer stays in registers). */
 static inline __attribute__((always_inline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
                                                 const volatile uint32_t *end, uint32_t cols)
 {
-    uint32_t acc = k->acc, have = k->have, mask = (1u << cols) - 1u, *o = k->o;
-    for (; row != end; row += SLK_DEDUCE_ROW_WORDS) {
-        uint32_t bits = *row & mask;
-        acc |= bits << have;   /* have < 32 */
-        have += cols;
-        if (have >= 32u) {     /* a word full: the row's bits past it begin the next */
-            *o++ = acc;
-            have -= 32u;
-            acc = bits >> (cols - have);   /* by 32 - (have before): at most SHORT_ROW */
-        }
+    uint32_t acc = k->acc, have = k->have, *o = k->o;
+    if (cols <= 16u) {
+        const uint32_t pair = 2u * SLK_DEDUCE_ROW_WORDS;
+        for (; end - row >= (int)pair; row += pair)
+            pack_bits(&acc, &have, &o, row[0] | (row[SLK_DEDUCE_ROW_WORDS] << cols), 2u * cols);
     }
+    for (; row != end; row += SLK_DEDUCE_ROW_WORDS)
+        pack_bits(&acc, &have, &o, *row, cols);
     k->acc = acc;
     k->have = have;
     k->o = o;

@@ -22,7 +22,9 @@
  * The frames' CRC-16 is the UART's CRC register's: a received frame's bytes are fed to it
  * (CRC_DATA, a word at a time), a reply's as they are sent (TX_CRC).  A
  * good frame's payload is copied out of the ring a word at a time, into the buffer the caller
- * names (a queue slot: a SOLVE is never copied again), and fed to the CRC on the way.  A
+ * names (a queue slot: a SOLVE is never copied again), and fed to the CRC on the way; a
+ * SOLVE's clue words but the last are read through RX_CLUE_WORD, which checks their codes
+ * on the way (frame_t's clues_bad).  A
  * candidate whose header was checked is not looked at again until it may be whole (or
  * time out).  STATS reports the receiver's counters.
  *
@@ -133,23 +135,36 @@ static void rx_drop(uint32_t n)
    the four bytes from there on (wrapping) and moves on; RX_CRC_WORD feeds them to the CRC. */
 static inline void ring_at(uint32_t at) { REG(SOC_UART_RX_AT) = at; }
 static inline uint32_t ring_word(void) { return REG(SOC_UART_RX_WORD); }
-static inline uint32_t ring_crc_word(void) { return REG(SOC_UART_RX_CRC_WORD); }
+
+/* The words from out up to stop, each a read of the ring's reader at `reg` (RX_CRC_WORD or
+   RX_CLUE_WORD), two a step. */
+static inline __attribute__((always_inline)) uint32_t *ring_words(uint32_t *out,
+                                                                  uint32_t *stop, uintptr_t reg)
+{
+    if ((stop - out) & 1)
+        *out++ = REG(reg);
+    for (; out != stop; out += 2) {
+        out[0] = REG(reg);
+        out[1] = REG(reg);
+    }
+    return out;
+}
 
 /* Copy the n buffered bytes from offset `from` of the candidate to out, whole words (the bytes
    past n up to the word's end are whatever follows them in the ring), feeding the n bytes to
-   the CRC: a read a word (RX_CRC_WORD), two a step; the last bytes' word by RX_WORD, its n % 4
+   the CRC: a read a word, RX_CRC_WORD but for the `clue_words` words from word `clue_from`
+   on, a SOLVE's clue words, read through RX_CLUE_WORD (CLUE_BAD: their codes checked on the
+   way; clue_from + clue_words at most n / 4); the last bytes' word by RX_WORD, its n % 4
    bytes fed by a store. */
 static inline __attribute__((always_inline)) void rx_take(uint32_t *out, uint32_t from,
-                                                          uint32_t n)
+                                                          uint32_t n, uint32_t clue_from,
+                                                          uint32_t clue_words)
 {
     ring_at(wrap(head + from));
-    uint32_t *stop = out + n / 4u;
-    if ((n / 4u) & 1u)
-        *out++ = ring_crc_word();
-    for (; out != stop; out += 2) {
-        out[0] = ring_crc_word();
-        out[1] = ring_crc_word();
-    }
+    uint32_t *clues = out + clue_from, *stop = out + n / 4u;
+    out = ring_words(out, clues, SOC_UART_RX_CRC_WORD);
+    out = ring_words(out, clues + clue_words, SOC_UART_RX_CLUE_WORD);
+    out = ring_words(out, stop, SOC_UART_RX_CRC_WORD);
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
         uint32_t word = ring_word();
         *out = word;
@@ -380,6 +395,9 @@ static int stopped(void)
 /* The frame's first byte copied into a payload buffer: the payload then starts at its
    byte PROTO_PAYLOAD_AT. */
 #define COPY_FROM (PROTO_FRAME_SIZE - PROTO_PAYLOAD_AT)
+/* The buffer's word that holds a SOLVE's first clue word (solve_clue_words). */
+#define CLUE_WORD_AT ((PROTO_PAYLOAD_AT + PROTO_SOLVE_CLUES_OFFSET) / 4u)
+_Static_assert((PROTO_PAYLOAD_AT + PROTO_SOLVE_CLUES_OFFSET) % 4u == 0, "the clues start a word");
 _Static_assert(COPY_FROM > PROTO_FRAME_LENGTH_OFFSET, "the copy starts past START");
 
 /* The longest payload a request of `type` may announce in this build. */
@@ -436,9 +454,15 @@ static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *in
     frame->crc = (uint16_t)got;
     frame->len = len;
     frame->payload = payload_of(into);
+    /* a SOLVE's clue words but the last (whose codes past the grid are not clues; serve.c
+       checks it), as the payload's length counts them */
+    uint32_t clue_words = frame->type == MSG_SOLVE && len > PROTO_SOLVE_SIZE
+                          ? (len - PROTO_SOLVE_SIZE - 1u) / 4u : 0;
     crc_start();
     REG(SOC_UART_CRC_DATA) = header_words[1];
-    rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len);
+    rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len, clue_words ? CLUE_WORD_AT : 0,
+            clue_words);
+    frame->clues_bad = REG(SOC_UART_CLUE_BAD);
     if (crc_value() != got) {
         drop(ERR_BAD_CRC, got);
         return 0;

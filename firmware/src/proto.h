@@ -52,6 +52,8 @@ typedef struct {
     uint16_t crc;            /* the frame's CRC: with seq, what tells a resend */
     uint32_t len;
     const uint8_t *payload;  /* in the buffer rx_next() was given (payload_of) */
+    uint32_t clues_bad;      /* a SOLVE: nonzero when a clue word but the last (as `len`
+                                counts them) holds a code neither 0..3 nor a blank */
 } frame_t;
 
 /* The receiver's bit time: `cycles` whole clock cycles (its inter-byte timeout). */

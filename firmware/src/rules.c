@@ -31,6 +31,11 @@ static inline uint32_t numbered_in(const uint32_t *words, uint32_t k, uint32_t l
 int island_free(uint32_t cols, uint32_t cells, const uint32_t *words)
 {
     uint32_t last_word = (cells - 1u) / CLUES_PER_WORD, k = 0, j = last_word, bits, last_bits;
+    /* the usual grid: clues 1..3 in its first and last words, four rows' cells apart or more
+       (the test below with k = 0, j = last_word), without the searches */
+    if (CLUES_PER_WORD * last_word >= (cols << 2) + (CLUES_PER_WORD - 1u)
+        && clue_numbered(words[0]) && numbered_in(words, last_word, last_word, cells))
+        return 1;
     while (!(bits = numbered_in(words, k, last_word, cells)))
         if (++k > last_word)
             return 0;   /* no clue 1..3: a 1x2 loop may be the whole solution */

@@ -136,24 +136,10 @@ static __attribute__((noinline)) uint32_t first_bad_cell(const uint8_t *p, uint3
     return CLUES_PER_WORD * k + clue_first(bad);
 }
 
-/* The codes neither a clue 0..3 nor a blank (clue_bad) of the clue words from `word` up to
-   `end`, OR-ed: nonzero when there is one.  Two words a step; inlined (refused() then calls
-   nothing on its usual path). */
-static inline __attribute__((always_inline)) uint32_t clues_bad(const uint32_t *word,
-                                                                const uint32_t *end)
-{
-    uint32_t bad = 0;
-    for (; end - word >= 2; word += 2)
-        bad |= clue_bad_any(word[0]) | clue_bad_any(word[1]);
-    if (word != end)
-        bad |= clue_bad_any(*word);
-    return bad & CLUE_LSBS;
-}
-
 /* Checked in host.protocol.decode_solve's order (docs/protocol.md), inlined into serve_solve
-   (one register save for both); 1 when refused (its
-   ERROR sent); else the grid's cells in *cells.  The clue words' bad codes are OR-ed; the bad
-   cell is looked for only in a refused SOLVE. */
+   (one register save for both); 1 when refused (its ERROR sent); else the grid's cells in
+   *cells.  The clue words but the last were checked by the UART as they were received
+   (frame_t's clues_bad); the bad cell is looked for only in a refused SOLVE. */
 static inline __attribute__((always_inline)) int refused(const frame_t *f, uint32_t *cells_out)
 {
     const uint8_t *p = f->payload;
@@ -172,10 +158,10 @@ static inline __attribute__((always_inline)) int refused(const frame_t *f, uint3
         return refuse(ERR_BAD_LENGTH, f, expected);
     if (flags & ~PROTO_SOLVE_FLAGS)
         return refuse(ERR_BAD_FLAGS, f, flags);
-    /* every word whole but the last */
-    const uint32_t *word = solve_clue_words(p), *last = word + (cells - 1u) / CLUES_PER_WORD;
-    uint32_t bad = clues_bad(word, last);
-    if (bad || (clue_bad(*last) & clue_cells((cells - 1u) / CLUES_PER_WORD, cells)))
+    /* every word whole but the last: checked as it was received (rx_take_frame: the length
+       checked above is the one it counted them by) */
+    uint32_t last = (cells - 1u) / CLUES_PER_WORD;
+    if (f->clues_bad || (clue_bad(solve_clue_word(p, last)) & clue_cells(last, cells)))
         return refuse(ERR_BAD_CLUE, f, first_bad_cell(p, cells));
     if (flags & PROTO_FLAG_DEDUCE) {
         if (!(version & PROTO_VERSION_DEDUCE_OK))

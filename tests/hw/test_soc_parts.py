@@ -230,6 +230,63 @@ def test_uart_ring_reader_reads_words_from_any_byte_and_feeds_the_crc():
     assert len(words) == 16 * 5 + 7
 
 
+def test_uart_clue_word_checks_the_codes_it_copies():
+    """RX_CLUE_WORD reads as RX_CRC_WORD does (the same words, the CRC fed the same) and sets
+    CLUE_BAD when a word held a code that spec.protocol.clue_code_bad refuses (any of 4..14,
+    in any of the eight nibbles); RX_WORD and RX_CRC_WORD check nothing; a CRC write clears
+    it."""
+    from slitherlink.spec.protocol import CRC_INIT, clue_code_bad, crc16
+    from slitherlink.spec.registers import (UartClueBad, UartCrc, UartRxAt, UartRxClueWord,
+                                            UartRxCrcWord, UartRxWord)
+    good = bytes([0x10, 0x32, 0xFF, 0x0F, 0xF3, 0x21, 0x00, 0x3F])   # digits and blanks
+    bad = bytes([0x10, 0x32, 0xFF, 0x0F, 0xF3, 0x21, 0x00, 0xE3])    # 0xE: 14, the last nibble
+    m = Module()
+    m.submodules.uart = uart = UART(BIT_TIME, rx_ring_size=16)
+    m.d.comb += uart.rx.eq(uart.tx)
+
+    def bad_codes(data):
+        return any(clue_code_bad((byte >> shift) & 0xF) for byte in data for shift in (0, 4))
+
+    assert not bad_codes(good) and bad_codes(bad)
+    assert [code for code in range(16) if clue_code_bad(code)] == list(range(4, 15))
+
+    async def clue_bad(ctx):
+        return (await bus_access(ctx, uart.bus, UartClueBad.address))[0]
+
+    async def testbench(ctx):
+        for byte in good + bad:
+            await bus_access(ctx, uart.bus, REGISTERS["DATA"], byte, max_wait=DIVISOR * 10 * 80)
+        await ctx.tick().repeat(DIVISOR * 10 * 18)
+        await bus_access(ctx, uart.bus, UartCrc.address, CRC_INIT)
+        await bus_access(ctx, uart.bus, UartRxAt.address, 0)
+        for k in range(2):
+            value, cycles = await bus_access(ctx, uart.bus, UartRxClueWord.address)
+            assert cycles == 3 and value == int.from_bytes(good[4 * k:4 * k + 4], "little")
+        assert await clue_bad(ctx) == 0
+        assert (await bus_access(ctx, uart.bus, UartCrc.address))[0] == crc16(good, CRC_INIT)
+        for register in (UartRxWord, UartRxCrcWord):   # they check nothing
+            await bus_access(ctx, uart.bus, UartRxAt.address, 12)
+            await bus_access(ctx, uart.bus, register.address)
+            assert await clue_bad(ctx) == 0
+        ring = (good + bad) * 2
+        seen = set()
+        for at in range(16):   # the bad code in each lane of the word read, and in none
+            await bus_access(ctx, uart.bus, UartCrc.address, CRC_INIT)
+            await bus_access(ctx, uart.bus, UartRxAt.address, at)
+            await bus_access(ctx, uart.bus, UartRxClueWord.address)
+            expected = bad_codes(ring[at:at + 4])
+            seen.add(expected)
+            assert await clue_bad(ctx) == expected, at
+            await bus_access(ctx, uart.bus, UartRxAt.address, 0)
+            await bus_access(ctx, uart.bus, UartRxClueWord.address)   # sticky
+            assert await clue_bad(ctx) == expected, at
+        assert seen == {False, True}
+        await bus_access(ctx, uart.bus, UartCrc.address, CRC_INIT)
+        assert await clue_bad(ctx) == 0
+
+    run(m, testbench)
+
+
 def test_uart_ring_size_validation():
     with warnings.catch_warnings():  # the half-built UARTs are never elaborated, on purpose
         warnings.simplefilter("ignore")

@@ -55,7 +55,9 @@ def make_cases(jobs):
 
 
 def rows_of(words, cols):
-    """DEDUCE_ROW words as the model's solution (a tuple of rows of IN flags)."""
+    """DEDUCE_ROW words as the model's solution (a tuple of rows of IN flags); the cells
+    past the puzzle's columns read 0."""
+    assert all(word >> cols == 0 for word in words), "a cell past the columns reads IN"
     return tuple(tuple(bool(word >> c & 1) for c in range(cols)) for word in words)
 
 

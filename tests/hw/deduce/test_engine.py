@@ -98,6 +98,7 @@ async def firmware_solve(ctx, bus, puzzle, max_solutions, stream=False):
                 cells = regmap.DEDUCE_ROW_CELLS
                 for half in range(-(-puzzle.cols // cells)):
                     bits |= await read(ctx, bus, regmap.deduce_row_address(r, half)) << (cells * half)
+                assert bits >> puzzle.cols == 0, "the cells past the puzzle's columns read 0"
                 rows.append(tuple(bool(bits >> c & 1) for c in range(puzzle.cols)))
             solutions.append(tuple(rows))
             if len(solutions) >= max_solutions:
