@@ -11,7 +11,8 @@ bit of the first byte it received and the stop bit of the last byte it sent
 
 * **throughput** = puzzles / ((last stop bit - first start bit) / the design clock);
 * **latency** of one puzzle = its first byte's start bit to its answer's last stop bit,
-  the puzzle sent alone;
+  the puzzle sent alone; of it **on the board**: from its request's last stop bit to its
+  answer's first start bit (the rest is the line's);
 
 both exact device time at the build's clock, whatever the machine's speed.  The host runs
 faster than the simulation, so these figures assume a host that keeps up; the **host's
@@ -223,15 +224,16 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                     raise SystemExit(f"stream: the board did not switch to {rate} baud "
                                      f"({connection.rate_note or 'no reason given'})")
                 stream = checked_stream(solve_stream)
-                latencies = []
+                latencies, on_board = [], []
                 full = sorted(loaded, key=lambda item: -item[1].rows * item[1].cols)
                 for name, puzzle, solution in full[:latency_count]:   # the largest
                     board.stamp()
                     ((_, outcome),) = stream([(name, puzzle)], opener=lambda: connection,
                                              counters=False, depth=1)
-                    _, first, last, *_ = board.stamp()
+                    stamp = board.stamp()
                     _solved(outcome, solution, name)
-                    latencies.append((last - first) / clock)
+                    latencies.append((stamp.tx - stamp.rx) / clock)
+                    on_board.append((stamp.tx_start - stamp.rx_end) / clock)
                 board.stamp()
                 solutions = {name: solution for name, _, solution in loaded}
                 for name, outcome in stream([(name, puzzle) for name, puzzle, _ in loaded],
@@ -249,12 +251,14 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                    "bytes_out": statistics.median(f[1] for f in frames),
                    "latency_median": statistics.median(latencies),
                    "latency_max": max(latencies),
+                   "on_board_median": statistics.median(on_board),
                    "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames),
                    "found_at": connection.found_at,
                    "resends": connection.resends, "rx_overruns": device.rx_overruns,
                    "frames_bad": device.frames_bad}
             log(f"  {grid_name(grid)} @ {rate:>9,} baud: {row['per_second']:10,.0f} puzzles/s, "
-                f"latency median {row['latency_median'] * 1e6:8,.1f} µs")
+                f"latency median {row['latency_median'] * 1e6:8,.1f} µs "
+                f"({row['on_board_median'] * 1e6:,.1f} µs on the board)")
             if profile:
                 elf = firmware_image(target).elf
                 row["profile"] = profiler.by_function(profiler.read(counts), elf)
@@ -335,17 +339,19 @@ def table(results, meta):
              f"{', '.join(f'{c} `{b}`' for c, b in meta['builds'].items())}); "
              f"source {meta['commit']}; load average at the start {meta['load']:.1f}.", "",
              "| class | rate (baud) | n | bytes in / out a puzzle | link time a puzzle | "
-             "streamed (puzzles/s) | latency median / max | sat, 1 core (puzzles/s) | "
+             "streamed (puzzles/s) | latency median / max | of it on the board (median) | "
+             "sat, 1 core (puzzles/s) | "
              "sat, 2 cores (puzzles/s) | streamed / sat on 2 cores | host's cost a puzzle | "
              "resends; bytes the board lost |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for cls, entry in results.items():
         for row in entry["board"]:
             lines.append(
                 f"| {cls} | {row['rate']:,} | {row['n']} | {row['bytes_in']:g} / "
                 f"{row['bytes_out']:g} | {_time(row['link_seconds'])} | "
                 f"{row['per_second']:,.0f} | {_time(row['latency_median'])} / "
-                f"{_time(row['latency_max'])} | {entry['sat_1']:,.0f} | {entry['sat_2']:,.0f} | "
+                f"{_time(row['latency_max'])} | {_time(row['on_board_median'])} | "
+                f"{entry['sat_1']:,.0f} | {entry['sat_2']:,.0f} | "
                 f"{row['per_second'] / entry['sat_2']:.1f}x | {_time(entry['host_cost'])} | "
                 f"{row['resends']}; {row['rx_overruns']} |")
     lines += ["", "Streamed and latency: exact, in the board's cycles at its design clock "
@@ -353,7 +359,8 @@ def table(results, meta):
               "plain answers (no counters), the device's queue kept full (resends: the "
               "requests sent again; bytes lost: the UART's receive overruns, from STATS); "
               "latency: each of "
-              f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone. sat: wall time on this machine, the same puzzles, not unique, the fastest of {PEER_PASSES} passes. "
+              f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone, on the board "
+              "from its request's last stop bit to its answer's first start bit. sat: wall time on this machine, the same puzzles, not unique, the fastest of {PEER_PASSES} passes. "
               "Host's cost: parse, encode, decode, the result, the rules check and the "
               "JSON record of one puzzle as a streaming `--format jsonl` run makes them, "
               "wall time (median); a real board's throughput is bounded by it too."]

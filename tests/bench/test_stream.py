@@ -26,6 +26,9 @@ def test_two_puzzles_at_the_start_rate_and_the_fastest(corpus):
         line = [10 * (a + b) / row["rate"] for a, b in frames]
         # a puzzle sent alone takes at least its bytes' time on the line, both ways
         assert row["latency_median"] >= min(line) and row["latency_max"] >= max(line)
+        # of it on the board: what the line's bytes leave, and some
+        assert 0 < row["on_board_median"] < row["latency_median"]
+        assert row["on_board_median"] <= row["latency_max"] - min(line)
         # streamed, the requests at least follow each other on the line towards the board
         assert row["stream_cycles"] / row["clock_hz"] >= sum(10 * a / row["rate"]
                                                               for a, _ in frames)
