@@ -82,7 +82,7 @@ ARTY = Board(
     uart_bridge="FT2232H", bridge_max_baud=12_000_000,
     # the largest clock the MMCM makes within the ECP5 post-route Fmax of the default build
     # (the evidence: boards/evidence.py, docs/boards.md "The clock")
-    clock_hz=47_656_250,
+    clock_hz=48_000_000,
     # the fewest LUTs: the XC7A35T's builds are limited by its LUTs
     label_network="small",
     # XC7A35T (DS180): slice LUTs, slice flip-flops, 36 Kb block RAMs, DSP48E1 slices, ...
