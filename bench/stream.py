@@ -11,8 +11,8 @@ bit of the first byte it received and the stop bit of the last byte it sent
 
 * **throughput** = puzzles / ((last stop bit - first start bit) / the design clock);
 * **latency** of one puzzle = its first byte's start bit to its answer's last stop bit,
-  the puzzle sent alone; of it **on the board**: from its request's last stop bit to its
-  answer's first start bit (the rest is the line's);
+  the puzzle sent alone; of it **on the board**: what its request's and its answer's bytes
+  do not take on the line;
 
 both exact device time at the build's clock, whatever the machine's speed.  The host runs
 faster than the simulation, so these figures assume a host that keeps up; the **host's
@@ -230,10 +230,10 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                     board.stamp()
                     ((_, outcome),) = stream([(name, puzzle)], opener=lambda: connection,
                                              counters=False, depth=1)
-                    stamp = board.stamp()
+                    _, first, last, *_ = board.stamp()
                     _solved(outcome, solution, name)
-                    latencies.append((stamp.tx - stamp.rx) / clock)
-                    on_board.append((stamp.tx_start - stamp.rx_end) / clock)
+                    latencies.append((last - first) / clock)
+                    on_board.append(latencies[-1] - 10 * sum(_frames(puzzle)) / rate)
                 board.stamp()
                 solutions = {name: solution for name, _, solution in loaded}
                 for name, outcome in stream([(name, puzzle) for name, puzzle, _ in loaded],
@@ -359,8 +359,10 @@ def table(results, meta):
               "plain answers (no counters), the device's queue kept full (resends: the "
               "requests sent again; bytes lost: the UART's receive overruns, from STATS); "
               "latency: each of "
-              f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone, on the board "
-              "from its request's last stop bit to its answer's first start bit. sat: wall time on this machine, the same puzzles, not unique, the fastest of {PEER_PASSES} passes. "
+              f"the {LATENCY_PUZZLES} largest puzzles of the class sent alone; on the board: "
+              "the latency less its request's and its answer's bytes on the line. "
+              f"sat: wall time on this machine, the same puzzles, not unique, the fastest of "
+              f"{PEER_PASSES} passes. "
               "Host's cost: parse, encode, decode, the result, the rules check and the "
               "JSON record of one puzzle as a streaming `--format jsonl` run makes them, "
               "wall time (median); a real board's throughput is bounded by it too."]

@@ -36,23 +36,17 @@ __all__ = ["VirtualBoard", "Stamp", "VirtualBoardError", "BuildError", "Build", 
 
 
 class Stamp(NamedTuple):
-    """A virtual board's stamps (harness.cpp's ``CYCLES n RX a TX b RX_END c TX_START d
-    SERVED s GAP g``): ``cycles`` simulated so far; ``rx``, the cycle at which the first
-    start bit towards the board began since the last stamp, and ``tx``, the cycle at which
-    the last stop bit from the board ended since then (0 for none); ``served``, the cycle of
-    the firmware's last access to its UART (0: none yet), and ``gap``, the longest stretch
-    between two such accesses since the last stamp (both None for a design without that
-    port); ``rx_end``, the cycle at which the last stop bit towards the board ended, and
-    ``tx_start``, the cycle at which the first start bit from the board began, since the last
-    stamp (0 for none, or from a stand-in that does not say them): a request sent alone is
-    on the board from ``rx_end`` to ``tx_start``."""
+    """A virtual board's stamps (harness.cpp's ``CYCLES n RX a TX b SERVED s GAP g``):
+    ``cycles`` simulated so far; ``rx``, the cycle at which the first start bit towards the
+    board began since the last stamp, and ``tx``, the cycle at which the last stop bit from
+    the board ended since then (0 for none); ``served``, the cycle of the firmware's last
+    access to its UART (0: none yet), and ``gap``, the longest stretch between two such
+    accesses since the last stamp (both None for a design without that port)."""
     cycles: int
     rx: int
     tx: int
     served: Optional[int] = None
     gap: Optional[int] = None
-    rx_end: int = 0
-    tx_start: int = 0
 
     @classmethod
     def parse(cls, line):
@@ -62,13 +56,10 @@ class Stamp(NamedTuple):
         match = _STAMP.fullmatch(line.strip())
         if not match:
             return None
-        cycles, rx, tx, rx_end, tx_start, served, gap = (
-            int(v) if v is not None else None for v in match.groups())
-        return cls(cycles, rx, tx, served, gap, rx_end or 0, tx_start or 0)
+        return cls(*(int(v) if v is not None else None for v in match.groups()))
 
 
-_STAMP = re.compile(r"CYCLES (\d+) RX (\d+) TX (\d+)(?: RX_END (\d+) TX_START (\d+))?"
-                    r"(?: SERVED (\d+) GAP (\d+))?")
+_STAMP = re.compile(r"CYCLES (\d+) RX (\d+) TX (\d+)(?: SERVED (\d+) GAP (\d+))?")
 
 
 class VirtualBoardError(RuntimeError):

@@ -197,7 +197,6 @@ struct UartDriver {
     uint64_t at = 0, edge[11] = {};  // line cycles into the byte; the cycle of each edge
     uint64_t bytes = 0;
     uint64_t first_start = 0;  // the line cycle of the first start bit since the last report
-    uint64_t last_end = 0;     // the line cycle the last stop bit sent ends, since then
 
     UartDriver(uint64_t line_hz, uint64_t baud) : line_hz(line_hz), baud(baud) {}
 
@@ -212,7 +211,6 @@ struct UartDriver {
             ++bytes;
             if (!first_start) first_start = cycle;
             for (int k = 0; k <= 10; ++k) edge[k] = half_bit_cycle(2 * k, line_hz, baud);
-            last_end = cycle + edge[10];
             bit = 0;
             at = 0;
         }
@@ -233,7 +231,6 @@ struct UartMonitor {
     uint8_t shift = 0;
     uint64_t bytes = 0, framing_errors = 0;
     uint64_t last_stop = 0;  // the line cycle the last good stop bit ended, since the last report
-    uint64_t first_start = 0;  // the line cycle of the first start bit seen, since then
     std::vector<uint8_t> out;
 
     UartMonitor(uint64_t line_hz, uint64_t baud) : line_hz(line_hz), baud(baud) {}
@@ -245,7 +242,6 @@ struct UartMonitor {
             if (!armed) { armed = level; return; }
             if (level) return;
             receiving = true;       // falling edge: a start bit
-            if (!first_start) first_start = cycle;
             for (int k = 0; k < 10; ++k) middle[k] = half_bit_cycle(2 * k + 1, line_hz, baud);
             bit = 0;
             at = 0;
@@ -504,12 +500,9 @@ int main(int argc, char** argv) {
 #if VB_PROFILE
             if (profiling) profile.write(opt.profile);  // in place before the line tells it
 #endif
-            std::printf("CYCLES %llu RX %llu TX %llu RX_END %llu TX_START %llu",
-                        (unsigned long long)cycles,
+            std::printf("CYCLES %llu RX %llu TX %llu", (unsigned long long)cycles,
                         (unsigned long long)design_cycle(rx.first_start),
-                        (unsigned long long)design_cycle(tx.last_stop),
-                        (unsigned long long)design_cycle(rx.last_end),
-                        (unsigned long long)design_cycle(tx.first_start));
+                        (unsigned long long)design_cycle(tx.last_stop));
 #ifdef VB_SERVED
             std::printf(" SERVED %llu GAP %llu", (unsigned long long)served,
                         (unsigned long long)served_gap);
@@ -517,7 +510,7 @@ int main(int argc, char** argv) {
 #endif
             std::printf("\n");
             std::fflush(stdout);
-            rx.first_start = tx.last_stop = rx.last_end = tx.first_start = 0;
+            rx.first_start = tx.last_stop = 0;
         }
         if (!attached && opt.pause_when_detached && !rx.busy() && !tx.busy()) {
             // Nobody has the port open: stop the board's clock and sleep.

@@ -39,6 +39,7 @@ def test_two_puzzles_at_the_start_rate_and_the_fastest(corpus):
     assert entry["sat_1"] > 0 and entry["sat_2"] > 0 and entry["host_cost"] > 0
     text = S.table(results, meta)
     assert f"| {DEFAULT_TARGET.max_rows}x{DEFAULT_TARGET.max_cols} | {fastest:,} | 2 |" in text
+    assert f"the fastest of {S.PEER_PASSES} passes" in text and "{" not in text
 
 
 def test_the_host_cost_goes_through_the_rules_check(corpus, monkeypatch):
