@@ -258,6 +258,28 @@ def test_refusals_carry_the_seq(link):
     assert (reply.seq, reply.code) == (8, S.ErrorCode.NOT_BUSY)
 
 
+@pytest.mark.parametrize("rows, cols", [(10, 10), (9, 7), (3, 5)])
+def test_a_bad_clue_code_in_any_word_is_refused_with_its_cell(link, rows, cols):
+    """A clue code 4..14 in any cell of a grid of several clue words: the UART's ring
+    reader checks the words before the last as the firmware copies them (RX_CLUE_WORD),
+    the firmware the last; the ERROR names the first bad cell, and a good SOLVE after it
+    is solved (nothing stays marked bad)."""
+    cells = rows * cols
+    blank = [S.CLUE_BLANK] * cells
+    for seq, bad in enumerate((0, 7, 8, cells // 2, cells - 9, cells - 8, cells - 1), 20):
+        codes = list(blank)
+        codes[bad] = 4 + bad % 11
+        if bad + 3 < cells:
+            codes[bad + 3] = 14          # a later bad code: the first one is named
+        reply = link.ask(F.solve_raw(rows, cols, codes, seq=seq))
+        assert (reply.type, reply.seq) == (MT.ERROR, seq), (rows, cols, bad)
+        assert (reply.code, reply.detail) == (S.ErrorCode.BAD_CLUE, bad), (rows, cols, bad)
+    reply = link.ask(F.solve_raw(rows, cols, [2 if k % 5 else S.CLUE_BLANK
+                                              for k in range(cells)], seq=40,
+                                 flags=S.FLAG_DEDUCE))
+    assert reply.seq == 40 and reply.type == MT.ANSWER
+
+
 # -- the receiver ---------------------------------------------------------------------------
 
 def test_a_four_byte_header_then_silence_does_not_wedge_the_board(board):
