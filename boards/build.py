@@ -277,14 +277,22 @@ def _run_openxc7(directory, bit, *, frequency):
 DOMAIN_RATIOS = {"sync": 1, LINE_DOMAIN: UART_CLOCK_RATIO}
 
 
+#: how far nextpnr's constraint of a clock may lie from the clock's frequency, as a period
+#: in picoseconds: it keeps a constraint as a whole number of them (75 MHz: 13,333 ps,
+#: which it reports as 75.0019 MHz)
+CONSTRAINT_PS = 1.0
+
+
 def clock_domains(fmax, frequency):
     """``{domain: (achieved MHz, constraint MHz)}`` of nextpnr's ``{clock: (achieved,
     constraint)}``, each clock known by its constraint (:data:`DOMAIN_RATIOS` times the
-    design clock ``frequency``, Hz); ValueError for a clock constrained to neither."""
+    design clock ``frequency``, Hz, to :data:`CONSTRAINT_PS` of its period); ValueError for
+    a clock constrained to neither."""
     domains = {}
     for clock, (achieved, constraint) in fmax.items():
         domain = next((name for name, ratio in DOMAIN_RATIOS.items()
-                       if abs(constraint - ratio * frequency / 1e6) <= 0.01), None)
+                       if abs(1e6 / constraint - 1e12 / (ratio * frequency)) <= CONSTRAINT_PS),
+                      None)
         if domain is None:
             raise ValueError(f"nextpnr constrained clock {clock} to {constraint:g} MHz, "
                              f"neither the design's {frequency / 1e6:g} MHz nor the UART's "

@@ -423,6 +423,13 @@ def test_nextpnr_clocks_are_known_by_their_constraints():
     assert clock_domains(fmax, 45_000_000) == {"sync": (47.5, 45.0), "uart": (120.0, 90.0)}
     with pytest.raises(ValueError, match="neither the design's 45 MHz nor the UART's 90 MHz"):
         clock_domains({"clk": (50.0, 60.0)}, 45_000_000)
+    # nextpnr keeps a constraint as whole picoseconds: 75 MHz is 13,333 ps, reported as
+    # 75.0019 MHz, and its UART's 150 MHz as 150.015 (a 75 MHz route, 2026-11-27)
+    fmax = {"$glbnet$clk": (63.81, 75.0019), "$glbnet$clk_uart": (147.67, 150.015)}
+    assert clock_domains(fmax, 75_000_000) == {"sync": (63.81, 75.0019),
+                                               "uart": (147.67, 150.015)}
+    with pytest.raises(ValueError, match="neither"):
+        clock_domains({"clk": (50.0, 75.02)}, 75_000_000)   # 13,329.8 ps: 3 ps off
 
 
 @pytest.mark.parametrize("name", ["arty", "ulx3s"])
