@@ -173,6 +173,12 @@ def _frames(puzzle):
         frame_lengths(puzzle.rows, puzzle.cols)["answer"]
 
 
+def _line_seconds(frame, rate):
+    """Seconds a request and its answer (:func:`_frames`) take on the line at ``rate`` (10
+    bits a byte)."""
+    return 10 * sum(frame) / rate
+
+
 def _solved(outcome, solution, name):
     from slitherlink.host.engines import Status
     if isinstance(outcome, BaseException):
@@ -202,6 +208,7 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
     target = target or class_target(grid)
     build = build_design("soc", params=vboard_params(target), profile=profile, quiet=True)
     loaded = [(name, *corpus.load(name)) for name in names]
+    frames = {name: _frames(puzzle) for name, puzzle, _ in loaded}
     clock = build.clock_hz
     rows = []
     for rate in rates:
@@ -233,7 +240,7 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
                     _, first, last, *_ = board.stamp()
                     _solved(outcome, solution, name)
                     latencies.append((last - first) / clock)
-                    on_board.append(latencies[-1] - 10 * sum(_frames(puzzle)) / rate)
+                    on_board.append(latencies[-1] - _line_seconds(frames[name], rate))
                 board.stamp()
                 solutions = {name: solution for name, _, solution in loaded}
                 for name, outcome in stream([(name, puzzle) for name, puzzle, _ in loaded],
@@ -244,15 +251,15 @@ def board_run(grid, names, rates, *, latency_count=LATENCY_PUZZLES, profile=Fals
             finally:
                 connection.close()
             seconds = (last - first) / clock
-            frames = [_frames(puzzle) for _, puzzle, _ in loaded]
             row = {"rate": rate, "n": len(loaded), "clock_hz": clock, "stream_cycles": last - first,
                    "per_second": len(loaded) / seconds,
-                   "bytes_in": statistics.median(f[0] for f in frames),
-                   "bytes_out": statistics.median(f[1] for f in frames),
+                   "bytes_in": statistics.median(f[0] for f in frames.values()),
+                   "bytes_out": statistics.median(f[1] for f in frames.values()),
                    "latency_median": statistics.median(latencies),
                    "latency_max": max(latencies),
                    "on_board_median": statistics.median(on_board),
-                   "link_seconds": statistics.median(10 * (a + b) / rate for a, b in frames),
+                   "link_seconds": statistics.median(_line_seconds(f, rate)
+                                                     for f in frames.values()),
                    "found_at": connection.found_at,
                    "resends": connection.resends, "rx_overruns": device.rx_overruns,
                    "frames_bad": device.frames_bad}

@@ -137,6 +137,7 @@ def clue_code_bad(code):
     it copies out of its ring with it)."""
     return (code > 3) & (code != CLUE_BLANK)
 
+
 #: SOLVE flags.
 FLAG_UNIQUE = 0x01  # search on for a second solution (status SOLVED_UNIQUE / MULTIPLE)
 FLAG_DEDUCE = 0x02  # mode: the deduction engine instead of the paper's search

@@ -24,6 +24,14 @@ static inline uint32_t numbered_in(const uint32_t *words, uint32_t k, uint32_t l
     return k == last ? bits & clue_cells(k, cells) : bits;
 }
 
+/* Whether clue words `words_between` apart hold cells four rows apart or more, whatever
+   their cells in them (the first is at most cell 8k + 7, the last at least cell 8j): no box of
+   four rows holds both. */
+static inline int words_apart(uint32_t words_between, uint32_t cols)
+{
+    return CLUES_PER_WORD * words_between >= (cols << 2) + (CLUES_PER_WORD - 1u);
+}
+
 /* The box of the clues 1..3: its rows from the first and the last of them, found a clue word
    at a time from either end; when their words alone put them more than four rows apart, that
    is the answer; else their exact cells, and the box's columns when it is at most four rows
@@ -31,19 +39,17 @@ static inline uint32_t numbered_in(const uint32_t *words, uint32_t k, uint32_t l
 int island_free(uint32_t cols, uint32_t cells, const uint32_t *words)
 {
     uint32_t last_word = (cells - 1u) / CLUES_PER_WORD, k = 0, j = last_word, bits, last_bits;
-    /* the usual grid: clues 1..3 in its first and last words, four rows' cells apart or more
-       (the test below with k = 0, j = last_word), without the searches */
-    if (CLUES_PER_WORD * last_word >= (cols << 2) + (CLUES_PER_WORD - 1u)
-        && clue_numbered(words[0]) && numbered_in(words, last_word, last_word, cells))
+    /* the usual grid: clues 1..3 in its first and last words, far apart (k = 0 and
+       j = last_word below), without the searches */
+    if (words_apart(last_word, cols) && clue_numbered(words[0])
+        && numbered_in(words, last_word, last_word, cells))
         return 1;
     while (!(bits = numbered_in(words, k, last_word, cells)))
         if (++k > last_word)
             return 0;   /* no clue 1..3: a 1x2 loop may be the whole solution */
     while (!(last_bits = numbered_in(words, j, last_word, cells)))
         j--;            /* word k has one: it stops there at the latest */
-    /* the first clue is at most cell 8k + 7, the last at least cell 8j: no box of four rows
-       holds both when they are at least four rows' cells apart */
-    if (CLUES_PER_WORD * (j - k) >= (cols << 2) + (CLUES_PER_WORD - 1u))
+    if (words_apart(j - k, cols))
         return 1;
     uint32_t first = CLUES_PER_WORD * k + clue_first(bits);
     uint32_t last = CLUES_PER_WORD * j + clue_last(last_bits);
