@@ -7,7 +7,10 @@ offers) talks to the device -- the fake device (:mod:`host.fakedevice`, a 10x10 
 searching in a thread like the board) or the virtual board (:mod:`sim.vboard`, the real
 SoC, firmware and UART) -- through :class:`host.lossy.LossyLink`, which drops or corrupts
 each byte with the given probability in both directions (half dropped, half corrupted;
-seeded).  Every answer is compared with the corpus's ``.sol``: a wrong answer is the one
+seeded).  A connection to the virtual board through the lossy link is watched as every
+connection to it is (:func:`host.device.connect_to`): the board's simulated time scales the
+host's waits, so a busy machine does not make the link look silent, and a board that died
+or hung is reported as such.  Every answer is compared with the corpus's ``.sol``: a wrong answer is the one
 thing that must never happen; a clean failure (one line, an exit code) within the bound of
 its puzzle is allowed.
 
@@ -66,14 +69,36 @@ def pick_puzzles(count, *, max_side=10, root=PUZZLES):
 
 
 def _device(kind):
-    """``(pty path, stop)`` of a device of ``kind``: "fake" (the fake device of a 10x10
-    build, searching in a thread) or "vboard" (the virtual board of the default build)."""
+    """``(pty path, stop, board)`` of a device of ``kind``: "fake" (the fake device of a
+    10x10 build, searching in a thread; board None) or "vboard" (the virtual board of the
+    default build, its :class:`sim.vboard.VirtualBoard`)."""
     if kind == "fake":
-        return SearchingFakeDevice(max_rows=10, max_cols=10).serve_pty()
+        return (*SearchingFakeDevice(max_rows=10, max_cols=10).serve_pty(), None)
     from slitherlink.sim.vboard import VirtualBoard
     board = VirtualBoard("soc", quiet=True)
     board.start()
-    return board.port, board.stop
+    return board.port, board.stop, board
+
+
+def _opener(board, port, opened, *, baud, retries):
+    """The stream's opener of connections to the virtual board ``board`` through the lossy
+    link's ``port``: watched as every connection to a virtual board is
+    (:func:`host.device.connect_to`: its waits scaled from the board's simulated time, so
+    that a busy machine does not make the link look silent; a board that died or hung
+    reported as such); each one connected is appended to ``opened``, the one before closed
+    (the stream asks for a new one after a failure)."""
+    def opener():
+        if opened:
+            opened[-1].close()
+        connection = B.connect_to(board, port=port, rate=baud, retries=retries)
+        try:
+            connection.connect()
+        except BaseException:
+            connection.close()
+            raise
+        opened.append(connection)
+        return connection
+    return opener
 
 
 def _bound(connection, puzzle, retries):
@@ -92,17 +117,19 @@ def run(loss, puzzles, *, seed=1, retries=None, mode="paper", kind="fake", baud=
     """Solve every puzzle over a link with ``loss`` in ``mode`` on a device of ``kind``,
     as one stream (``depth`` SOLVEs in flight, the device's queue by default; at ``baud``,
     the fastest the device offers by default); a list of records."""
-    device_path, stop_device = _device(kind)
+    device_path, stop_device, board = _device(kind)
     link = LossyLink(device_path, loss=loss, seed=seed)
     port = link.start()
-    records, bounds = [], []
+    records, bounds, opened = [], [], []
     solve = checked_stream(solve_stream)
+    opener = None if board is None else _opener(board, port, opened, baud=baud,
+                                                 retries=retries)
     try:
         last = time.monotonic()
         items = [((puzzle, solution), puzzle) for puzzle, solution in puzzles]
         for (puzzle, solution), outcome in solve(items, unique=True, port=port, retries=retries,
                                                  mode=mode, counters=False, baud=baud,
-                                                 depth=depth):
+                                                 depth=depth, opener=opener):
             now = time.monotonic()
             record = {"name": puzzle.name, "size": puzzle.size, "loss": loss, "device": kind,
                       "seconds": now - last}
@@ -121,14 +148,16 @@ def run(loss, puzzles, *, seed=1, retries=None, mode="paper", kind="fake", baud=
                 else:
                     record.update(outcome="wrong", exit_code=0,
                                   message=f"status {outcome.status.name}")
-            for connection in B.connections():
+            for connection in (opened or B.connections())[-1:]:
                 bounds.append(_bound(connection, puzzle, retries))
                 record["bound"] = bounds[-1]
             records.append(record)
     finally:
-        connections = B.connections()
+        connections = opened or B.connections()
         resends = sum(connection.resends for connection in connections)
-        rate = connections[0].baud if connections else None
+        rate = connections[-1].baud if connections else None
+        for connection in opened:
+            connection.close()
         B.close_all()
         link.stop()
         stop_device()

@@ -199,13 +199,14 @@ def start_virtual(timeout=None, retries=None, vboard=None, rate=None):
     return connection, vboard
 
 
-def connect_to(vboard, **options):
+def connect_to(vboard, port=None, **options):
     """A :class:`Connection` (not yet connected) to the running virtual board ``vboard``
-    (``options``: Connection's; its port and start rate by default), watched as every
-    connection to a virtual board is: a board that dies or traps is reported at once, one
-    whose clock stands still within :data:`FROZEN_SECONDS`, and the board's simulated
-    time sets the link's slowdown, so every wait is scaled from the measured speed of the
-    board (on a busy machine too)."""
+    on ``port``: the board's own by default, else one in front of it (the lossy link's,
+    :class:`host.lossy.LossyLink`); ``options``: Connection's, the board's start rate by
+    default.  It is watched as every connection to a virtual board is: a board that dies
+    or traps is reported at once, one whose clock stands still within
+    :data:`FROZEN_SECONDS`, and the board's simulated time sets the link's slowdown, so
+    every wait is scaled from the measured speed of the board (on a busy machine too)."""
     simulated = SimulatedTime.of(vboard)
     link = {}
 
@@ -241,6 +242,6 @@ def connect_to(vboard, **options):
             link["connection"].simulated(simulated.slowdown)
 
     options = {"baud": vboard.baud, "virtual": True, **options}
-    connection = Connection(vboard.port, health=health, **options)
+    connection = Connection(vboard.port if port is None else port, health=health, **options)
     link["connection"] = connection
     return connection

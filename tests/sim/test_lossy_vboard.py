@@ -27,5 +27,6 @@ def test_a_lossy_link_to_the_firmware_gives_no_wrong_answer():
     assert [r["name"] for r in rows if r["outcome"] == "wrong"] == []
     failed = [r for r in rows if r["outcome"] == "failed"]
     for record in failed:
-        assert record["exit_code"] in LINK_ERRORS and "\n" not in record["message"], record
+        assert record["exit_code"] in LINK_ERRORS and "\n" not in record["message"], \
+            f"{record['name']}: exit {record['exit_code']}: {record['message']}"
     assert len(failed) < len(rows) // 2, failed  # most are solved
