@@ -10,9 +10,9 @@ each byte with the given probability in both directions (half dropped, half corr
 seeded).  A connection to the virtual board through the lossy link is watched as every
 connection to it is (:func:`host.device.connect_to`): the board's simulated time scales the
 host's waits, so a busy machine does not make the link look silent, and a board that died
-or hung is reported as such.  Every answer is compared with the corpus's ``.sol``: a wrong answer is the one
-thing that must never happen; a clean failure (one line, an exit code) within the bound of
-its puzzle is allowed.
+or hung is reported as such.  Every answer is compared with the corpus's ``.sol``: a wrong
+answer is the one thing that must never happen; a clean failure (one line, an exit code)
+within the bound of its puzzle is allowed.
 
     python -m slitherlink.bench.lossy                       # 50 puzzles, 0.1 %, 1 %, 5 %
     python -m slitherlink.bench.lossy --devices fake --losses 0.01 --puzzles 20 --seed 3

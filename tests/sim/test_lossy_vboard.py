@@ -3,7 +3,9 @@ sample of the lossy-link benchmark (bench/lossy.py, ``make bench-lossy``) in eve
 
 The seeded proxy (host/lossy.py) damages a share of the bytes both ways (half dropped,
 half corrupted); the host streams unique puzzles in deduce mode with the device's queue
-kept full, at the fastest rate the build offers, with its default timing and retries.
+kept full, at the fastest rate the build offers, with its default timing and retries, its
+connection watched as every connection to the virtual board is (its waits scaled from the
+board's simulated time).
 Never a wrong answer; a puzzle either solved right or ended with one clear line.  The
 full table, with its time bounds, is the benchmark's.
 """
