@@ -29,9 +29,9 @@ finds the ring full is lost; RX_AT, RX_WORD and RX_CRC_WORD: the ring's bytes fo
 from any byte on, RX_CRC_WORD feeding them to the CRC, so a frame is copied out and checked
 in one pass; RX_CLUE_WORD: RX_CRC_WORD that also checks the bytes as a SOLVE's clue codes,
 CLUE_BAD telling whether one was bad since the CRC was last written; CRC and CRC_DATA:
-the link's CRC, fed the bytes the firmware stores, :class:`hw.crc.CRC16`; TX_WORD: the stored bytes queued for sending in one store, one a
-clock behind it, and TX_CRC the same feeding them to the CRC too, so a frame is sent and
-its CRC made in one pass).
+the link's CRC, fed the bytes the firmware stores, :class:`hw.crc.CRC16`; TX_WORD: the
+stored bytes queued for sending in one store, one a clock behind it, and TX_CRC the same
+feeding them to the CRC too, so a frame is sent and its CRC made in one pass).
 """
 
 from amaranth import C, Cat, DomainRenamer, Module, Mux, Signal

@@ -23,9 +23,9 @@ SysCtl's MAX_BAUD register), the bound of the device's SET_BAUD rule
 """
 
 __all__ = ["LINE_DOMAIN", "UART_CLOCK_RATIO", "uart_clock_hz", "DEFAULT_BAUD", "FAST_BAUD",
-           "MIN_BIT_TIME", "MAX_BAUD_ERROR", "DIVISOR_FRACTION_BITS", "DIVISOR_CYCLE_BITS", "DIVISOR_BITS",
-           "bit_time_for", "divisor_for", "baud_of", "bridge_bauds", "offered_bauds", "max_baud",
-           "set_baud_bit_time"]
+           "MIN_BIT_TIME", "MAX_BAUD_ERROR", "DIVISOR_FRACTION_BITS", "DIVISOR_CYCLE_BITS",
+           "DIVISOR_BITS", "bit_time_for", "divisor_for", "baud_of", "bridge_bauds",
+           "offered_bauds", "max_baud", "set_baud_bit_time"]
 
 #: The clock domain of the UART's line side (the gateware's, the boards' clockings', the
 #: builds' reports).
