@@ -795,23 +795,34 @@ class Connection:
         return rate
 
     def restore_rate(self):
-        """Before closing: ask a device at a fast rate to go back to its start rate, so
-        that the next program finds it there (one attempt; it finds it either way,
-        :meth:`connect`)."""
+        """Before closing: ask a device at a fast rate to go back to its start rate, so that
+        the next program finds it there at its first attempt (:meth:`connect` tries the
+        start rate with every resend, the other rates once each): up to
+        :data:`SET_BAUD_ATTEMPTS` SET_BAUDs until the BAUD reply, each waiting as long as
+        the link's timing says (not ``--timeout``: closing stays quick).  A device that
+        took one goes back whether or not its BAUD arrives (a new rate unconfirmed falls
+        back to the start rate), so the link is left at the start rate either way."""
         version = self.version
         if self.serial is None or version is None or self.virtual \
                 or self.baud == self.start_baud:
             return
-        seq = self.ledger.take()
+
+        def accept(reply, seq):
+            if reply.seq != seq:
+                return None
+            if isinstance(reply, P.BaudReply):
+                return True
+            return False if refuses(reply, P.MsgType.SET_BAUD) else None  # BUSY: it stays
         try:
-            frame = P.encode_set_baud(self.start_baud, seq)
-            wait = self.timing.attempt_wait(len(frame), lengths()["baud"], 0)
-            self._write(frame, "SET_BAUD back", timeout=wait)
-            self._wait(lambda reply: reply if isinstance(reply, P.BaudReply)
-                       and reply.seq == seq else None, self.clock() + wait)
+            self._numbered(lambda seq: P.encode_set_baud(self.start_baud, seq), accept,
+                           "SET_BAUD back", reply_len=lengths()["baud"],
+                           retries=SET_BAUD_ATTEMPTS - 1,
+                           wait_for=lambda attempt, flush: self.timing.link_wait(
+                               lengths()["set_baud"], lengths()["baud"], attempt, flush))
+        except BoardError as error:
+            log.info("%s: the rate back: %s", self.port, error)
+        try:
             self._line_rate(self.start_baud)
-            self.ledger.rate = self.start_baud
         except BoardError:
-            pass
-        finally:
-            self.ledger.release(seq)
+            return
+        self.ledger.rate = self.start_baud

@@ -185,9 +185,13 @@ class LinkTiming:
         the latency plus MARGIN times the transfer time, the latter doubled with every
         attempt, up to 1.5 device inter-byte timeouts more than the first; plus the
         :meth:`flush_time` of the flush sent before the request (``flush``: its zeros, or
-        None for the quiet flush)."""
+        None for the quiet flush); ``--timeout`` when it is given."""
         if self.timeout is not None:
             return self.timeout
+        return self.link_wait(request_len, reply_len, attempt, flush)
+
+    def link_wait(self, request_len, reply_len, attempt, flush=0):
+        """:meth:`attempt_wait` as the link's timing makes it, whatever ``--timeout``."""
         transfer = MARGIN * (request_len + reply_len) * self.byte_time
         return self.latency + self.flush_time(flush) + min(
             transfer * 2 ** min(attempt, 30), transfer + 1.5 * self.device_byte_timeout)
