@@ -31,7 +31,7 @@ __all__ = ["Image", "FirmwareError", "build_firmware", "default_ram_size", "symb
            "STACK_RESERVE", "CFLAGS", "FIRMWARE_DIR", "main"]
 
 FIRMWARE_DIR = Path(__file__).resolve().parent
-CFLAGS = ["-O2", "-fomit-frame-pointer", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
+CFLAGS = ["-O2", "-flto", "-fomit-frame-pointer", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
 #: RAM of the provisional build that measures the firmware.
 _MEASURE_RAM = 1 << 20
 

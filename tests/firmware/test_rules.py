@@ -74,10 +74,11 @@ def firmware_island_free(rules, puzzle):
 
 
 def test_the_firmware_image_has_these_rules(tmp_path):
-    """The image links rules.c's functions (the build takes every firmware/src/*.c)."""
+    """The image links rules.c's functions (the build takes every firmware/src/*.c): the
+    island rule, which is never inlined (solve_status may be, the units being optimised as
+    one program)."""
     fw.build_firmware(3, 3, out_dir=tmp_path)
-    for name in ("island_free", "solve_status"):
-        assert fw.symbol(tmp_path / "firmware.elf", name) is not None, name
+    assert fw.symbol(tmp_path / "firmware.elf", "island_free") is not None
 
 
 def test_island_rule_on_the_corpus(rules, corpus):

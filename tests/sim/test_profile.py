@@ -21,10 +21,10 @@ def elf():
 
 def test_by_function_gives_each_address_to_its_function(elf):
     spans = {name: (start, end) for start, end, name in profile.functions(elf)}
-    main, rx_next = spans["main"][0], spans["rx_next"][1] - 4
+    main, rx_take_frame = spans["main"][0], spans["rx_take_frame"][1] - 4
     outside = 0xFFFF_FFF0
-    rows = profile.by_function({main: 5, main + 4: 3, rx_next: 7, outside: 2}, elf)
-    assert rows == [("main", 8), ("rx_next", 7), (f"?{outside:08x}", 2)]
+    rows = profile.by_function({main: 5, main + 4: 3, rx_take_frame: 7, outside: 2}, elf)
+    assert rows == [("main", 8), ("rx_take_frame", 7), (f"?{outside:08x}", 2)]
     text = profile.table(rows, per=2, top=2)
     assert "| `main` | 4 | 47.1 % |" in text
     assert "| (the 1 others) | 1 | 11.8 % |" in text
