@@ -22,7 +22,6 @@
  * call of serve_while_searching().
  */
 #include "serve.h"
-#include "arith.h"
 #include "baud.h"
 #include "clues.h"
 #include "io.h"
@@ -42,6 +41,16 @@ static int aborting;                  /* an ABORT ended the running search */
 static answer_t store[PROTO_STORE_DEPTH];
 static uint32_t stored, store_next;   /* answers kept in store[0 .. stored); the next slot */
 static uint32_t version, accelerator_id_read, deduce_id_read;
+/* How many of the queued SOLVEs and kept answers have each SEQ: a SOLVE whose SEQ none has
+   (the usual: a new one) is neither queued nor kept, without a look at either. */
+static uint8_t held[256];
+/* floor(n * n / 4) for n up to the largest grid's rows + columns, made by serve_init: a grid's
+   cells are quarter_square[rows + cols] - quarter_square[|rows - cols|], two loads where
+   mul_small takes a step a bit of the columns */
+static uint16_t quarter_square[SLK_MAX_ROWS + SLK_MAX_COLS + 1];
+_Static_assert((SLK_MAX_ROWS + SLK_MAX_COLS) * (SLK_MAX_ROWS + SLK_MAX_COLS) / 4 <= 0xFFFFu,
+               "a quarter square fits 16 bits");
+_Static_assert(PROTO_QUEUE_DEPTH + PROTO_STORE_DEPTH < 256, "a count of held fits a byte");
 
 static uint32_t queue_slot(uint32_t i)
 {
@@ -51,6 +60,11 @@ static uint32_t queue_slot(uint32_t i)
 
 void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce_id)
 {
+    for (uint32_t n = 1, square = 0; n < sizeof quarter_square / sizeof quarter_square[0];
+         n++) {
+        square += 2u * n - 1u;   /* n * n */
+        quarter_square[n] = (uint16_t)(square >> 2);
+    }
     version = version_flags;
     accelerator_id_read = accelerator_id;
     deduce_id_read = deduce_id;
@@ -86,7 +100,11 @@ void serve_answer(uint32_t type, uint32_t len)
     unsent.type = type;
     unsent.seq = key_seq(r->key);
     unsent.len = len;
+    held[key_seq(r->key)]--;                  /* off the queue... */
     if (!aborting) {
+        if (stored == PROTO_STORE_DEPTH)
+            held[key_seq(a->key)]--;           /* the oldest kept answer forgotten */
+        held[key_seq(r->key)]++;               /* ...and kept */
         a->key = r->key;
         a->len = PROTO_FRAME_SIZE + len + PROTO_FRAME_CRC_SIZE;   /* send_frame_at's */
         store_next = store_next + 1 == PROTO_STORE_DEPTH ? 0 : store_next + 1;
@@ -152,7 +170,8 @@ static inline __attribute__((always_inline)) int refused(const frame_t *f, uint3
         return refuse(ERR_BAD_SIZE, f, size);
     if (rows > SLK_MAX_ROWS || cols > SLK_MAX_COLS)
         return refuse(ERR_TOO_LARGE, f, size);
-    uint32_t cells = mul_small(rows, cols);
+    uint32_t cells = quarter_square[rows + cols]
+                     - quarter_square[rows > cols ? rows - cols : cols - rows];
     uint32_t expected = PROTO_SOLVE_LENGTH(cells);
     if (f->len != expected)
         return refuse(ERR_BAD_LENGTH, f, expected);
@@ -176,12 +195,14 @@ static inline __attribute__((always_inline)) int refused(const frame_t *f, uint3
 static __attribute__((noinline)) void serve_solve(const frame_t *f)
 {
     uint32_t key = request_key(f->seq, f->crc);
-    if (queue_place(key) >= 0)
-        return;
-    const answer_t *a = kept(key);
-    if (a) {
-        send_bytes(a->frame, a->len);
-        return;
+    if (held[f->seq]) {
+        if (queue_place(key) >= 0)
+            return;
+        const answer_t *a = kept(key);
+        if (a) {
+            send_bytes(a->frame, a->len);
+            return;
+        }
     }
     uint32_t cells;
     if (refused(f, &cells))
@@ -196,6 +217,7 @@ static __attribute__((noinline)) void serve_solve(const frame_t *f)
     const uint8_t *p = f->payload;
     r->island = (PROTO_GET_SOLVE_FLAGS(p) & PROTO_FLAG_DEDUCE)
                 && island_free(PROTO_GET_SOLVE_COLS(p), cells, solve_clue_words(p));
+    held[f->seq]++;
     queued++;
 }
 
@@ -321,6 +343,9 @@ static __attribute__((noinline)) int serve_searching(void)
             aborting = 1;
             queued = 1;          /* the running search: its reply is still to come */
             stored = store_next = 0;
+            for (uint32_t i = 0; i < sizeof held; i++)
+                held[i] = 0;
+            held[key_seq(queue[queue_head].key)] = 1;
             return 1;
         }
         serve_request(&f, 1);
