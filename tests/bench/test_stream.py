@@ -123,3 +123,20 @@ def test_usage_errors(capsys):
     err = capsys.readouterr().err
     assert "--rates: 12,000,000 baud is not offered by the" in err and "48 MHz" in err
     assert "it offers 6,000,000, 4,000,000" in err
+
+
+def _blocks():
+    from slitherlink.bench.modes import BY_NAME
+    yield from ((block, "slitherlink.bench.stream") for block in S.DOC_BLOCKS)
+    yield "lossy", "slitherlink.bench.lossy"
+    yield from ((mode, "slitherlink.bench.hardware") for mode in BY_NAME)
+
+
+@pytest.mark.parametrize("section, writer", list(_blocks()))
+def test_the_benchmark_page_has_every_block_a_benchmark_writes(section, writer):
+    """docs/benchmark.md keeps the begin and end lines of each block a benchmark's
+    --update-docs fills (an edit of the prose around them must not take them away)."""
+    from slitherlink.bench.hardware import DOC_BEGIN, DOC_END, REPO
+    page = (REPO / "docs" / "benchmark.md").read_text()
+    assert DOC_BEGIN.format(section=section, writer=writer) in page
+    assert DOC_END.format(section=section) in page
