@@ -31,7 +31,7 @@ __all__ = ["Image", "FirmwareError", "build_firmware", "default_ram_size", "symb
            "STACK_RESERVE", "CFLAGS", "FIRMWARE_DIR", "main"]
 
 FIRMWARE_DIR = Path(__file__).resolve().parent
-CFLAGS = ["-O2", "-flto", "-fomit-frame-pointer", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
+CFLAGS = ["-Os", "-flto", "-g", "-fomit-frame-pointer", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
 #: RAM of the provisional build that measures the firmware.
 _MEASURE_RAM = 1 << 20
 
@@ -82,7 +82,7 @@ def default_ram_size(max_rows, max_cols, *, cc_kind="zig"):
     :data:`STACK_RESERVE` bytes of stack.
 
     Measured on a provisional build of the firmware (cached like every build), so
-    the SoC, ``make firmware`` and the boards agree without a table; 24 KiB for
+    the SoC, ``make firmware`` and the boards agree without a table; 20 KiB for
     a 10x10 build, 36 KiB for a 36x20 one.
     """
     end = _build(max_rows, max_cols, ram_size=_MEASURE_RAM, cc_kind=cc_kind, out_dir=None)[1]

@@ -8,6 +8,11 @@
 
 #define REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
+/* A function on every request's path, inlined into its callers although the firmware is
+   optimised for size (firmware/build.py's -Os), which would call it (docs/decisions: "The
+   firmware is optimised as one program"). */
+#define EVERY_REQUEST __attribute__((always_inline))
+
 /* accelerator registers (spec/registers.py, slk_regs.h) */
 #define ACC(offset) REG(SLK_BASE + (offset))
 #define ACC_CELL_PTR(r, c) ((volatile uint32_t *)(uintptr_t)(SLK_BASE + SLK_CELL_ADDR((r), (c))))
