@@ -83,7 +83,7 @@ static void serve_uart(int *abort)
 /* Wait for the running command to end and return STATUS after it; serve the UART first
    when SERVE_CYCLES have passed since it was last served, and every POLLS_PER_SERVE
    polls of STATUS while the command runs. */
-static uint32_t wait(uint32_t status, int *abort)
+static inline HOT_PATH uint32_t wait(uint32_t status, int *abort)
 {
     if (cycles_lo() - served_at >= SERVE_CYCLES)
         serve_uart(abort);
@@ -96,7 +96,7 @@ static uint32_t wait(uint32_t status, int *abort)
 }
 
 /* Run one command; returns STATUS after it (see wait). */
-static uint32_t run(uint32_t command, int *abort)
+static inline HOT_PATH uint32_t run(uint32_t command, int *abort)
 {
     DED(SLK_DEDUCE_CONTROL) = command;
     return wait(DED(SLK_DEDUCE_STATUS), abort);

@@ -8,10 +8,11 @@
 
 #define REG(addr) (*(volatile uint32_t *)(uintptr_t)(addr))
 
-/* A function on every request's path, inlined into its callers although the firmware is
-   optimised for size (firmware/build.py's -Os), which would call it (docs/decisions: "The
-   firmware is optimised as one program"). */
-#define EVERY_REQUEST __attribute__((always_inline))
+/* A function on a hot path (every request's, or a search's loop over the engine's
+   commands), inlined into its callers although the firmware is optimised for size
+   (firmware/build.py's -Os), which would call it (docs/decisions: "The firmware is
+   optimised as one program"). */
+#define HOT_PATH __attribute__((always_inline))
 
 /* accelerator registers (spec/registers.py, slk_regs.h) */
 #define ACC(offset) REG(SLK_BASE + (offset))

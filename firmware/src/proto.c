@@ -368,7 +368,7 @@ static __attribute__((noinline, cold)) void drop(uint32_t code, uint32_t detail)
     send_drop_error(code, detail);
 }
 
-EVERY_REQUEST int rx_poll(void)
+HOT_PATH int rx_poll(void)
 {
     if (rx_drain()) {
         if (REG(SOC_UART_STATUS) & SOC_UART_STATUS_RX_OVERRUN_MASK) {
@@ -507,7 +507,7 @@ static __attribute__((noinline)) void header_peek(void)
         header_in();
 }
 
-EVERY_REQUEST int rx_next(frame_t *frame, payload_t *into)
+HOT_PATH int rx_next(frame_t *frame, payload_t *into)
 {
     if (!need)
         header_peek();

@@ -83,7 +83,7 @@ static struct {
     uint32_t type, seq, len;
 } unsent;
 
-EVERY_REQUEST void serve_flush(void)
+HOT_PATH void serve_flush(void)
 {
     if (unsent.frame) {
         send_frame_at(unsent.frame, unsent.type, unsent.seq, unsent.len);
@@ -91,7 +91,7 @@ EVERY_REQUEST void serve_flush(void)
     }
 }
 
-EVERY_REQUEST void serve_answer(uint32_t type, uint32_t len)
+HOT_PATH void serve_answer(uint32_t type, uint32_t len)
 {
     const request_t *r = &queue[queue_head];
     answer_t *a = &store[store_next];   /* nothing reads it between the reply's build and
@@ -286,7 +286,7 @@ static __attribute__((noinline)) void set_baud(const frame_t *f, int searching)
 }
 
 /* The next good frame received (1), its payload in the queue's next free slot; or none. */
-static inline EVERY_REQUEST int receive(frame_t *f)
+static inline HOT_PATH int receive(frame_t *f)
 {
     return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare);
 }
