@@ -23,6 +23,7 @@ import tempfile
 from pathlib import Path
 
 from slitherlink.paths import build_root
+from slitherlink.firmware.stack import StackError, deepest
 from slitherlink.spec import generate
 from slitherlink.spec.registers import (RAM_GRANULE, STACK_RESERVE, build_header,
                                         check_build_size, linker_memory)
@@ -31,7 +32,8 @@ __all__ = ["Image", "FirmwareError", "build_firmware", "default_ram_size", "symb
            "STACK_RESERVE", "CFLAGS", "FIRMWARE_DIR", "main"]
 
 FIRMWARE_DIR = Path(__file__).resolve().parent
-CFLAGS = ["-Os", "-flto", "-g", "-fomit-frame-pointer", "-ffreestanding", "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
+CFLAGS = ["-Os", "-flto", "-g", "-fno-jump-tables", "-fomit-frame-pointer", "-ffreestanding",
+          "-nostdlib", "-fno-builtin", "-Wall", "-Wextra", "-std=c11"]
 #: RAM of the provisional build that measures the firmware.
 _MEASURE_RAM = 1 << 20
 
@@ -168,6 +170,14 @@ def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
             raise FirmwareError(f"the firmware needs {end} bytes of RAM plus {STACK_RESERVE} "
                                 f"of stack, more than the {ram_size} bytes of the SoC: pass a "
                                 f"larger ram_size")
+        try:
+            depth, chain = deepest(elf)
+        except StackError as error:
+            raise FirmwareError(f"the firmware's stack cannot be bounded: {error}") from None
+        if depth > STACK_RESERVE:
+            raise FirmwareError(f"the firmware's deepest calls take {depth} bytes of stack "
+                                f"({' -> '.join(chain)}), more than STACK_RESERVE "
+                                f"({STACK_RESERVE}, spec/registers.py)")
         target = out_dir / "include"
         if target.exists():
             shutil.rmtree(target, ignore_errors=True)

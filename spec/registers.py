@@ -78,8 +78,9 @@ RX_RING_MIN = 2048
 #: RX_WRITTEN and RX_TAKEN count bytes modulo 2^RX_INDEX_BITS (more than any ring holds).
 RX_INDEX_BITS = 16
 
-#: Bytes of RAM kept free above the firmware's data for the stack.
-STACK_RESERVE = 2048
+#: Bytes of RAM kept free above the firmware's data for the stack: every build checks that
+#: its deepest chain of calls fits (firmware/stack.py; 368 bytes in November 2026).
+STACK_RESERVE = 512
 
 #: The firmware RAM's size is a whole number of these bytes: one XC7 RAMB36 (1K x 32) or two
 #: ECP5 EBRs (512 x 36), so a RAM of whole blocks wastes none (a power of two could

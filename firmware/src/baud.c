@@ -27,8 +27,8 @@ static uint32_t cycles_of(uint32_t bit_time)
            / (SOC_UART_CLOCK_RATIO << FRACTION);
 }
 
-/* round(a / b) of a 64-bit a: (2a + b) / 2b */
-static uint64_t div_round(uint64_t a, uint32_t b)
+/* round(a / b) of a 64-bit a: (2a + b) / 2b; one copy for the three rare uses */
+static __attribute__((noinline)) uint64_t div_round(uint64_t a, uint32_t b)
 {
     return div_u64((a << 1) + b, b << 1);
 }

@@ -148,14 +148,16 @@ typedef struct {
 } packer_t;
 
 /* Append `width` bits (at most 32, nothing above them) behind the bits waiting, storing the
-   word they fill. */
+   word they fill (and sending it: `send`). */
 static inline __attribute__((always_inline)) void pack_bits(uint32_t *acc, uint32_t *have,
                                                             uint32_t **o, uint32_t bits,
-                                                            uint32_t width)
+                                                            uint32_t width, int send)
 {
     *acc |= bits << *have;   /* have < 32 */
     *have += width;
     if (*have >= 32u) {      /* a word full: the bits past it begin the next */
+        if (send)
+            send_stream_word(*acc);
         *(*o)++ = *acc;
         *have -= 32u;
         *acc = *have ? bits >> (width - *have) : 0;   /* by 32 - (have before) */
@@ -166,16 +168,18 @@ static inline __attribute__((always_inline)) void pack_bits(uint32_t *acc, uint3
    cells past cols 0) behind the bits waiting, storing each word filled; rows of at most 16
    cells two at a time (inlined: the packer stays in registers). */
 static inline __attribute__((always_inline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
-                                                const volatile uint32_t *end, uint32_t cols)
+                                                const volatile uint32_t *end, uint32_t cols,
+                                                int send)
 {
     uint32_t acc = k->acc, have = k->have, *o = k->o;
     if (cols <= 16u) {
         const uint32_t pair = 2u * SLK_DEDUCE_ROW_WORDS;
         for (; end - row >= (int)pair; row += pair)
-            pack_bits(&acc, &have, &o, row[0] | (row[SLK_DEDUCE_ROW_WORDS] << cols), 2u * cols);
+            pack_bits(&acc, &have, &o, row[0] | (row[SLK_DEDUCE_ROW_WORDS] << cols), 2u * cols,
+                      send);
     }
     for (; row != end; row += SLK_DEDUCE_ROW_WORDS)
-        pack_bits(&acc, &have, &o, *row, cols);
+        pack_bits(&acc, &have, &o, *row, cols, send);
     k->acc = acc;
     k->have = have;
     k->o = o;
@@ -203,7 +207,7 @@ static __attribute__((noinline)) uint32_t pack_wide_rows(packer_t *k, deduce_res
     return bytes;
 }
 
-uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
+uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out, int send)
 {
     int in_engine = solution_in_engine;      /* the row words read from the engine, once */
     solution_in_engine = 0;
@@ -220,7 +224,7 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out)
         k.have = 8u * lead;
         k.acc = lead ? *first & ((1u << k.have) - 1u) : 0;
         k.o = first;
-        pack_rows(&k, row, last, puzzle_cols);
+        pack_rows(&k, row, last, puzzle_cols, send);
         /* the bits left (fewer than 32) in one more word: the colouring ends the payload, and
            the bytes past it are the frame CRC's, put there as the frame is sent */
         if (k.have)
@@ -363,6 +367,7 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
     result->aborted = 0;
     __asm__ volatile("" ::: "memory");   /* those stores while the engine runs */
     serve_flush();                        /* the reply before, meanwhile */
+    serve_ahead();                        /* or this one's header, when it is alone */
     int abort = 0;
     serve_uart(&abort);                   /* the requests behind this one, meanwhile */
     deduce_settle(max_solutions, decision_limit, abort, result);

@@ -40,7 +40,9 @@ void deduce_counters(deduce_result_t *result);
 
 /* The first solution (after deduce_run, which found one) in the replies' colouring order
    (one bit per cell, row-major) into out, the end of a reply's payload (the word that holds
-   its last byte may be written whole); returns the colouring's bytes. */
-uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out);
+   its last byte may be written whole); returns the colouring's bytes.  `send`: a reply sent
+   as it is made (proto.h, send_stream_open): each whole word made from the one that holds
+   out[0] on is sent at once (send_stream_word; rows of at most 25 cells). */
+uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out, int send);
 
 #endif

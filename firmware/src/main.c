@@ -32,7 +32,7 @@ static void send_answer(uint8_t *txp, uint32_t status, uint32_t flags, uint32_t 
     PROTO_PUT_ANSWER_FLAGS(txp, flags);
     PROTO_PUT_ANSWER_ROWS(txp, rows);
     PROTO_PUT_ANSWER_COLS(txp, cols);
-    serve_answer(MSG_ANSWER, PROTO_ANSWER_SIZE + bytes);
+    serve_answer(MSG_ANSWER, PROTO_ANSWER_SIZE + bytes, 0);
 }
 
 static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint32_t counters,
@@ -58,21 +58,38 @@ static void send_result(uint32_t rows, uint32_t cols, uint32_t unique, uint32_t 
     PROTO_RESULT_COUNTERS(PUT_COUNTER)
 #undef PUT_COUNTER
     PROTO_PUT_RESULT_CYCLES(txp, cycles);
-    serve_answer(MSG_RESULT, PROTO_RESULT_SIZE + bytes);
+    serve_answer(MSG_RESULT, PROTO_RESULT_SIZE + bytes, 0);
 }
 
-static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t unique,
+/* DEDUCE_RESULT, or ANSWER without the counters; an ANSWER alone (serve_alone) is sent as it
+   is made: its first bytes before the colouring is packed, each word of the colouring as it
+   is packed. */
+static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t unique,
                                uint32_t counters)
 {
     deduce_result_t *d = &deduce_result;
     uint8_t *txp = answer_payload();
     uint32_t status = solve_status(d->found, d->exhausted, unique);
     uint32_t flags = reply_flags(d->aborted, unique, 1, d->trail_full);
-    uint8_t *colouring = txp + (counters ? PROTO_DEDUCE_RESULT_COLOURING_OFFSET
-                                         : PROTO_ANSWER_COLOURING_OFFSET);
-    uint32_t bytes = d->found ? deduce_colouring(d, colouring) : 0;
+    uint32_t seq = 0, len = 0;
     if (!counters) {
-        send_answer(txp, status, flags, rows, cols, bytes);
+        len = PROTO_ANSWER_LENGTH(d->found ? cells : 0);
+        seq = serve_alone(len);
+        PROTO_PUT_ANSWER_STATUS(txp, status);
+        PROTO_PUT_ANSWER_FLAGS(txp, flags);
+        PROTO_PUT_ANSWER_ROWS(txp, rows);
+        PROTO_PUT_ANSWER_COLS(txp, cols);
+        if (seq)
+            send_stream_open(txp - PROTO_FRAME_SIZE);
+    }
+    uint32_t bytes = d->found
+        ? deduce_colouring(d, txp + (counters ? PROTO_DEDUCE_RESULT_COLOURING_OFFSET
+                                              : PROTO_ANSWER_COLOURING_OFFSET), seq != 0)
+        : 0;
+    if (!counters) {
+        if (seq)
+            send_stream_close(txp - PROTO_FRAME_SIZE, len);
+        serve_answer(MSG_ANSWER, len, seq != 0);
         return;
     }
     deduce_counters(d);
@@ -86,7 +103,7 @@ static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t unique,
 #undef PUT_COUNTER
     PROTO_PUT_DEDUCE_RESULT_SOLUTIONS(txp, d->solutions);   /* the one the firmware counts */
     PROTO_PUT_DEDUCE_RESULT_CYCLES(txp, d->cycles);
-    serve_answer(MSG_DEDUCE_RESULT, PROTO_DEDUCE_RESULT_SIZE + bytes);
+    serve_answer(MSG_DEDUCE_RESULT, PROTO_DEDUCE_RESULT_SIZE + bytes, 0);
 }
 
 /* Solve a queued SOLVE (validated when it arrived, serve.c) and answer it. */
@@ -102,7 +119,7 @@ static void solve(const request_t *r)
     if (flags & PROTO_FLAG_DEDUCE) {
         deduce_load(rows, cols, r->cells, r->island, p);
         deduce_run(unique ? 2u : 1u, limit, &deduce_result);   /* times itself */
-        send_deduce_result(rows, cols, unique, counters);
+        send_deduce_result(rows, cols, r->cells, unique, counters);
         return;
     }
     serve_flush();   /* the reply before: the search's first serve may be far */

@@ -6,6 +6,7 @@
 #include <stdint.h>
 #include "slk_protocol.h"
 #include "slk_build.h"
+#include "io.h"
 
 /* The largest request payload this build takes (VERSION's max_payload): its largest SOLVE;
    SOLVE and unknown types may announce up to this many bytes. */
@@ -68,12 +69,17 @@ int rx_poll(void);
 /* Count the bytes received, nothing else: before the next rx_next() of a loop serving
    requests, so the frames that arrived meanwhile are served too. */
 void rx_service(void);
+/* 1 when no byte is buffered and none arrived since the receiver last looked. */
+int rx_quiet(void);
 /* The next good frame in the buffer (1), or none yet (0).  Dropped candidate frames
    (CHECK wrong, LEN beyond the type's, bad CRC, or not whole and no byte for the inter-byte
    timeout) are answered with ERROR frames on the way, when the transmitter is idle.  A
    whole frame is never timed out, however long it waited in the buffer.  The payload is
-   copied into `into` (which it may fill up to PROTO_RX_PAYLOAD_MAX whatever the frame). */
-int rx_next(frame_t *frame, payload_t *into);
+   copied into `into` (which it may fill up to PROTO_RX_PAYLOAD_MAX whatever the frame).
+   `wait`: nothing else is to be done meanwhile; a candidate whose header is in is taken as
+   its bytes arrive (the copy keeps up with the line), and rx_next returns when it is whole,
+   dropped or stopped. */
+int rx_next(frame_t *frame, payload_t *into, int wait);
 
 /* The payload of the next reply: fill it at the PROTO_* offsets, then send_frame(). */
 extern uint8_t *const reply_payload;
@@ -84,6 +90,25 @@ uint32_t send_frame(uint32_t type, uint32_t seq, uint32_t len);
    its own (word-aligned, PROTO_WORDS(PROTO_TX_FRAME_MAX) bytes): the frame is made there,
    whole. */
 uint32_t send_frame_at(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len);
+/* START, LEN, TYPE, SEQ and CHECK at frame: the header of a `len`-byte payload, as
+   send_frame_at() makes it. */
+void make_header(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len);
+/* send_frame_at() for a reply sent as it is made, so that its first bytes are on the line
+   while the rest is made: send_stream_open() sends the first 8 bytes of the frame at `frame`
+   (its header made: make_header; the payload's first two bytes); send_stream_word() sends
+   the next 4, a word of the frame as soon as it is made there; send_stream_close() the rest
+   of the `len` payload bytes and the CRC, and returns the frame's length.  Nothing else is
+   sent meanwhile. */
+void send_stream_open(const uint8_t *frame);
+uint32_t send_stream_close(uint8_t *frame, uint32_t len);
+extern uint32_t tx_streamed;   /* the frame's bytes queued so far */
+static inline void send_stream_word(uint32_t word)
+{
+    while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_WORD_READY_MASK))
+        ;
+    REG(SOC_UART_TX_CRC) = word;
+    tx_streamed += 4u;
+}
 /* Send the `n` bytes at p (word-aligned: a frame made before, a stored answer); keeps
    receiving likewise. */
 void send_bytes(const uint8_t *p, uint32_t n);

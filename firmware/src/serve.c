@@ -14,8 +14,8 @@
  * Each frame is received into the queue's next free slot (a SOLVE queued stays there), or
  * into a spare buffer when the queue is full.  The reply to a SOLVE is built in the store's
  * next slot (answer_payload), sent from there and kept there: never copied.  It is sent
- * while the next search runs (serve_flush: the CPU has nothing else to do then), or at once
- * when nothing is queued.
+ * while the next search runs (serve_flush: the CPU has nothing else to do then), or, when
+ * nothing is queued behind its SOLVE, as it is made (serve_alone).
  *
  * While no search runs, serve_poll() reads requests until one SOLVE is queued, so main.c
  * starts it at once; the frames behind it wait in the receiver until the search's first
@@ -91,12 +91,43 @@ HOT_PATH void serve_flush(void)
     }
 }
 
-HOT_PATH void serve_answer(uint32_t type, uint32_t len)
+/* The header serve_ahead() made (a frame's first two words; the store's slot keeps the
+   answer it holds until the reply is made there) and its payload length, or 0. */
+static uint32_t ahead[2], ahead_len;
+_Static_assert(PROTO_FRAME_SIZE == 6u, "a header is a word and a half-word");
+
+void serve_ahead(void)
+{
+    const request_t *r = &queue[queue_head];
+    ahead_len = 0;
+    if (queued == 1 && rx_quiet()
+        && !(PROTO_GET_SOLVE_FLAGS(payload_of(&r->buffer)) & PROTO_FLAG_COUNTERS)) {
+        ahead_len = PROTO_ANSWER_LENGTH(r->cells);
+        make_header((uint8_t *)ahead, MSG_ANSWER, key_seq(r->key), ahead_len);
+    }
+}
+
+uint32_t serve_alone(uint32_t len)
+{
+    if (queued != 1 || unsent.frame || !rx_quiet())
+        return 0;
+    uint32_t seq = key_seq(queue[queue_head].key);
+    uint8_t *frame = store[store_next].frame;
+    if (len == ahead_len) {   /* the header's bytes; the payload's first two are the caller's */
+        ((uint32_t *)(void *)frame)[0] = ahead[0];
+        ((uint16_t *)(void *)frame)[2] = (uint16_t)ahead[1];
+    } else {
+        make_header(frame, MSG_ANSWER, seq, len);
+    }
+    return seq;
+}
+
+HOT_PATH void serve_answer(uint32_t type, uint32_t len, int sent)
 {
     const request_t *r = &queue[queue_head];
     answer_t *a = &store[store_next];   /* nothing reads it between the reply's build and
                                            its send: no request is served meanwhile */
-    unsent.frame = a->frame;
+    unsent.frame = sent ? 0 : a->frame;
     unsent.type = type;
     unsent.seq = key_seq(r->key);
     unsent.len = len;
@@ -285,10 +316,13 @@ static __attribute__((noinline)) void set_baud(const frame_t *f, int searching)
     baud_switch(bit_time, made);
 }
 
-/* The next good frame received (1), its payload in the queue's next free slot; or none. */
-static inline HOT_PATH int receive(frame_t *f)
+/* The next good frame received (1), its payload in the queue's next free slot; or none.
+   `idle`: no search runs and nothing is queued, so a frame on its way is taken as it
+   arrives (rx_next's wait). */
+static inline HOT_PATH int receive(frame_t *f, int idle)
 {
-    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare);
+    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare,
+                   idle);
 }
 
 static void serve_request(const frame_t *f, int searching)
@@ -323,7 +357,7 @@ const request_t *serve_poll(void)
         frame_t f;
         serve_flush();   /* no search to send it behind */
         rx_poll();
-        while (!queued && receive(&f)) {
+        while (!queued && receive(&f, 1)) {
             baud_heard();   /* a good frame at the rate now: it is kept */
             serve_request(&f, 0);
             rx_service();   /* and the frames that arrived meanwhile */
@@ -338,7 +372,7 @@ static __attribute__((noinline)) int serve_searching(void)
 {
     frame_t f;
     serve_flush();   /* before any other reply, and before a RESEND may send its frame */
-    while (receive(&f)) {
+    while (receive(&f, 0)) {
         if (f.type == MSG_ABORT) {
             aborting = 1;
             queued = 1;          /* the running search: its reply is still to come */

@@ -30,10 +30,19 @@ const request_t *serve_poll(void);
 /* Where the reply to the SOLVE at the head of the queue is built: the payload of the
    store's next slot, so that it is sent from there and kept without a copy. */
 uint8_t *answer_payload(void);
+/* While the search of the SOLVE at the head of the queue runs, with nothing queued behind
+   it and no byte arriving: the header of its ANSWER with a colouring (the usual outcome; not
+   when it asks for the counters) made ahead, for serve_alone(). */
+void serve_ahead(void);
+/* The SEQ of the SOLVE at the head of the queue when it is alone: nothing queued behind it,
+   no reply waiting, no byte arriving; its ANSWER's header, of `len` payload bytes, made at
+   answer_payload()'s frame (by serve_ahead, or now).  Its reply is then sent as it is made
+   (send_stream_open ... send_stream_close): the host waits for it.  Else 0. */
+uint32_t serve_alone(uint32_t len);
 /* Take the reply built at answer_payload() (`type`, `len` bytes) to the SOLVE at the head
-   of the queue, to be sent (serve_flush), keep it for a resend (unless an ABORT ended its
-   search) and take the SOLVE off the queue. */
-void serve_answer(uint32_t type, uint32_t len);
+   of the queue, to be sent (serve_flush) unless it is `sent` already, keep it for a resend
+   (unless an ABORT ended its search) and take the SOLVE off the queue. */
+void serve_answer(uint32_t type, uint32_t len, int sent);
 /* Send the reply serve_answer() took, if it is not sent yet (receiving first).  It waits
    for the next search: deduce_run() sends it as the engine starts, the paper's search
    before its load; or serve_poll() sends it when nothing is queued.  No other frame is

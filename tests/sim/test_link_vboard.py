@@ -440,6 +440,21 @@ def test_resend_names_a_solve_by_seq_and_crc(link):
         64, S.ErrorCode.BAD_LENGTH, MT.RESEND, S.Resend.SIZE)
 
 
+@pytest.mark.parametrize("name, unique", [("loopy_7x7_normal_03", False), ("janko_1165", True),
+                                          ("edge_2x4_global_unsat", True)])
+def test_an_answer_sent_as_it_is_made_is_the_one_kept(link, name, unique):
+    """A deduce-mode SOLVE alone is answered as its answer is made (its header made while the
+    engine runs, each word of the colouring sent as it is packed; no colouring, a header of
+    its own): the model's answer, and the bytes a resend and a RESEND get back."""
+    puzzle, _ = load(name)
+    request = F.solve(puzzle, seq=71, unique=unique)
+    first = link.ask(request)
+    check_answer(first, puzzle, F.expected_deduce(puzzle, unique=unique), seq=71,
+                 flags=S.RESULT_DEDUCE | (S.RESULT_UNIQUE if unique else 0))
+    assert link.ask(request).raw == first.raw
+    assert link.ask(resend(request)).raw == first.raw
+
+
 def test_the_queue_full_and_empty(link):
     """A running SOLVE and QUEUE_DEPTH - 1 behind it; one more is BUSY; the others are
     answered in order; then nothing runs (ABORT: NOT_BUSY)."""
