@@ -316,13 +316,10 @@ static __attribute__((noinline)) void set_baud(const frame_t *f, int searching)
     baud_switch(bit_time, made);
 }
 
-/* The next good frame received (1), its payload in the queue's next free slot; or none.
-   `idle`: no search runs and nothing is queued, so a frame on its way is taken as it
-   arrives (rx_next's wait). */
-static inline HOT_PATH int receive(frame_t *f, int idle)
+/* The next good frame received (1), its payload in the queue's next free slot; or none. */
+static inline HOT_PATH int receive(frame_t *f)
 {
-    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare,
-                   idle);
+    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare);
 }
 
 static void serve_request(const frame_t *f, int searching)
@@ -357,7 +354,7 @@ const request_t *serve_poll(void)
         frame_t f;
         serve_flush();   /* no search to send it behind */
         rx_poll();
-        while (!queued && receive(&f, 1)) {
+        while (!queued && receive(&f)) {
             baud_heard();   /* a good frame at the rate now: it is kept */
             serve_request(&f, 0);
             rx_service();   /* and the frames that arrived meanwhile */
@@ -372,7 +369,7 @@ static __attribute__((noinline)) int serve_searching(void)
 {
     frame_t f;
     serve_flush();   /* before any other reply, and before a RESEND may send its frame */
-    while (receive(&f, 0)) {
+    while (receive(&f)) {
         if (f.type == MSG_ABORT) {
             aborting = 1;
             queued = 1;          /* the running search: its reply is still to come */
