@@ -190,9 +190,14 @@ def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
     return data, end, out_dir / "firmware.elf"
 
 
+#: The ELF symbol type of a function (:func:`symbols`' ``kind``).
+FUNCTION = 2
+
+
 def symbols(elf):
     """``[(name, address, size, kind)]`` of the 32-bit ELF file ``elf``'s symbol table
-    (``kind``: the ELF symbol type, 2 for a function); ``[]`` for anything else."""
+    (``kind``: the ELF symbol type, :data:`FUNCTION` for a function); ``[]`` for anything
+    else."""
     data = Path(elf).read_bytes()
     if data[:4] != b"\x7fELF" or data[4] != 1:
         return []

@@ -22,7 +22,6 @@ from pathlib import Path
 __all__ = ["StackError", "deepest", "frames_and_calls"]
 
 _RA, _SP, _ZERO = 1, 2, 0
-_FUNC = 2  # ELF symbol type of a function
 
 
 class StackError(ValueError):
@@ -49,9 +48,9 @@ def _signed(value, bits):
 
 def frames_and_calls(elf):
     """``({function: frame bytes}, {function: set of callees})`` of the ELF's functions."""
-    from slitherlink.firmware.build import symbols
+    from slitherlink.firmware.build import FUNCTION, symbols
     spans = sorted((address, address + size, name) for name, address, size, kind
-                   in symbols(elf) if kind == _FUNC and size)
+                   in symbols(elf) if kind == FUNCTION and size)
     starts = [start for start, _, _ in spans]
 
     def function_at(address):

@@ -20,8 +20,6 @@ from pathlib import Path
 
 __all__ = ["read", "functions", "by_function", "table"]
 
-#: the ELF symbol type of a function
-_FUNC = 2
 
 
 def read(path):
@@ -37,9 +35,9 @@ def read(path):
 
 def functions(elf):
     """``[(address, end, name)]`` of the ELF's functions, by address."""
-    from slitherlink.firmware.build import symbols
+    from slitherlink.firmware.build import FUNCTION, symbols
     return sorted((address, address + max(size, 4), name)
-                  for name, address, size, kind in symbols(elf) if kind == _FUNC)
+                  for name, address, size, kind in symbols(elf) if kind == FUNCTION)
 
 
 def by_function(counts, elf):
