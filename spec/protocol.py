@@ -76,6 +76,10 @@ Requests and their replies (the device's rules; the fake device follows them):
   sent waits for room at most one byte time (10 bit times of at most 2^16 cycles).  A
   device that goes longer is hung; the virtual board reports when its firmware last
   served the UART, so a host finds a hung one without sending a byte.
+* While a search runs, each poll of the receiver takes at most two requests; the rest
+  wait in the receive buffer.  Requests that come faster than their replies can leave
+  slow the search, never stop it (the buffer overruns; the host sends again what was
+  lost).
 
 Error replies under garbage (the firmware's rule): a frame received whole with a
 good CRC is always answered (its reply, or an ERROR when it is refused).  A

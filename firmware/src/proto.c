@@ -163,16 +163,22 @@ static inline __attribute__((always_inline)) uint32_t *ring_words(uint32_t *out,
    the CRC: a read a word, RX_CRC_WORD but for the `clue_words` words from word `clue_from`
    on, a SOLVE's clue words, read through RX_CLUE_WORD (CLUE_BAD: their codes checked on the
    way; clue_from + clue_words at most n / 4); the last bytes' word by RX_WORD, its n % 4
-   bytes fed by a store. */
+   bytes fed by a store.  `arrived`: the whole words were copied and fed as they arrived
+   (rx_arrive), only the last bytes are left. */
 static inline __attribute__((always_inline)) void rx_take(uint32_t *out, uint32_t from,
                                                           uint32_t n, uint32_t clue_from,
-                                                          uint32_t clue_words)
+                                                          uint32_t clue_words, int arrived)
 {
-    ring_at(wrap(head + from));
     uint32_t *clues = out + clue_from, *stop = out + n / 4u;
-    out = ring_words(out, clues, SOC_UART_RX_CRC_WORD);
-    out = ring_words(out, clues + clue_words, SOC_UART_RX_CLUE_WORD);
-    out = ring_words(out, stop, SOC_UART_RX_CRC_WORD);
+    if (arrived) {   /* the whole words are copied (rx_arrive): the reader to the last bytes */
+        ring_at(wrap(head + from + (n & ~3u)));
+        out = stop;
+    } else {
+        ring_at(wrap(head + from));
+        out = ring_words(out, clues, SOC_UART_RX_CRC_WORD);
+        out = ring_words(out, clues + clue_words, SOC_UART_RX_CLUE_WORD);
+        out = ring_words(out, stop, SOC_UART_RX_CRC_WORD);
+    }
     if (n & 3u) {   /* the last bytes, in the low lanes of one more word */
         uint32_t word = ring_word();
         *out = word;
@@ -488,13 +494,65 @@ static int header_good(void)
     return 0;
 }
 
+/* The clue words of a frame of `type` and payload length `len` that RX_CLUE_WORD checks: a
+   SOLVE's but the last (whose codes past the grid are not clues; serve.c checks it), as the
+   payload's length counts them. */
+static inline uint32_t clue_words_of(uint32_t type, uint32_t len)
+{
+    return type == MSG_SOLVE && len > PROTO_SOLVE_SIZE ? (len - PROTO_SOLVE_SIZE - 1u) / 4u : 0;
+}
+
+/* The bytes of the candidate in (counted or not), once at least `upto` are, waiting for
+   them while they arrive (a read of RX_WRITTEN a look; the time of the last byte noted when
+   one came): 0 when none came for the inter-byte timeout. */
+static inline __attribute__((always_inline)) uint32_t rx_await(uint32_t upto)
+{
+    for (uint32_t looked = seen;;) {
+        uint32_t now = REG(SOC_UART_RX_WRITTEN);
+        uint32_t in = count + ((now - seen) & SOC_UART_RX_WRITTEN_COUNT_MASK);
+        if (in >= upto)
+            return in;
+        if (now != looked) {
+            looked = now;
+            last_rx = cycles_lo();
+        } else if (cycles_lo() - last_rx > timeout_cycles) {
+            return 0;
+        }
+    }
+}
+
+/* The cut-through of a request that nothing else waits for (rx_next's wait): the candidate at
+   head, its header good, still arriving; its payload's whole words copied into `into` as
+   they arrive, fed to the CRC as rx_take does, the ring's reader pointed at each word anew
+   (it reads ahead).  1 when the candidate is whole (its last bytes left to rx_take_frame),
+   0 when it stopped in the middle (left to rx_scan's drop). */
+static __attribute__((noinline)) int rx_arrive(payload_t *into)
+{
+    uint32_t len = PROTO_GET_FRAME_LENGTH(header), words = (PROTO_PAYLOAD_AT + len) / 4u;
+    uint32_t clue_words = clue_words_of(PROTO_GET_FRAME_TYPE(header), len);
+    uint32_t c0 = clue_words ? CLUE_WORD_AT : 0, c1 = c0 + clue_words;
+    crc_start();
+    REG(SOC_UART_CRC_DATA) = header_words[1];
+    for (uint32_t k = 0, at = wrap(head + COPY_FROM); k != words; k++, at = wrap(at + 4u)) {
+        if (!rx_await(COPY_FROM + 4u * k + 4u))
+            return 0;
+        ring_at(at);
+        into->words[k] = REG(k - c0 < c1 - c0 ? SOC_UART_RX_CLUE_WORD : SOC_UART_RX_CRC_WORD);
+    }
+    uint32_t whole = rx_await(need);
+    rx_drain();
+    return whole != 0;
+}
+
 /* The whole candidate at head, its header good (header[]): its payload copied into `into`
    and its CRC checked (over LEN .. the header's end, the header's last PROTO_PAYLOAD_AT bytes
    copied before the payload, so that the payload is at its offset in the buffer); 1 when it
-   is good (frame set, the candidate taken), else 0 (dropped: BAD_CRC). */
+   is good (frame set, the candidate taken), else 0 (dropped: BAD_CRC).  `arrived`: its whole
+   words were copied as they arrived (rx_arrive). */
 _Static_assert(COPY_FROM == PROTO_FRAME_LENGTH_OFFSET + 4u,
                "the header's bytes before the copy are one word of header_words");
-static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *into)
+static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *into,
+                                                   int arrived)
 {
     uint32_t len = PROTO_GET_FRAME_LENGTH(header);
     ring_at(wrap(head + PROTO_FRAME_SIZE + len));
@@ -505,14 +563,13 @@ static __attribute__((noinline)) int rx_take_frame(frame_t *frame, payload_t *in
     frame->crc = (uint16_t)got;
     frame->len = len;
     frame->payload = payload_of(into);
-    /* a SOLVE's clue words but the last (whose codes past the grid are not clues; serve.c
-       checks it), as the payload's length counts them */
-    uint32_t clue_words = frame->type == MSG_SOLVE && len > PROTO_SOLVE_SIZE
-                          ? (len - PROTO_SOLVE_SIZE - 1u) / 4u : 0;
-    crc_start();
-    REG(SOC_UART_CRC_DATA) = header_words[1];
+    uint32_t clue_words = clue_words_of(frame->type, len);
+    if (!arrived) {
+        crc_start();
+        REG(SOC_UART_CRC_DATA) = header_words[1];
+    }
     rx_take(into->words, COPY_FROM, PROTO_PAYLOAD_AT + len, clue_words ? CLUE_WORD_AT : 0,
-            clue_words);
+            clue_words, arrived);
     frame->clues_bad = REG(SOC_UART_CLUE_BAD);
     if (crc_value() != got) {
         drop(ERR_BAD_CRC, got);
@@ -544,7 +601,7 @@ static __attribute__((noinline)) int rx_scan(frame_t *frame, payload_t *into)
                 continue;
             return 0;
         }
-        if (rx_take_frame(frame, into))
+        if (rx_take_frame(frame, into, 0))
             return 1;
     }
 }
@@ -558,11 +615,13 @@ static __attribute__((noinline)) void header_peek(void)
         header_in();
 }
 
-HOT_PATH int rx_next(frame_t *frame, payload_t *into)
+HOT_PATH int rx_next(frame_t *frame, payload_t *into, int wait)
 {
     if (!need)
         header_peek();
-    if (need && count >= need && rx_take_frame(frame, into))
+    int arrived = 0;
+    if (need && (count >= need || (wait && (arrived = rx_arrive(into))))
+        && rx_take_frame(frame, into, arrived))
         return 1;   /* the usual: a whole candidate, good */
     /* nothing buffered, or too few bytes for a header or for the candidate checked before,
        and no stop (the inter-byte timeout) yet: nothing to look at */

@@ -75,8 +75,11 @@ int rx_quiet(void);
    (CHECK wrong, LEN beyond the type's, bad CRC, or not whole and no byte for the inter-byte
    timeout) are answered with ERROR frames on the way, when the transmitter is idle.  A
    whole frame is never timed out, however long it waited in the buffer.  The payload is
-   copied into `into` (which it may fill up to PROTO_RX_PAYLOAD_MAX whatever the frame). */
-int rx_next(frame_t *frame, payload_t *into);
+   copied into `into` (which it may fill up to PROTO_RX_PAYLOAD_MAX whatever the frame).
+   `wait`: nothing else is to be done meanwhile; a candidate whose header is in is taken as
+   its bytes arrive (the copy keeps up with the line), and rx_next returns when it is whole,
+   dropped or stopped. */
+int rx_next(frame_t *frame, payload_t *into, int wait);
 
 /* The payload of the next reply: fill it at the PROTO_* offsets, then send_frame(). */
 extern uint8_t *const reply_payload;

@@ -316,10 +316,13 @@ static __attribute__((noinline)) void set_baud(const frame_t *f, int searching)
     baud_switch(bit_time, made);
 }
 
-/* The next good frame received (1), its payload in the queue's next free slot; or none. */
-static inline HOT_PATH int receive(frame_t *f)
+/* The next good frame received (1), its payload in the queue's next free slot; or none.
+   `idle`: no search runs and nothing is queued, so a frame on its way is taken as it
+   arrives (rx_next's wait). */
+static inline HOT_PATH int receive(frame_t *f, int idle)
 {
-    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare);
+    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare,
+                   idle);
 }
 
 static void serve_request(const frame_t *f, int searching)
@@ -354,7 +357,7 @@ const request_t *serve_poll(void)
         frame_t f;
         serve_flush();   /* no search to send it behind */
         rx_poll();
-        while (!queued && receive(&f)) {
+        while (!queued && receive(&f, 1)) {
             baud_heard();   /* a good frame at the rate now: it is kept */
             serve_request(&f, 0);
             rx_service();   /* and the frames that arrived meanwhile */
@@ -364,12 +367,18 @@ const request_t *serve_poll(void)
     return queued ? &queue[queue_head] : 0;
 }
 
+/* The frames one serve_while_searching() takes at most: requests that come faster than
+   their replies can leave (a flood of RESENDs, each answered by a longer ERROR) would
+   otherwise keep it serving, and the search waiting for it, as long as they come.  The
+   frames left wait in the ring for the next serve, a couple of thousand cycles later. */
+#define FRAMES_PER_SERVE 2u
+
 /* The frames received while a search runs; 1 when an ABORT ends it. */
 static __attribute__((noinline)) int serve_searching(void)
 {
     frame_t f;
     serve_flush();   /* before any other reply, and before a RESEND may send its frame */
-    while (receive(&f)) {
+    for (uint32_t served = 0; served != FRAMES_PER_SERVE && receive(&f, 0); served++) {
         if (f.type == MSG_ABORT) {
             aborting = 1;
             queued = 1;          /* the running search: its reply is still to come */

@@ -11,7 +11,7 @@ SoC at its design clock, starting at 115200 baud), in the protocol's own bytes
 * the queue: SOLVEs queued behind a running one and answered in order, BUSY when full;
   a resend answered from the kept answers (one search, two answers, the same bytes) or
   dropped while its request is queued; RESEND (PENDING, UNKNOWN_SEQ, the kept answer);
-  ABORT with a queue;
+  ABORT with a queue; a flood of requests behind a search slows it, never stops it;
 * the rate: SET_BAUD to a faster rate and back, its fallback when the host does not
   confirm, rates the build does not offer (BAD_BAUD), streaming at the fastest rate with
   the queue full and no byte lost;
@@ -453,6 +453,37 @@ def test_an_answer_sent_as_it_is_made_is_the_one_kept(link, name, unique):
                  flags=S.RESULT_DEDUCE | (S.RESULT_UNIQUE if unique else 0))
     assert link.ask(request).raw == first.raw
     assert link.ask(resend(request)).raw == first.raw
+
+
+#: RESENDs in the flood below: their line time is several times the search's
+FLOOD = 1200
+#: checks of the search beneath the flood: about 0.12 M cycles
+FLOOD_CHECKS = 2000
+
+
+def test_a_flood_of_requests_does_not_stop_the_search(board, link):
+    """Requests without a pause behind a running search (RESENDs of a SOLVE the board never
+    had, each answered UNKNOWN_SEQ by a reply longer than itself, so that they come faster
+    than the answers can leave; the ring overruns): the search still ends, and is answered
+    while the flood goes on, not after it; the answer is right."""
+    puzzle, _ = load(LONG)
+    request = long_solve(31, checks=FLOOD_CHECKS)
+    stray = resend(F.solve(load("janko_1165")[0], seq=32))
+    link.send(request + stray * FLOOD)
+    flood_cycles = len(stray) * FLOOD * 10 * board.clock_hz // board.rate
+    wait_cycles(board, link, 2 * flood_cycles)   # the flood and its replies are over
+    replies, link.replies = link.replies, []
+    answer = [i for i, r in enumerate(replies) if r.type == MT.ANSWER]
+    assert len(answer) == 1 and replies[answer[0]].seq == 31
+    assert replies[answer[0]].status is F.expected_paper(puzzle, unique=True,
+                                                         max_checks=FLOOD_CHECKS)[0]
+    flood = [i for i, r in enumerate(replies) if r.type == MT.ERROR and r.seq == 32]
+    assert flood and all(replies[i].code == S.ErrorCode.UNKNOWN_SEQ for i in flood)
+    after = sum(i > answer[0] for i in flood)
+    # answered while the flood went on (about half of its replies came after the answer;
+    # none, when the firmware serves a flood for as long as it lasts)
+    assert after >= len(flood) // 4, (answer[0], after, len(flood), len(replies))
+    link.ping(seq=33)
 
 
 def test_the_queue_full_and_empty(link):
