@@ -16,13 +16,13 @@ import argparse
 import hashlib
 import os
 import shutil
-import struct
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from slitherlink.paths import build_root
+from slitherlink.firmware.elf import symbol
 from slitherlink.firmware.stack import StackError, deepest
 from slitherlink.spec import generate
 from slitherlink.spec.registers import (RAM_GRANULE, STACK_RESERVE, build_header,
@@ -188,38 +188,6 @@ def _build(max_rows, max_cols, *, ram_size, cc_kind, out_dir):
         stamp_tmp.write_text(digest)
         os.replace(stamp_tmp, stamp)
     return data, end, out_dir / "firmware.elf"
-
-
-#: The ELF symbol type of a function (:func:`symbols`' ``kind``).
-FUNCTION = 2
-
-
-def symbols(elf):
-    """``[(name, address, size, kind)]`` of the 32-bit ELF file ``elf``'s symbol table
-    (``kind``: the ELF symbol type, :data:`FUNCTION` for a function); ``[]`` for anything
-    else."""
-    data = Path(elf).read_bytes()
-    if data[:4] != b"\x7fELF" or data[4] != 1:
-        return []
-    shoff, = struct.unpack_from("<I", data, 0x20)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
-    sections = [struct.unpack_from("<IIIIIIIIII", data, shoff + i * shentsize)
-                for i in range(shnum)]
-    found = []
-    for sec in sections:
-        if sec[1] == 2:  # SHT_SYMTAB
-            strtab = sections[sec[6]]
-            for off in range(sec[4], sec[4] + sec[5], 16):
-                st_name, st_value, st_size, st_info = struct.unpack_from("<IIIB", data, off)
-                start = strtab[4] + st_name
-                found.append((data[start:data.index(b"\0", start)].decode(), st_value,
-                              st_size, st_info & 15))
-    return found
-
-
-def symbol(elf, name):
-    """Address of symbol ``name`` in the 32-bit ELF file ``elf`` (its symbol table), or None."""
-    return next((address for found, address, _, _ in symbols(elf) if found == name), None)
 
 
 def main(argv=None):

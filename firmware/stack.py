@@ -17,7 +17,8 @@ the RAM it keeps above the firmware's data::
 
 import struct
 from bisect import bisect_right
-from pathlib import Path
+
+from slitherlink.firmware.elf import FUNCTION, executable, symbols
 
 __all__ = ["StackError", "deepest", "frames_and_calls"]
 
@@ -28,27 +29,12 @@ class StackError(ValueError):
     """The ELF's stack cannot be bounded.  ``str()`` is one line."""
 
 
-def _text(elf):
-    """``[(address, bytes)]`` of the ELF's executable sections."""
-    data = Path(elf).read_bytes()
-    shoff, = struct.unpack_from("<I", data, 0x20)
-    shentsize, shnum = struct.unpack_from("<HH", data, 0x2E)
-    found = []
-    for i in range(shnum):
-        _, kind, flags, address, offset, size = struct.unpack_from("<IIIIII", data,
-                                                                   shoff + i * shentsize)
-        if kind == 1 and flags & 0x4:  # SHT_PROGBITS, SHF_EXECINSTR
-            found.append((address, data[offset:offset + size]))
-    return found
-
-
 def _signed(value, bits):
     return value - (1 << bits) if value >> (bits - 1) else value
 
 
 def frames_and_calls(elf):
     """``({function: frame bytes}, {function: set of callees})`` of the ELF's functions."""
-    from slitherlink.firmware.build import FUNCTION, symbols
     spans = sorted((address, address + size, name) for name, address, size, kind
                    in symbols(elf) if kind == FUNCTION and size)
     starts = [start for start, _, _ in spans]
@@ -59,7 +45,7 @@ def frames_and_calls(elf):
 
     frames = {name: 0 for _, _, name in spans}
     calls = {name: set() for _, _, name in spans}
-    for base, code in _text(elf):
+    for base, code in executable(elf):
         previous = None  # the instruction before: (rd, value) of an auipc
         for offset in range(0, len(code) - 3, 4):
             pc = base + offset

@@ -35,7 +35,7 @@ def read(path):
 
 def functions(elf):
     """``[(address, end, name)]`` of the ELF's functions, by address."""
-    from slitherlink.firmware.build import FUNCTION, symbols
+    from slitherlink.firmware.elf import FUNCTION, symbols
     return sorted((address, address + max(size, 4), name)
                   for name, address, size, kind in symbols(elf) if kind == FUNCTION)
 
