@@ -23,15 +23,22 @@ static uint32_t reply_flags(int aborted, uint32_t unique, uint32_t deduce, int t
            | (deduce ? PROTO_RESULT_DEDUCE : 0) | (trail_full ? PROTO_RESULT_TRAIL_FULL : 0);
 }
 
-/* ANSWER at txp (answer_payload()): the status and the colouring (colouring: the bytes
-   already at its offset). */
-static void send_answer(uint8_t *txp, uint32_t status, uint32_t flags, uint32_t rows,
-                        uint32_t cols, uint32_t bytes)
+/* The ANSWER's fields before its colouring, at txp (answer_payload()). */
+static inline void put_answer(uint8_t *txp, uint32_t status, uint32_t flags, uint32_t rows,
+                              uint32_t cols)
 {
     PROTO_PUT_ANSWER_STATUS(txp, status);
     PROTO_PUT_ANSWER_FLAGS(txp, flags);
     PROTO_PUT_ANSWER_ROWS(txp, rows);
     PROTO_PUT_ANSWER_COLS(txp, cols);
+}
+
+/* ANSWER at txp (answer_payload()): the status and the colouring (colouring: the bytes
+   already at its offset). */
+static void send_answer(uint8_t *txp, uint32_t status, uint32_t flags, uint32_t rows,
+                        uint32_t cols, uint32_t bytes)
+{
+    put_answer(txp, status, flags, rows, cols);
     serve_answer(MSG_ANSWER, PROTO_ANSWER_SIZE + bytes, 0);
 }
 
@@ -75,10 +82,7 @@ static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t cells, uin
     if (!counters) {
         len = PROTO_ANSWER_LENGTH(d->found ? cells : 0);
         seq = serve_alone(len);
-        PROTO_PUT_ANSWER_STATUS(txp, status);
-        PROTO_PUT_ANSWER_FLAGS(txp, flags);
-        PROTO_PUT_ANSWER_ROWS(txp, rows);
-        PROTO_PUT_ANSWER_COLS(txp, cols);
+        put_answer(txp, status, flags, rows, cols);
         if (seq)
             send_stream_open(txp - PROTO_FRAME_SIZE);
     }

@@ -209,8 +209,7 @@ static inline uint32_t tx_room(void) { return tx_idle() ? SOC_UART_TX_DEPTH : 0;
 /* Wait until the TX FIFO has room for a word: the room known then. */
 static __attribute__((noinline)) uint32_t tx_wait(void)
 {
-    while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_WORD_READY_MASK))
-        ;
+    tx_word_room();
     return 4u;
 }
 

@@ -102,10 +102,15 @@ void make_header(uint8_t *frame, uint32_t type, uint32_t seq, uint32_t len);
 void send_stream_open(const uint8_t *frame);
 uint32_t send_stream_close(uint8_t *frame, uint32_t len);
 extern uint32_t tx_streamed;   /* the frame's bytes queued so far */
-static inline void send_stream_word(uint32_t word)
+/* Wait until the TX FIFO has room for a word (STATUS.tx_word_ready). */
+static inline void tx_word_room(void)
 {
     while (!(REG(SOC_UART_STATUS) & SOC_UART_STATUS_TX_WORD_READY_MASK))
         ;
+}
+static inline void send_stream_word(uint32_t word)
+{
+    tx_word_room();
     REG(SOC_UART_TX_CRC) = word;
     tx_streamed += 4u;
 }
