@@ -13,7 +13,7 @@ need no simulator, and follows the device's rules of :mod:`spec.protocol` to the
   pyserial's, or the rate a program set on the pseudo-terminal of :meth:`serve_pty`)
   reads garbage, as it writes garbage;
 * every reply carries the SEQ of its request; SOLVE goes into a queue of
-  :data:`spec.protocol.QUEUE_DEPTH` (ERROR BUSY when full), solved one at a time, in order,
+  :attr:`queue_depth` (the build's, :func:`spec.registers.queue_depth`; ERROR BUSY when full), solved one at a time, in order,
   each taking ``delay`` seconds of device time, and answered with ANSWER, or RESULT /
   DEDUCE_RESULT when it asks for the counters (FLAG_COUNTERS); a resend (the SEQ and CRC
   of a request queued or being solved) is dropped, one of the last
@@ -79,6 +79,7 @@ import tty
 from slitherlink.model.band import BandCycleModel, band_solve
 from slitherlink.model.paper import search
 from slitherlink.spec.protocol import BAUD_CONFIRM_CYCLES_SHIFT, FrameCrc
+from slitherlink.spec.registers import queue_depth
 from slitherlink.spec.target import DEFAULT_TARGET, get_board
 from slitherlink.spec import uart
 from slitherlink.spec.uart import MAX_BAUD_ERROR, baud_of, divisor_for, set_baud_bit_time
@@ -230,6 +231,7 @@ class FakeDevice:
         self.max_baud = uart.max_baud(self.uart_hz, bridge, self.start_baud) \
             if max_baud is None else int(max_baud)
         self.max_payload = P.solve_length(max_rows, max_cols)
+        self.queue_depth = queue_depth(max_rows, max_cols)   # SOLVEs it holds
         self.baudrate = self.baud     # the host's rate on the line (pyserial's attribute)
         self.deduce = bool(deduce)    # a build with the deduction engine
         self.paper = bool(paper)      # a build with the paper's accelerator
@@ -462,7 +464,7 @@ class FakeDevice:
             return self._send(P.encode_version(
                 max_rows=self.max_rows, max_cols=self.max_cols, clock_hz=self.clock_hz,
                 baud=self.baud, start_baud=self.start_baud, max_baud=self.max_baud,
-                max_payload=self.max_payload, accelerator_ok=self.paper,
+                max_payload=self.max_payload, queue=self.queue_depth, accelerator_ok=self.paper,
                 deduce_ok=self.deduce, seq=seq), at)
         if frame.type == P.MsgType.STATS:
             self.stats["garbage_bytes"] = self._decoder.garbage
@@ -500,7 +502,7 @@ class FakeDevice:
         for seq, stored_crc, reply in self._store:
             if (seq, stored_crc) == key:
                 return self._send(reply, at)  # a lost answer asked for again
-        if len(searches) >= P.QUEUE_DEPTH:
+        if len(searches) >= self.queue_depth:
             return error(P.ErrorCode.BUSY)
         try:
             request = P.decode_solve(frame, max_rows=self.max_rows, max_cols=self.max_cols)

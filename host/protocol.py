@@ -18,7 +18,8 @@ from itertools import chain, islice
 from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
                            CLUE_BLANK, COUNTERS, DEDUCE_COUNTERS, FLAG_COUNTERS,
                            FLAG_DEDUCE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD, OVERHEAD,
-                           PROTOCOL_VERSION, QUEUE_DEPTH, REQUEST_LENGTHS, REQUEST_SEQS,
+                           PROTOCOL_VERSION, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN, REQUEST_LENGTHS,
+                           REQUEST_SEQS,
                            RESULT_ABORTED, RESULT_DEDUCE, RESULT_TRAIL_FULL, RESULT_UNIQUE,
                            SOLVE_FLAGS, START, STORE_DEPTH, TIMEOUT_BYTE_TIMES,
                            VERSION_ACCEL_OK, VERSION_DEDUCE_OK, ErrorCode, FrameCrc,
@@ -36,13 +37,13 @@ from slitherlink.spec.protocol import SetBaud as SetBaudLayout
 from slitherlink.spec.protocol import Solve as SolveLayout
 from slitherlink.spec.protocol import Stats as StatsLayout
 from slitherlink.spec.protocol import Version as VersionLayout
-from slitherlink.spec.registers import VERSION as REGMAP_VERSION
+from slitherlink.spec.registers import VERSION as REGMAP_VERSION, queue_depth
 
 from .puzzle import BLANK
 
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES", "OVERHEAD",
-    "QUEUE_DEPTH", "STORE_DEPTH", "REQUEST_SEQS", "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE",
+    "QUEUE_DEPTH_MIN", "QUEUE_DEPTH_MAX", "STORE_DEPTH", "REQUEST_SEQS", "CLUE_BLANK", "FLAG_UNIQUE", "FLAG_DEDUCE",
     "FLAG_COUNTERS", "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "RESULT_DEDUCE",
     "VERSION_ACCEL_OK", "VERSION_DEDUCE_OK", "COUNTERS", "DEDUCE_COUNTERS",
     "DEDUCE_RESULT_COUNTERS", "SOLVE_HEADER", "ANSWER_HEADER", "RESULT_HEADER",
@@ -616,15 +617,16 @@ class VersionReply:
     deduce_ok: bool = False     # the build has the deduction engine (deduce mode)
     start_baud: int = 0         # the rate the device starts at and falls back to
     max_baud: int = 0           # the fastest rate the build offers
-    queue: int = QUEUE_DEPTH    # SOLVE requests it holds
+    queue: int = QUEUE_DEPTH_MIN    # SOLVE requests it holds
     seq: int = 0
 
 
 def encode_version(*, max_rows, max_cols, clock_hz, baud, start_baud=None, max_baud=None,
-                   max_payload=None, queue=QUEUE_DEPTH, regmap=None, accelerator_ok=True,
+                   max_payload=None, queue=None, regmap=None, accelerator_ok=True,
                    deduce_ok=False, seq=0):
     """A VERSION frame; ``start_baud`` and ``max_baud`` default to ``baud``, ``max_payload``
-    to the largest SOLVE of a ``max_rows`` x ``max_cols`` build."""
+    to the largest SOLVE of a ``max_rows`` x ``max_cols`` build and ``queue`` to its
+    :func:`spec.registers.queue_depth`."""
     flags = (VERSION_ACCEL_OK if accelerator_ok else 0) | (VERSION_DEDUCE_OK if deduce_ok else 0)
     payload = VersionLayout.pack(
         protocol=PROTOCOL_VERSION, regmap=REGMAP_VERSION if regmap is None else regmap,
@@ -632,7 +634,7 @@ def encode_version(*, max_rows, max_cols, clock_hz, baud, start_baud=None, max_b
         start_baud=int(baud if start_baud is None else start_baud),
         max_baud=int(baud if max_baud is None else max_baud),
         max_payload=solve_length(max_rows, max_cols) if max_payload is None else max_payload,
-        queue=queue, flags=flags)
+        queue=queue_depth(max_rows, max_cols) if queue is None else queue, flags=flags)
     return encode_frame(MsgType.VERSION, payload, seq=seq)
 
 

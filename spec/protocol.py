@@ -44,7 +44,8 @@ inter-byte timeout ends any candidate too (the host's *quiet flush*, before it k
 
 Requests and their replies (the device's rules; the fake device follows them):
 
-* SOLVE goes into a queue of :data:`QUEUE_DEPTH` requests; the device solves them in
+* SOLVE goes into a queue of VERSION's ``queue`` requests (from :data:`QUEUE_DEPTH_MIN` to
+  :data:`QUEUE_DEPTH_MAX`, the more the smaller the build's grids); the device solves them in
   order, one at a time, and answers each with one reply: ANSWER (status and colouring),
   or RESULT / DEDUCE_RESULT (the counters too) when the SOLVE asks for them
   (FLAG_COUNTERS).  A SOLVE while the queue is full gets ERROR BUSY.
@@ -100,7 +101,7 @@ from slitherlink.spec import counters as _counters
 
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_GRID", "MAX_PAYLOAD", "OVERHEAD", "TIMEOUT_BYTE_TIMES",
-    "QUEUE_DEPTH", "STORE_DEPTH", "BAUD_CONFIRM_CYCLES_SHIFT", "SERVICE_INTERVAL_CYCLES",
+    "QUEUE_DEPTH_MIN", "QUEUE_DEPTH_MAX", "STORE_DEPTH", "BAUD_CONFIRM_CYCLES_SHIFT", "SERVICE_INTERVAL_CYCLES",
     "REQUEST_SEQS",
     "CLUE_BLANK", "clue_code_bad", "FLAG_UNIQUE", "FLAG_DEDUCE", "FLAG_COUNTERS", "SOLVE_FLAGS",
     "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "VERSION_ACCEL_OK",
@@ -120,8 +121,13 @@ PROTOCOL_VERSION = 2
 MAX_GRID = 64
 #: Inter-byte timeout inside a frame, in byte times (10 bits) at the build's baud.
 TIMEOUT_BYTE_TIMES = 256  # 22 ms at 115200 baud: room for USB-serial gaps
-#: SOLVE requests the device holds: the one being solved and those waiting behind it.
-QUEUE_DEPTH = 4
+#: SOLVE requests a device holds (the one being solved and those waiting behind it): at
+#: least QUEUE_DEPTH_MIN, and in a build of small grids as many more as its smallest receive
+#: ring holds, up to QUEUE_DEPTH_MAX (spec.registers.queue_depth; VERSION's ``queue`` says
+#: how many).  A host keeps that many in flight: enough requests to cover the USB bridge's
+#: latency (a millisecond with its latency timer at 1 ms) at a small grid's rate.
+QUEUE_DEPTH_MIN = 4
+QUEUE_DEPTH_MAX = 16
 #: Answers the device keeps to send again when their request comes again.
 STORE_DEPTH = 4
 #: SET_BAUD's confirmation window: clock_hz >> this many cycles (a quarter of a second).
@@ -573,7 +579,8 @@ class Version(Layout, c_name="VERSION"):
     max_baud: u32("the fastest rate the build offers (its board's USB-UART bridge's, as the "
                   "UART's clock can make it)")
     max_payload: u16("the largest request payload the build takes (its largest SOLVE)")
-    queue: u8(f"SOLVE requests it holds (QUEUE_DEPTH, {QUEUE_DEPTH})")
+    queue: u8(f"SOLVE requests it holds ({QUEUE_DEPTH_MIN} to {QUEUE_DEPTH_MAX}: "
+              "spec.registers.queue_depth of the build)")
     flags: u8(f"bit 0 (0x{VERSION_ACCEL_OK:02X}) the accelerator's ID and size are right; "
               f"bit 1 (0x{VERSION_DEDUCE_OK:02X}) the build has the deduction engine (deduce "
               "mode)")
@@ -751,7 +758,6 @@ def c_header():
              f"#define PROTO_MAX_PAYLOAD {MAX_PAYLOAD}u",
              f"#define PROTO_OVERHEAD {OVERHEAD}u",
              f"#define PROTO_TIMEOUT_BYTE_TIMES {TIMEOUT_BYTE_TIMES}u",
-             f"#define PROTO_QUEUE_DEPTH {QUEUE_DEPTH}u",
              f"#define PROTO_STORE_DEPTH {STORE_DEPTH}u",
              f"#define PROTO_BAUD_CONFIRM_CYCLES_SHIFT {BAUD_CONFIRM_CYCLES_SHIFT}u",
              f"#define PROTO_CLUE_BLANK 0x{CLUE_BLANK:X}u",
@@ -875,7 +881,9 @@ def markdown():
         ("OVERHEAD", OVERHEAD, "bytes of a frame around its payload"),
         ("TIMEOUT_BYTE_TIMES", TIMEOUT_BYTE_TIMES,
          "inter-byte timeout inside a frame, in byte times at the current baud"),
-        ("QUEUE_DEPTH", QUEUE_DEPTH, "SOLVE requests the device holds"),
+        ("QUEUE_DEPTH_MIN", QUEUE_DEPTH_MIN, "SOLVE requests a device holds at least"),
+        ("QUEUE_DEPTH_MAX", QUEUE_DEPTH_MAX, "SOLVE requests a device holds at most (a build "
+                                             "of small grids; VERSION's queue)"),
         ("STORE_DEPTH", STORE_DEPTH, "answers the device keeps to send again"),
         ("BAUD_CONFIRM_CYCLES_SHIFT", BAUD_CONFIRM_CYCLES_SHIFT,
          "a new rate must be confirmed within clock_hz >> this many cycles"),

@@ -32,19 +32,18 @@ from enum import IntEnum
 
 from slitherlink.spec.combinations import Attribute, MAX_PATTERNS
 from slitherlink.spec.counters import DEDUCE_COUNTERS, ENGINE_CLOCKS
-from slitherlink.spec.protocol import OVERHEAD, QUEUE_DEPTH, solve_length
+from slitherlink.spec.protocol import OVERHEAD, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN, solve_length
 from slitherlink.spec.uart import (DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MIN_BIT_TIME,
                                    UART_CLOCK_RATIO)
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
            "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
            "DEDUCE_HW_COUNTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL", "DEDUCE",
-           "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "DEDUCE_STREAM_CELLS", "DEDUCE_ROW_CELLS",
-           "DEDUCE_ROW_WORDS",
-           "deduce_clue_address", "deduce_row_address", "ADDR_WIDTH", "REGION_SHIFT",
+           "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "DEDUCE_STREAM_CELLS",
+           "deduce_clue_address", "ADDR_WIDTH", "REGION_SHIFT",
            "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
            "WINDOW_SIZE", "ID_MAGIC", "VERSION", "CLUE_BLANK", "UART_TX_DEPTH", "RX_RING",
-           "RX_RING_MIN", "RX_INDEX_BITS", "rx_ring_size",
+           "RX_RING_MIN", "RX_INDEX_BITS", "rx_ring_size", "queue_depth",
            "STACK_RESERVE", "RAM_GRANULE", "cell_address", "check_build_size", "c_header", "soc_header",
            "build_header", "linker_memory", "markdown", "soc_markdown", "soc_diagram",
            "c_name"]
@@ -247,20 +246,14 @@ ACCEL_REGISTERS = REGISTERS = (Id, Config, Size, Control, Status, FloodIteration
 
 #: Value of the deduction engine's ID register: ASCII "SLD" and its register map version.
 DEDUCE_ID_MAGIC = 0x534C44
-DEDUCE_VERSION = 2
+DEDUCE_VERSION = 3
 
 #: The counters the engine keeps (:data:`spec.counters.DEDUCE_COUNTERS` but those the
 #: firmware counts), plus ``clocks``: every clock the engine was busy.
 DEDUCE_HW_COUNTERS = tuple(c.name for c in DEDUCE_COUNTERS if c.engine) + (ENGINE_CLOCKS.name,)
 
-#: DEDUCE_CLUE(r, c) at DEDUCE_CLUE_BASE + 4 * (r * CELL_STRIDE + c); DEDUCE_ROW(r, half)
-#: at DEDUCE_ROW_BASE + 4 * (DEDUCE_ROW_WORDS * r + half).
+#: DEDUCE_CLUE(r, c) at DEDUCE_CLUE_BASE + 4 * (r * CELL_STRIDE + c).
 DEDUCE_CLUE_BASE = CELL_BASE
-DEDUCE_ROW_BASE = 0x800
-#: The row words: cell (r, c) of the solution is bit c % DEDUCE_ROW_CELLS of word
-#: c // DEDUCE_ROW_CELLS (its ``half``) of row r; a row is DEDUCE_ROW_WORDS words.
-DEDUCE_ROW_CELLS = 32
-DEDUCE_ROW_WORDS = CELL_STRIDE // DEDUCE_ROW_CELLS
 
 
 class DeduceId(Register, address=0x000, access="r"):
@@ -321,6 +314,25 @@ DeduceClues = type("DeduceClues", (Register,), {
                         for j in range(DEDUCE_STREAM_CELLS)}}, address=0x014, access="w")
 
 
+class DeduceColouringStart(Register, address=0x018, access="w"):
+    """Start the colouring of the solution in the state (DEDUCE_COLOURING); when no command runs.
+
+    The colouring is the ANSWER's (host.protocol.pack_colouring): DEDUCE_SIZE's rows of
+    cols cells, row-major, a bit a cell, 1 when the cell is IN.  A command ends it."""
+    skip: Field(5, "zero bits before the first cell's in the first word (the colouring's "
+                   "bit offset in the reply's word that holds its first byte)")
+
+
+class DeduceColouring(Register, address=0x01C, access="r"):
+    """The next 32 bits of the colouring DEDUCE_COLOURING_START started, the first in bit 0.
+
+    A read waits (bus wait states) until its word is packed: a cell a clock, a row of cols
+    cells in cols + 2 clocks (docs/deduce.md section 8.7).  The bits past the last cell read
+    0, and so do the reads past its last word, reads with no colouring started and reads
+    while a command runs."""
+    bits: Field(32, "the colouring's next 32 bits")
+
+
 def _counter_register(name, address):
     doc = f"Counter {name} since LOAD (model.deduce.Counters; clocks: busy clocks)."
     if name in ("flood_iterations", "label_iterations"):
@@ -336,35 +348,19 @@ DEDUCE_COUNTER_REGISTERS = tuple(_counter_register(name, 0x020 + 4 * i)
                                  for i, name in enumerate(DEDUCE_HW_COUNTERS))
 
 
-class DeduceRow(Register, address=DEDUCE_ROW_BASE, access="r"):
-    inside: Field(DEDUCE_ROW_CELLS, f"bit c: cell (row, {DEDUCE_ROW_CELLS} * half + c) is IN "
-                                    "(0: OUT or unknown)")
-
-
-DeduceRow.__doc__ = (f"The colours of one row, {DEDUCE_ROW_CELLS} cells a word: at "
-                     f"DEDUCE_ROW_BASE + 4 * ({DEDUCE_ROW_WORDS} * row + half); the cells "
-                     "past the puzzle's columns are OUT and read 0.")
-
-
 class DeduceClue(Register, address=DEDUCE_CLUE_BASE, access="w"):
     """One cell's clue, at DEDUCE_CLUE_BASE + 4 * (row * CELL_STRIDE + col); before LOAD."""
     clue: Field(3, "0..3 the digit, 4 blank")
 
 
 DEDUCE_REGISTERS = (DeduceId, DeduceConfig, DeduceSize, DeduceControl, DeduceStatus,
-                    DeduceClues, *DEDUCE_COUNTER_REGISTERS, DeduceRow, DeduceClue)
+                    DeduceClues, DeduceColouringStart, DeduceColouring,
+                    *DEDUCE_COUNTER_REGISTERS, DeduceClue)
 
 
 def deduce_clue_address(row, col):
     """Byte offset of DEDUCE_CLUE(row, col) within the deduction engine's window."""
     return cell_address(row, col)
-
-
-def deduce_row_address(row, half):
-    """Byte offset of DEDUCE_ROW(row, half) within the deduction engine's window."""
-    if not (0 <= row < CELL_ROWS_MAX and 0 <= half < DEDUCE_ROW_WORDS):
-        raise ValueError(f"row {row}, half {half}: outside the {CELL_ROWS_MAX}-row window")
-    return DEDUCE_ROW_BASE + 4 * (DEDUCE_ROW_WORDS * row + half)
 
 
 # -- the UART (hw/uart.py) --------------------------------------------------------------------
@@ -587,14 +583,26 @@ RX_RING = Block("RxRing", 0x4000_0000, None, (), "SOC_RX_RING",
 MEMORY_MAP = (RAM, UART, SYSCTL, ACCEL, DEDUCE, RX_RING)
 
 
+def queue_depth(max_rows, max_cols):
+    """SOLVE requests the device of a build taking grids up to ``max_rows`` x ``max_cols``
+    holds (VERSION's ``queue``): as many of its largest requests (a SOLVE of its largest
+    grid) as the smallest ring (:data:`RX_RING_MIN`) holds, from
+    :data:`spec.protocol.QUEUE_DEPTH_MIN` to :data:`spec.protocol.QUEUE_DEPTH_MAX`: a small
+    grid's requests are short and quickly solved, and a host keeps more of them in flight
+    (docs/soc.md, "The UART")."""
+    check_build_size(max_rows, max_cols)
+    fit = RX_RING_MIN // (solve_length(max_rows, max_cols) + OVERHEAD)
+    return max(QUEUE_DEPTH_MIN, min(QUEUE_DEPTH_MAX, fit))
+
+
 def rx_ring_size(max_rows, max_cols):
     """Bytes of the receive ring of a build taking grids up to ``max_rows`` x ``max_cols``:
     the smallest power of two, at least :data:`RX_RING_MIN`, that holds
-    :data:`spec.protocol.QUEUE_DEPTH` of its largest requests (a SOLVE of its largest grid),
-    so the requests a host has in flight arrive whole while the firmware solves
-    (docs/soc.md, "The UART")."""
-    check_build_size(max_rows, max_cols)
-    need, size = QUEUE_DEPTH * (solve_length(max_rows, max_cols) + OVERHEAD), RX_RING_MIN
+    :func:`queue_depth` of its largest requests (a SOLVE of its largest grid), so the
+    requests a host has in flight arrive whole while the firmware solves (docs/soc.md,
+    "The UART")."""
+    need = queue_depth(max_rows, max_cols) * (solve_length(max_rows, max_cols) + OVERHEAD)
+    size = RX_RING_MIN
     while size < need:
         size *= 2
     return size
@@ -695,12 +703,8 @@ def c_header():
               f"#define SLK_DEDUCE_ID_MAGIC 0x{DEDUCE_ID_MAGIC:06X}u",
               f"#define SLK_DEDUCE_REGMAP_VERSION {DEDUCE_VERSION}u",
               f"#define SLK_DEDUCE_CLUE_BASE 0x{DEDUCE_CLUE_BASE:04X}u",
-              f"#define SLK_DEDUCE_ROW_BASE 0x{DEDUCE_ROW_BASE:04X}u",
               "/* cells a DEDUCE_CLUES write carries, 4 bits each */",
               f"#define SLK_DEDUCE_STREAM_CELLS {DEDUCE_STREAM_CELLS}u",
-              "/* DEDUCE_ROW(r, half): cells half * SLK_DEDUCE_ROW_CELLS .. of row r, one bit each */",
-              f"#define SLK_DEDUCE_ROW_CELLS {DEDUCE_ROW_CELLS}u",
-              f"#define SLK_DEDUCE_ROW_WORDS {DEDUCE_ROW_WORDS}u",
               f"#define SLK_DEDUCE_COUNTERS {len(DEDUCE_HW_COUNTERS)}u",
               "/* counter k (DEDUCE_HW_COUNTERS order) at SLK_DEDUCE_COUNTER_BASE + 4 * k */",
               f"#define SLK_DEDUCE_COUNTER_BASE 0x{DEDUCE_COUNTER_REGISTERS[0].address:04X}u"]
@@ -712,8 +716,6 @@ def c_header():
         lines += _register_defines("SLK", register)
     lines += ["#define SLK_DEDUCE_CLUE_ADDR(r, c) "
               "(SLK_DEDUCE_CLUE_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))",
-              "#define SLK_DEDUCE_ROW_ADDR(r, half) "
-              "(SLK_DEDUCE_ROW_BASE + 4u * (SLK_DEDUCE_ROW_WORDS * (r) + (half)))",
               "", "#endif /* SLK_REGS_H */", ""]
     return "\n".join(lines)
 
@@ -744,7 +746,8 @@ def build_header(*, max_rows, max_cols, ram_size):
         "#ifndef SLK_BUILD_H", "#define SLK_BUILD_H", "",
         f"#define SLK_MAX_ROWS {max_rows}u", f"#define SLK_MAX_COLS {max_cols}u",
         f"#define SOC_RAM_SIZE {ram_size}u",
-        f"#define SOC_RX_RING_SIZE {rx_ring_size(max_rows, max_cols)}u", "",
+        f"#define SOC_RX_RING_SIZE {rx_ring_size(max_rows, max_cols)}u",
+        f"#define SLK_QUEUE_DEPTH {queue_depth(max_rows, max_cols)}u", "",
         "#endif /* SLK_BUILD_H */", ""])
 
 
@@ -785,7 +788,7 @@ def markdown():
             "docs/soc.md); addresses below are offsets within it.  A build without the engine "
             "reads 0 there.", ""]
     out += _register_table(DEDUCE_REGISTERS, windows={
-        DeduceClue: f" + 4*(row*{CELL_STRIDE}+col)", DeduceRow: f" + 4*({DEDUCE_ROW_WORDS}*row+half)"})
+        DeduceClue: f" + 4*(row*{CELL_STRIDE}+col)"})
     return "\n".join(out) + "\n"
 
 

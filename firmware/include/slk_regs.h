@@ -100,14 +100,10 @@
 /* The deduction engine (offsets within its window at SLK_DEDUCE_BASE) */
 #define SLK_DEDUCE_BASE 0x30000000u
 #define SLK_DEDUCE_ID_MAGIC 0x534C44u
-#define SLK_DEDUCE_REGMAP_VERSION 2u
+#define SLK_DEDUCE_REGMAP_VERSION 3u
 #define SLK_DEDUCE_CLUE_BASE 0x1000u
-#define SLK_DEDUCE_ROW_BASE 0x0800u
 /* cells a DEDUCE_CLUES write carries, 4 bits each */
 #define SLK_DEDUCE_STREAM_CELLS 8u
-/* DEDUCE_ROW(r, half): cells half * SLK_DEDUCE_ROW_CELLS .. of row r, one bit each */
-#define SLK_DEDUCE_ROW_CELLS 32u
-#define SLK_DEDUCE_ROW_WORDS 2u
 #define SLK_DEDUCE_COUNTERS 12u
 /* counter k (DEDUCE_HW_COUNTERS order) at SLK_DEDUCE_COUNTER_BASE + 4 * k */
 #define SLK_DEDUCE_COUNTER_BASE 0x0020u
@@ -192,6 +188,16 @@
 #define SLK_DEDUCE_CLUES_CODE7_SHIFT 28u
 #define SLK_DEDUCE_CLUES_CODE7_MASK 0xF0000000u
 
+/* DeduceColouringStart (w): Start the colouring of the solution in the state (DEDUCE_COLOURING); when no command runs. */
+#define SLK_DEDUCE_COLOURING_START 0x0018u
+#define SLK_DEDUCE_COLOURING_START_SKIP_SHIFT 0u
+#define SLK_DEDUCE_COLOURING_START_SKIP_MASK 0x0000001Fu
+
+/* DeduceColouring (r): The next 32 bits of the colouring DEDUCE_COLOURING_START started, the first in bit 0. */
+#define SLK_DEDUCE_COLOURING 0x001Cu
+#define SLK_DEDUCE_COLOURING_BITS_SHIFT 0u
+#define SLK_DEDUCE_COLOURING_BITS_MASK 0xFFFFFFFFu
+
 /* DeduceSweeps (r): Counter sweeps since LOAD (model.deduce.Counters; clocks: busy clocks). */
 #define SLK_DEDUCE_SWEEPS 0x0020u
 #define SLK_DEDUCE_SWEEPS_COUNT_SHIFT 0u
@@ -252,17 +258,11 @@
 #define SLK_DEDUCE_CLOCKS_COUNT_SHIFT 0u
 #define SLK_DEDUCE_CLOCKS_COUNT_MASK 0xFFFFFFFFu
 
-/* DeduceRow (r): The colours of one row, 32 cells a word: at DEDUCE_ROW_BASE + 4 * (2 * row + half); the cells past the puzzle's columns are OUT and read 0. */
-#define SLK_DEDUCE_ROW 0x0800u
-#define SLK_DEDUCE_ROW_INSIDE_SHIFT 0u
-#define SLK_DEDUCE_ROW_INSIDE_MASK 0xFFFFFFFFu
-
 /* DeduceClue (w): One cell's clue, at DEDUCE_CLUE_BASE + 4 * (row * CELL_STRIDE + col); before LOAD. */
 #define SLK_DEDUCE_CLUE 0x1000u
 #define SLK_DEDUCE_CLUE_CLUE_SHIFT 0u
 #define SLK_DEDUCE_CLUE_CLUE_MASK 0x00000007u
 
 #define SLK_DEDUCE_CLUE_ADDR(r, c) (SLK_DEDUCE_CLUE_BASE + 4u * ((r) * SLK_CELL_STRIDE + (c)))
-#define SLK_DEDUCE_ROW_ADDR(r, half) (SLK_DEDUCE_ROW_BASE + 4u * (SLK_DEDUCE_ROW_WORDS * (r) + (half)))
 
 #endif /* SLK_REGS_H */

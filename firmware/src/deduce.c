@@ -16,7 +16,7 @@
 
 #define DED(offset) REG(SLK_DEDUCE_BASE + (offset))
 
-static uint32_t puzzle_rows, puzzle_cols;
+static uint32_t puzzle_cells;   /* the loaded puzzle's */
 
 uint32_t deduce_id(void) { return DED(SLK_DEDUCE_ID); }
 
@@ -57,8 +57,7 @@ void deduce_load(uint32_t rows, uint32_t cols, uint32_t cells, uint32_t island,
     const uint32_t *end = word + (cells + CLUES_PER_WORD - 1u) / CLUES_PER_WORD;
     load_clues(word, end);
     DED(SLK_DEDUCE_CONTROL) = SLK_DEDUCE_CONTROL_LOAD_MASK;
-    puzzle_rows = rows;
-    puzzle_cols = cols;
+    puzzle_cells = cells;
 }
 
 /* STATUS polls between two services of the UART while the engine runs: a poll is some 20
@@ -102,140 +101,60 @@ static inline HOT_PATH uint32_t run(uint32_t command, int *abort)
     return wait(DED(SLK_DEDUCE_STATUS), abort);
 }
 
-/* The first solution stays in the engine's state registers until a command would
-   change them: then (and only then) it is copied into RAM, as the engine's row words
-   (packing them into the reply's order is left to the reply).  A search that ends with
-   it still in the engine (every search without a branch) has deduce_colouring pack it
-   from the engine's DEDUCE_ROW registers, with the reply: the answer is ready, in
-   hardware. */
+/* The first solution stays in the engine's state until a command would change it: then
+   (and only then) its colouring is copied into RAM.  Either way the engine's colouring
+   packer makes it: started as soon as the search ends with the solution in the engine (or
+   before the command that would change it), it gives the replies' colouring a word a read
+   (DEDUCE_COLOURING), while the reply is begun. */
 static int solution_in_engine;
 
-_Static_assert(SLK_DEDUCE_ROW_WORDS == 2u, "a row is two DEDUCE_ROW words");
-_Static_assert(SLK_DEDUCE_ROW_ADDR(1, 0) - SLK_DEDUCE_ROW_ADDR(0, 0) == 4u * SLK_DEDUCE_ROW_WORDS,
-               "the engine's rows are laid out like deduce_result_t's inside[]");
+/* A reply's frame starts a word (serve.c's store), so its colouring starts at a known bit of
+   a word: the packer starts every colouring with as many zero bits (no call: deduce_settle
+   stays a leaf). */
+#define REPLY_SKIP (8u * ((PROTO_FRAME_SIZE + PROTO_ANSWER_COLOURING_OFFSET) % 4u))
+_Static_assert(PROTO_ANSWER_COLOURING_OFFSET % 4u == PROTO_DEDUCE_RESULT_COLOURING_OFFSET % 4u,
+               "an ANSWER's and a DEDUCE_RESULT's colouring start at the same bit of a word");
+_Static_assert(sizeof(((deduce_result_t *)0)->colouring) / 4u
+               > (REPLY_SKIP + SLK_MAX_ROWS * SLK_MAX_COLS) / 32u,
+               "the saved colouring holds the largest grid's, and the word read after it");
 
+/* Start the packer on the solution in the engine. */
+static inline void packer_start(void)
+{
+    DED(SLK_DEDUCE_COLOURING_START) = REPLY_SKIP << SLK_DEDUCE_COLOURING_START_SKIP_SHIFT;
+}
+
+/* The words of the solution in the engine into RAM, before a command changes it. */
 static void save_solution(deduce_result_t *result)
 {
-    for (uint32_t r = 0; r < puzzle_rows; r++) {
-        result->inside[r][0] = DED(SLK_DEDUCE_ROW_ADDR(r, 0));
-        if (puzzle_cols > SLK_DEDUCE_ROW_CELLS)
-            result->inside[r][1] = DED(SLK_DEDUCE_ROW_ADDR(r, 1));
-    }
+    packer_start();
+    uint32_t *o = result->colouring, *end = o + (REPLY_SKIP + puzzle_cells + 31u) / 32u;
+    for (; o != end; o++)
+        *o = DED(SLK_DEDUCE_COLOURING);
 }
 
-/* Colouring chunks: at most 16 cells, so that one never spans two DEDUCE_ROW words and
-   fits beside the fewer than 8 bits waiting for a byte. */
-#define CHUNK 16u
-_Static_assert(SLK_DEDUCE_ROW_CELLS % CHUNK == 0, "a chunk within a row word");
-
-/* Row r's DEDUCE_ROW word `half`: from the engine, or the copy saved from it. */
-static inline uint32_t row_word(const deduce_result_t *result, int in_engine, uint32_t r,
-                                uint32_t half)
+uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out, uint32_t cells, int send)
 {
-    return in_engine ? DED(SLK_DEDUCE_ROW_ADDR(r, half)) : result->inside[r][half];
-}
-
-/* The colouring of the first solution: cols bits a row, row-major, into bytes LSB first.
-   Rows at most SHORT_ROW cells wide go in whole, a word store each time 32 bits are
-   waiting (pack_rows); wider rows in chunks of CHUNK cells, a byte store each time 8 are
-   (pack_wide_rows). */
-#define SHORT_ROW (32u - 7u)
-
-/* Bits waiting (have of them, at acc's low end) before the word at o. */
-typedef struct {
-    uint32_t acc, have;
-    uint32_t *o;
-} packer_t;
-
-/* Append `width` bits (at most 32, nothing above them) behind the bits waiting, storing the
-   word they fill (and sending it: `send`). */
-static inline __attribute__((always_inline)) void pack_bits(uint32_t *acc, uint32_t *have,
-                                                            uint32_t **o, uint32_t bits,
-                                                            uint32_t width, int send)
-{
-    *acc |= bits << *have;   /* have < 32 */
-    *have += width;
-    if (*have >= 32u) {      /* a word full: the bits past it begin the next */
-        if (send)
-            send_stream_word(*acc);
-        *(*o)++ = *acc;
-        *have -= 32u;
-        *acc = *have ? bits >> (width - *have) : 0;   /* by 32 - (have before) */
-    }
-}
-
-/* Pack the rows from `row` up to `end` (DEDUCE_ROW words, cols <= SHORT_ROW cells each, the
-   cells past cols 0) behind the bits waiting, storing each word filled; rows of at most 16
-   cells two at a time (inlined: the packer stays in registers). */
-static inline __attribute__((always_inline)) void pack_rows(packer_t *k, const volatile uint32_t *row,
-                                                const volatile uint32_t *end, uint32_t cols,
-                                                int send)
-{
-    uint32_t acc = k->acc, have = k->have, *o = k->o;
-    if (cols <= 16u) {
-        const uint32_t pair = 2u * SLK_DEDUCE_ROW_WORDS;
-        for (; end - row >= (int)pair; row += pair)
-            pack_bits(&acc, &have, &o, row[0] | (row[SLK_DEDUCE_ROW_WORDS] << cols), 2u * cols,
-                      send);
-    }
-    for (; row != end; row += SLK_DEDUCE_ROW_WORDS)
-        pack_bits(&acc, &have, &o, *row, cols, send);
-    k->acc = acc;
-    k->have = have;
-    k->o = o;
-}
-
-/* The colouring of rows wider than SHORT_ROW into out: the bytes written; the last bits
-   (fewer than 8) are left in the packer. */
-static __attribute__((noinline)) uint32_t pack_wide_rows(packer_t *k, deduce_result_t *result,
-                                                        int in_engine, uint8_t *out)
-{
-    uint32_t acc = 0, have = 0, bytes = 0;
-    for (uint32_t r = 0; r < puzzle_rows; r++) {
-        for (uint32_t c = 0; c < puzzle_cols; c += CHUNK) {
-            uint32_t take = puzzle_cols - c < CHUNK ? puzzle_cols - c : CHUNK;
-            uint32_t word = row_word(result, in_engine, r, c / SLK_DEDUCE_ROW_CELLS);
-            acc |= ((word >> (c % SLK_DEDUCE_ROW_CELLS)) & ((1u << take) - 1u)) << have;
-            for (have += take; have >= 8u; have -= 8u) {
-                out[bytes++] = (uint8_t)acc;
-                acc >>= 8;
-            }
-        }
-    }
-    k->acc = acc;
-    k->have = have;
-    return bytes;
-}
-
-uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out, int send)
-{
-    int in_engine = solution_in_engine;      /* the row words read from the engine, once */
+    /* the words: the packer's (its one register, read again and again) or the saved ones */
+    const volatile uint32_t *from = solution_in_engine
+        ? (const volatile uint32_t *)(uintptr_t)(SLK_DEDUCE_BASE + SLK_DEDUCE_COLOURING)
+        : result->colouring;
+    uint32_t step = solution_in_engine ? 0u : 1u;
     solution_in_engine = 0;
-    packer_t k;
-    uint32_t bytes;
-    if (puzzle_cols <= SHORT_ROW) {   /* the rows' first words, as the engine lays them out */
-        const volatile uint32_t *row = in_engine
-            ? (const volatile uint32_t *)(uintptr_t)(SLK_DEDUCE_BASE + SLK_DEDUCE_ROW_ADDR(0, 0))
-            : result->inside[0];
-        const volatile uint32_t *last = row + SLK_DEDUCE_ROW_WORDS * puzzle_rows;
-        /* whole words stored from the word that holds out[0], its bytes before out kept */
-        uint32_t lead = (uint32_t)(uintptr_t)out & 3u;
-        uint32_t *first = (uint32_t *)(uintptr_t)(out - lead);
-        k.have = 8u * lead;
-        k.acc = lead ? *first & ((1u << k.have) - 1u) : 0;
-        k.o = first;
-        pack_rows(&k, row, last, puzzle_cols, send);
-        /* the bits left (fewer than 32) in one more word: the colouring ends the payload, and
-           the bytes past it are the frame CRC's, put there as the frame is sent */
-        if (k.have)
-            *k.o = k.acc;
-        return 4u * (uint32_t)(k.o - first) + (k.have + 7u) / 8u - lead;
-    } else {
-        bytes = pack_wide_rows(&k, result, in_engine, out);
+    /* whole words stored from the one that holds out[0], its bytes before out kept */
+    uint32_t *o = (uint32_t *)(uintptr_t)(out - REPLY_SKIP / 8u);
+    uint32_t bits = REPLY_SKIP + cells;
+    uint32_t word = *from | (REPLY_SKIP ? *o & ((1u << REPLY_SKIP) - 1u) : 0u);
+    for (uint32_t *full_end = o + bits / 32u; o != full_end; o++) {
+        if (send)
+            send_stream_word(word);
+        *o = word;
+        from += step;
+        word = *from;
     }
-    for (; k.have; k.have = k.have > 8u ? k.have - 8u : 0, k.acc >>= 8)   /* the bits left */
-        out[bytes++] = (uint8_t)k.acc;
-    return bytes;
+    if (bits % 32u)   /* the last word, not full: the bytes past the colouring are the CRC's */
+        *o = word;
+    return (cells + 7u) / 8u;
 }
 
 void deduce_counters(deduce_result_t *result)
@@ -284,6 +203,8 @@ static __attribute__((noinline)) void deduce_search(uint32_t status, uint32_t ma
         status = run(SLK_DEDUCE_CONTROL_DECIDE_MASK, &abort);
     }
     result->cycles = cycles64() - start;   /* "answer ready": the search has ended */
+    if (solution_in_engine)
+        packer_start();
     result->found = found;
     result->solutions = found;
     result->aborted = abort;
@@ -333,6 +254,8 @@ static __attribute__((noinline)) void deduce_settle(uint32_t max_solutions,
     result->cycles = cycles64() - result->cycles;    /* "answer ready" */
     uint32_t found = (status & SLK_DEDUCE_STATUS_CONFLICT_MASK) == 0;
     solution_in_engine = found;
+    if (found)   /* the packer works while the reply is begun */
+        packer_start();
     result->exhausted = found < max_solutions;
     result->found = found;
     result->solutions = found;

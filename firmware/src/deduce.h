@@ -16,7 +16,9 @@ typedef struct {
     int aborted;                 /* ended by an ABORT request */
     int trail_full;              /* ended because the hardware trail was full */
     uint64_t cycles;             /* solve cycles: "puzzle loaded" -> "answer ready" */
-    uint32_t inside[SLK_MAX_ROWS][SLK_DEDUCE_ROW_WORDS];  /* the first solution: DEDUCE_ROW words, row by row */
+    /* the first solution's colouring when a command would have changed it in the engine:
+       the colouring packer's words (deduce.c), and room for one word more */
+    uint32_t colouring[(31u + SLK_MAX_ROWS * SLK_MAX_COLS) / 32u + 2u];
 } deduce_result_t;
 
 /* 1 when the deduction engine answers with the right ID and build size. */
@@ -38,11 +40,12 @@ void deduce_run(uint32_t max_solutions, uint32_t decision_limit, deduce_result_t
    reply, outside the timed solve). */
 void deduce_counters(deduce_result_t *result);
 
-/* The first solution (after deduce_run, which found one) in the replies' colouring order
-   (one bit per cell, row-major) into out, the end of a reply's payload (the word that holds
-   its last byte may be written whole); returns the colouring's bytes.  `send`: a reply sent
-   as it is made (proto.h, send_stream_open): each whole word made from the one that holds
-   out[0] on is sent at once (send_stream_word; rows of at most 25 cells). */
-uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out, int send);
+/* The first solution (after deduce_run, which found one) of a grid of `cells` cells in the
+   replies' colouring order (one bit per cell, row-major) into out, a reply's colouring (at
+   its offset after answer_payload(): the end of the payload; the word that holds its last
+   byte may be written whole); returns the colouring's bytes.  `send`: a reply sent as it is
+   made (proto.h, send_stream_open): each whole word from the one that holds out[0] on is
+   sent as it is stored (send_stream_word). */
+uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out, uint32_t cells, int send);
 
 #endif

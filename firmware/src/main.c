@@ -88,7 +88,7 @@ static void send_deduce_result(uint32_t rows, uint32_t cols, uint32_t cells, uin
     }
     uint32_t bytes = d->found
         ? deduce_colouring(d, txp + (counters ? PROTO_DEDUCE_RESULT_COLOURING_OFFSET
-                                              : PROTO_ANSWER_COLOURING_OFFSET), seq != 0)
+                                              : PROTO_ANSWER_COLOURING_OFFSET), cells, seq != 0)
         : 0;
     if (!counters) {
         if (seq)

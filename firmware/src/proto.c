@@ -39,12 +39,12 @@
 /* the ring: the UART's (SOC_RX_RING_BASE), into which it writes what it receives; it
    holds a queue's worth of the largest request frames of this build (spec.registers.
    rx_ring_size).  A candidate is never longer than one of them (the flush rule); the ring
-   holds more so that the requests a host may have in flight (PROTO_QUEUE_DEPTH SOLVEs)
+   holds more so that the requests a host may have in flight (SLK_QUEUE_DEPTH SOLVEs)
    arrive whole while one solve is loaded and answered.  Read through the UART's reader
    (ring_at) and, for a START, a volatile pointer: the UART writes past the bytes counted. */
 #define RXFRAME (PROTO_RX_PAYLOAD_MAX + PROTO_OVERHEAD)
 #define RXBUF SOC_RX_RING_SIZE
-_Static_assert(RXBUF >= PROTO_QUEUE_DEPTH * RXFRAME, "the ring holds a queue's requests");
+_Static_assert(RXBUF >= SLK_QUEUE_DEPTH * RXFRAME, "the ring holds a queue's requests");
 _Static_assert((RXBUF & (RXBUF - 1u)) == 0, "the ring's size is a power of two");
 
 #define rxbuf ((const volatile uint8_t *)(uintptr_t)SOC_RX_RING_BASE)

@@ -1,7 +1,7 @@
 /* The requests (docs/protocol.md, "Requests and their replies").
  *
  * A SOLVE is validated when it arrives (its ERROR at once) and queued: the queue holds
- * PROTO_QUEUE_DEPTH requests, the one being solved at its head; one more gets ERROR BUSY.
+ * SLK_QUEUE_DEPTH requests, the one being solved at its head; one more gets ERROR BUSY.
  * The answers to the last PROTO_STORE_DEPTH SOLVEs are kept, whole frames, so a SOLVE that
  * comes again (the same SEQ and frame CRC: the host lost the answer) gets the same bytes
  * again without a search; one that comes again while it is queued or solved is dropped
@@ -34,7 +34,7 @@ typedef struct {
     uint8_t frame[PROTO_WORDS(PROTO_TX_FRAME_MAX)] __attribute__((aligned(4)));
 } answer_t;
 
-static request_t queue[PROTO_QUEUE_DEPTH];
+static request_t queue[SLK_QUEUE_DEPTH];
 static payload_t spare;               /* a frame's payload while the queue is full */
 static uint32_t queue_head, queued;   /* queued requests, a ring from queue_head on */
 static int aborting;                  /* an ABORT ended the running search */
@@ -50,12 +50,12 @@ static uint8_t held[256];
 static uint16_t quarter_square[SLK_MAX_ROWS + SLK_MAX_COLS + 1];
 _Static_assert((SLK_MAX_ROWS + SLK_MAX_COLS) * (SLK_MAX_ROWS + SLK_MAX_COLS) / 4 <= 0xFFFFu,
                "a quarter square fits 16 bits");
-_Static_assert(PROTO_QUEUE_DEPTH + PROTO_STORE_DEPTH < 256, "a count of held fits a byte");
+_Static_assert(SLK_QUEUE_DEPTH + PROTO_STORE_DEPTH < 256, "a count of held fits a byte");
 
 static uint32_t queue_slot(uint32_t i)
 {
     i += queue_head;
-    return i >= PROTO_QUEUE_DEPTH ? i - PROTO_QUEUE_DEPTH : i;
+    return i >= SLK_QUEUE_DEPTH ? i - SLK_QUEUE_DEPTH : i;
 }
 
 void serve_init(uint32_t version_flags, uint32_t accelerator_id, uint32_t deduce_id)
@@ -156,7 +156,7 @@ static int queue_place(uint32_t key)
     for (uint32_t i = 0; i < queued; i++) {
         if (r->key == key)
             return (int)i;
-        if (++r == queue + PROTO_QUEUE_DEPTH)
+        if (++r == queue + SLK_QUEUE_DEPTH)
             r = queue;
     }
     return -1;
@@ -238,7 +238,7 @@ static __attribute__((noinline)) void serve_solve(const frame_t *f)
     uint32_t cells;
     if (refused(f, &cells))
         return;
-    if (queued == PROTO_QUEUE_DEPTH) {
+    if (queued == SLK_QUEUE_DEPTH) {
         send_error(ERR_BUSY, MSG_SOLVE, f->seq, 0);
         return;
     }
@@ -285,7 +285,7 @@ static __attribute__((noinline)) void send_version(uint32_t seq)
     PROTO_PUT_VERSION_START_BAUD(reply_payload, baud_start());
     PROTO_PUT_VERSION_MAX_BAUD(reply_payload, baud_max());
     PROTO_PUT_VERSION_MAX_PAYLOAD(reply_payload, PROTO_RX_PAYLOAD_MAX);
-    PROTO_PUT_VERSION_QUEUE(reply_payload, PROTO_QUEUE_DEPTH);
+    PROTO_PUT_VERSION_QUEUE(reply_payload, SLK_QUEUE_DEPTH);
     PROTO_PUT_VERSION_FLAGS(reply_payload, version);
     send_frame(MSG_VERSION, seq, PROTO_VERSION_SIZE);
 }
@@ -321,7 +321,7 @@ static __attribute__((noinline)) void set_baud(const frame_t *f, int searching)
    arrives (rx_next's wait). */
 static inline HOT_PATH int receive(frame_t *f, int idle)
 {
-    return rx_next(f, queued < PROTO_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare,
+    return rx_next(f, queued < SLK_QUEUE_DEPTH ? &queue[queue_slot(queued)].buffer : &spare,
                    idle);
 }
 

@@ -49,9 +49,10 @@ passes include those of label runs dropped beside a flood run that deduced somet
 :class:`~hw.deduce.propagator.Propagator`); ``clocks`` counts every clock a
 DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).
 
-**Reads** answer in 2 cycles, always (3 from the CPU, through the SoC's register stage,
-docs/soc.md "The bus"); DEDUCE_ROW(r, half) is read from the state memory
-and reads 0 while a command runs.  Writes wait while a command runs.  The register
+**Reads** answer in 2 cycles (3 from the CPU, through the SoC's register stage,
+docs/soc.md "The bus"), but a DEDUCE_COLOURING read, which waits for its word: the
+:class:`~hw.deduce.colouring.ColouringPacker` makes the solution in the state memory
+into the replies' colouring, a word at a time, while no command runs.  Writes wait while a command runs.  The register
 decode is :func:`hw.deduce.registers.register_file`'s.
 """
 
@@ -65,6 +66,7 @@ from slitherlink.spec.deduce import C0, C1, VARS
 
 from .. import bus
 from ..bus import field_of
+from .colouring import ColouringPacker
 from .prober import PROPAGATOR_COUNTERS, Prober
 from .propagator import span_around
 from .registers import register_file
@@ -384,11 +386,13 @@ class DeduceEngine(wiring.Component):
                     m.next = "IDLE"
 
         # --- the registers ----------------------------------------------------------------
+        # the colouring packer (DEDUCE_COLOURING): rows from the state memory while idle
+        m.submodules.colouring = packer = ColouringPacker(R, C)
         regs = register_file(m, self.bus, config=(R, C, self.trail_depth),
                              size=dict(rows=rows, cols=cols, island=island),
                              status=dict(busy=busy, conflict=conflict, complete=complete,
                                          trail_empty=trail_empty, trail_full=trail_full),
-                             totals=totals, command=command)
+                             totals=totals, command=command, colouring=packer)
 
         m.d.comb += regs_clues_write.eq(regs.clues_write)
         with m.If(regs.size_write):             # the clue stream starts at cell (0, 0)
@@ -407,24 +411,20 @@ class DeduceEngine(wiring.Component):
                                      clue_bit.eq(Const(1 << ((r + 1) % band * w + 1), bits)
                                                  << regs.clue_col)]
 
-        # DEDUCE_ROW(r, half): the IN bits of row r from the state memory, a clock later
-        cells, words = regmap.DEDUCE_ROW_CELLS, regmap.DEDUCE_ROW_WORDS
-        row_read = Signal()
-        row_j = Signal(range(band))
-        row_half = Signal(range(words))
-        m.d.sync += row_read.eq(0)
-        with m.If(regs.row_read & ~busy & (regs.row < R) & (regs.row_half * cells < C)):
-            m.d.sync += [row_read.eq(1), row_half.eq(regs.row_half)]
-            with m.Switch(regs.row):
-                for r in range(R):
-                    with m.Case(r):
-                        m.d.comb += prober.addr.eq((r + 1) // band)
-                        m.d.sync += row_j.eq((r + 1) % band)
-        inside = Signal(cells * words)
-        with m.Switch(row_j):
+        m.d.comb += [packer.rows.eq(rows), packer.cols.eq(cols), packer.stop.eq(busy),
+                     packer.hold.eq(busy)]
+        packer_j = Signal(range(band))      # the fetched row's framed row in its group
+        with m.If(packer.fetch & ~busy):
+            if band == 1:
+                m.d.comb += prober.addr.eq(packer.fetch_row + 1)
+            else:
+                with m.Switch(packer.fetch_row):
+                    for r in range(R):
+                        with m.Case(r):
+                            m.d.comb += prober.addr.eq((r + 1) // band)
+                            m.d.sync += packer_j.eq((r + 1) % band)
+        with m.Switch(packer_j):
             for j in range(band):
                 with m.Case(j):
-                    m.d.comb += inside.eq(prober.state_out[C1][j * w + 1:j * w + 1 + C])
-        with m.If(row_read):
-            m.d.comb += self.bus.rdata.eq(inside.word_select(row_half, cells))
+                    m.d.comb += packer.row_data.eq(prober.state_out[C1][j * w + 1:j * w + 1 + C])
         return m

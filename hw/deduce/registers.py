@@ -1,8 +1,8 @@
 """The DEDUCE registers' decode (:mod:`spec.registers`; docs/registers.md): what the
 deduction engine's bus answers and which writes start its commands.
 
-Bus timing (:mod:`hw.bus`): reads answer in 2 cycles, always (STATUS.busy tells whether a
-command runs); writes wait (no ``ready``) while a command runs, so a command written while
+Bus timing (:mod:`hw.bus`): reads answer in 2 cycles (STATUS.busy tells whether a
+command runs), but for DEDUCE_COLOURING's, which waits for its word; writes wait (no ``ready``) while a command runs, so a command written while
 another runs starts after it.  Unknown addresses read 0 and ignore writes.  Every address
 and field comes from :mod:`spec.registers`.
 """
@@ -20,15 +20,13 @@ class RegisterAccess:
     """What :func:`register_file` leaves to the engine: a clue write (``clue_write`` for
     one clock, at ``clue_row``, ``clue_col``; the value is in the bus's ``wdata``), a
     DEDUCE_CLUES write (``clues_write`` for one clock; the codes in ``wdata``), a
-    DEDUCE_SIZE write (``size_write`` for one clock, as the size registers take it) and a
-    read of DEDUCE_ROW (``row_read`` for one clock, at ``row``, ``row_half``; the engine
-    may drive the bus's ``rdata`` in the clock after it, when ``ready`` is high)."""
+    DEDUCE_SIZE write (``size_write`` for one clock, as the size registers take it)."""
 
     def __init__(self, **signals):
         self.__dict__.update(signals)
 
 
-def register_file(m, b, *, config, size, status, totals, command, words=()):
+def register_file(m, b, *, config, size, status, totals, command, colouring, words=()):
     """The DEDUCE register decode (:mod:`spec.registers`).
 
     ``b``: the engine's bus (:mod:`hw.bus`; reads answer in 2 cycles, writes wait while
@@ -37,7 +35,9 @@ def register_file(m, b, *, config, size, status, totals, command, words=()):
     name, written here; ``status``: the DEDUCE_STATUS fields' values by name; ``totals``:
     the counter registers' values by :data:`~spec.registers.DEDUCE_HW_COUNTERS` name;
     ``command``: a signal per DEDUCE_CONTROL field, high for the clock its write is
-    accepted; ``words``: further ``(byte address, value)`` reads.  Returns a
+    accepted; ``colouring``: the :class:`~hw.deduce.colouring.ColouringPacker`, which a
+    DEDUCE_COLOURING_START write starts and whose words DEDUCE_COLOURING reads take (a read
+    waits for its word); ``words``: further ``(byte address, value)`` reads.  Returns a
     :class:`RegisterAccess`."""
     max_rows, max_cols, trail_depth = config
     busy = status["busy"]
@@ -50,24 +50,19 @@ def register_file(m, b, *, config, size, status, totals, command, words=()):
     m.d.sync += ready.eq(0)
     is_write = b.wstrb.any()
     addr_word = b.addr[2:]
-    accept = b.valid & ~ready & ~(is_write & busy)
+    # a DEDUCE_COLOURING read waits for the packer's word, unless none comes
+    is_colouring = ~is_write & (addr_word == regmap.DeduceColouring.address >> 2)
+    word_here = colouring.valid & ~busy
+    accept = (b.valid & ~ready & ~(is_write & busy)
+              & ~(is_colouring & ~busy & ~colouring.valid & ~colouring.idle))
 
     stride_bits = (regmap.CELL_STRIDE - 1).bit_length()
     row_bits = (regmap.CELL_ROWS_MAX - 1).bit_length()
     clue_offset = (b.addr - regmap.DEDUCE_CLUE_BASE)[2:]
     in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
-    # DEDUCE_ROW(r, half) at DEDUCE_ROW_BASE + 4 * (DEDUCE_ROW_WORDS * r + half)
-    row_words = regmap.DEDUCE_ROW_WORDS
-    assert row_words & (row_words - 1) == 0, "a row's words are the low bits of the address"
-    half_bits = (row_words - 1).bit_length()
-    row_offset = (b.addr - regmap.DEDUCE_ROW_BASE)[2:]
-    in_rows = ((b.addr >= regmap.DEDUCE_ROW_BASE)
-               & (b.addr < regmap.DEDUCE_ROW_BASE + 4 * row_words * regmap.CELL_ROWS_MAX))
     access = RegisterAccess(clue_write=Signal(), clues_write=Signal(), size_write=Signal(),
                             clue_row=clue_offset[stride_bits:][:row_bits],
-                            clue_col=clue_offset[:stride_bits], row_read=Signal(),
-                            row=row_offset[half_bits:][:row_bits],
-                            row_half=row_offset[:half_bits])
+                            clue_col=clue_offset[:stride_bits])
 
     reads_at = [(regmap.DeduceId.address,
                  pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
@@ -76,12 +71,13 @@ def register_file(m, b, *, config, size, status, totals, command, words=()):
     reads_at += [(register.address, pack(register, count=totals[name]))
                  for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS,
                                            regmap.DEDUCE_HW_COUNTERS)]
+    reads_at += [(regmap.DeduceColouring.address, colouring.word)]   # 0 unless a word is here
     reads_at += list(words)
 
     with m.If(accept):
         m.d.sync += [ready.eq(1), rdata.eq(0)]
         with m.If(~is_write):
-            m.d.comb += access.row_read.eq(in_rows)
+            m.d.comb += colouring.take.eq(is_colouring & word_here)
             with m.Switch(addr_word):
                 for address, value in reads_at:
                     with m.Case(address >> 2):
@@ -92,6 +88,10 @@ def register_file(m, b, *, config, size, status, totals, command, words=()):
                 m.d.comb += access.clue_write.eq(field_lanes(regmap.DeduceClue, "clue", wstrb))
             with m.Elif(addr_word == regmap.DeduceClues.address >> 2):
                 m.d.comb += access.clues_write.eq(wstrb.all())
+            with m.Elif(addr_word == regmap.DeduceColouringStart.address >> 2):
+                m.d.comb += [colouring.start.eq(1),
+                             colouring.skip.eq(field_of(regmap.DeduceColouringStart, "skip",
+                                                        wdata))]
             with m.Elif(addr_word == regmap.DeduceSize.address >> 2):
                 m.d.comb += access.size_write.eq(1)
                 for name, target in size.items():

@@ -18,6 +18,7 @@ from slitherlink.host.result import Status
 from slitherlink.model.band import FIRMWARE_CYCLES_PER_BRANCH, band_solve
 from slitherlink.model.paper import search
 from slitherlink.spec.protocol import BAUD_CONFIRM_CYCLES_SHIFT
+from slitherlink.spec.registers import queue_depth
 from slitherlink.spec.uart import uart_clock_hz
 from tests.conftest import load
 from tests.host.clock import Clock
@@ -78,7 +79,7 @@ def test_version():
     v, = exchange(device(max_rows=8, max_cols=9, clock_hz=25_000_000, baud=250_000,
                          max_baud=1_000_000), P.encode_ping(seq=9))
     assert (v.max_rows, v.max_cols, v.clock_hz, v.baud, v.start_baud, v.max_baud, v.queue,
-            v.seq) == (8, 9, 25_000_000, 250_000, 250_000, 1_000_000, P.QUEUE_DEPTH, 9)
+            v.seq) == (8, 9, 25_000_000, 250_000, 250_000, 1_000_000, queue_depth(8, 9), 9)
     assert v.max_payload == P.solve_length(8, 9)  # its largest request: its largest SOLVE
     assert v.deduce_ok  # a build with the deduction engine, unless told otherwise
 
@@ -145,18 +146,20 @@ def test_the_queue_takes_solves_while_one_runs_and_answers_them_in_order():
     answered at any time."""
     puzzle, _ = load("janko_0002")
     dev = device(delay=1.0)
+    depth = dev.queue_depth
+    assert depth == queue_depth(10, 10) == P.QUEUE_DEPTH_MAX   # a 10x10 build's deep queue
     frames = [P.encode_solve(puzzle, mode="deduce", unique=True, seq=seq)
-              for seq in range(10, 10 + P.QUEUE_DEPTH + 1)]
-    dev.write(b"".join(frames[:P.QUEUE_DEPTH]))
-    busy, = exchange(dev, frames[P.QUEUE_DEPTH], seconds=0.5)
-    assert (busy.code, busy.seq) == (P.ErrorCode.BUSY, 10 + P.QUEUE_DEPTH)
+              for seq in range(10, 10 + depth + 1)]
+    dev.write(b"".join(frames[:depth]))
+    busy, = exchange(dev, frames[depth], seconds=0.5)
+    assert (busy.code, busy.seq) == (P.ErrorCode.BUSY, 10 + depth)
     version, = exchange(dev, P.encode_ping(seq=99), seconds=0.1)
-    assert version.seq == 99
-    replies = exchange(dev, want=P.QUEUE_DEPTH, seconds=P.QUEUE_DEPTH * 1.0 + 0.1)
-    assert [r.seq for r in replies] == list(range(10, 10 + P.QUEUE_DEPTH))
+    assert (version.seq, version.queue) == (99, depth)
+    replies = exchange(dev, want=depth, seconds=depth * 1.0 + 0.1)
+    assert [r.seq for r in replies] == list(range(10, 10 + depth))
     assert all(r.status is Status.SOLVED_UNIQUE for r in replies)
-    assert dev.timer() >= P.QUEUE_DEPTH * 1.0  # one at a time
-    assert dev.searches == P.QUEUE_DEPTH
+    assert dev.timer() >= depth * 1.0  # one at a time
+    assert dev.searches == depth
 
 
 def test_a_resend_is_dropped_while_queued_and_answered_from_the_store_once_done():
@@ -224,7 +227,7 @@ def test_busy_abort_and_ping_while_running():
     puzzle, _ = load("janko_0002")
     dev = device(delay=10.0)
     frames = [P.encode_solve(puzzle, mode="paper", counters=True, seq=seq)
-              for seq in range(1, P.QUEUE_DEPTH + 2)]
+              for seq in range(1, dev.queue_depth + 2)]
     assert exchange(dev, b"".join(frames[:-1]), seconds=0.1) == []
     busy, = exchange(dev, frames[-1])
     assert busy.code == P.ErrorCode.BUSY

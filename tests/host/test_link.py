@@ -497,7 +497,7 @@ def test_verbose_names_the_deduce_frames(serve):
     assert [line.split()[0] for line in received] == ["ERROR", "VERSION", "BAUD", "VERSION",
                                                       "ANSWER", "BAUD"]
     assert re.match(r"SOLVE 7x7 unique deduce seq \d+ \(7x7 puzzle\): ", sent[4])
-    assert re.search(r" queue 4 deduce seq \d+: ", received[1])
+    assert re.search(r" queue 16 deduce seq \d+: ", received[1])   # a 10x10 build's
     assert re.match(r"ANSWER SOLVED_UNIQUE 7x7 deduce seq \d+: a5 ", received[4])
     # with the counters (--format json): DEDUCE_RESULT
     err = io.StringIO()

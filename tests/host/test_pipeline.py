@@ -52,16 +52,17 @@ def assert_right(outcomes, names):
 
 def test_the_queue_is_kept_full_and_answers_come_in_input_order():
     connection, device, _ = on_clock(delay=0.5)
-    assert connection.depth == P.QUEUE_DEPTH
+    assert connection.depth == device.queue_depth == P.QUEUE_DEPTH_MAX
     start = len(device.requests)
     outcomes = stream(connection, NAMES, unique=True)
     assert_right(outcomes, NAMES)
     sent = solves(device)
     assert len(sent) == len(NAMES)  # none sent again
     assert len({f.seq for f in sent}) == len(NAMES)  # each its own SEQ
-    # the first QUEUE_DEPTH SOLVEs went out before any answer could come back
-    first = device.requests[start:start + P.QUEUE_DEPTH]
-    assert [f.type for f in first] == [P.MsgType.SOLVE] * P.QUEUE_DEPTH
+    # the first SOLVEs, as many as the queue holds (all of them here), went out before any
+    # answer could come back
+    first = device.requests[start:start + min(len(NAMES), device.queue_depth)]
+    assert [f.type for f in first] == [P.MsgType.SOLVE] * len(first)
     assert device.searches == len(NAMES)
 
 
@@ -198,7 +199,7 @@ def test_the_last_request_lost_is_looked_for_after_silence_and_sent_again():
 
 
 class SmallQueue(FakeDevice):
-    """Says it holds QUEUE_DEPTH SOLVEs but holds two: BUSY for the others."""
+    """Says it holds its build's queue of SOLVEs but holds two: BUSY for the others."""
 
     def _solve(self, frame, at, error):
         searches = ([self._running] if self._running else []) + list(self._queue)

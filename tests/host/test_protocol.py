@@ -8,6 +8,7 @@ from hypothesis import given, settings, strategies as st
 
 from slitherlink.host import protocol as P
 from slitherlink.spec import protocol as SP
+from slitherlink.spec.registers import queue_depth
 from slitherlink.host.puzzle import Puzzle
 from slitherlink.host.result import Status
 
@@ -302,7 +303,7 @@ def test_version_and_error_round_trip():
     assert (v.protocol, v.max_rows, v.max_cols, v.clock_hz, v.baud, v.start_baud, v.max_baud,
             v.max_payload, v.queue, v.accelerator_ok, v.seq) == \
         (P.PROTOCOL_VERSION, 10, 12, 50_000_000, 1_000_000, 115200, 3_000_000,
-         P.solve_length(10, 12), P.QUEUE_DEPTH, True, 8)
+         P.solve_length(10, 12), queue_depth(10, 12), True, 8)
     frame, = P.FrameDecoder().feed(P.encode_error(P.ErrorCode.BAD_CLUE, P.MsgType.SOLVE, 17,
                                                   seq=4))
     e = P.decode_reply(frame)

@@ -294,13 +294,20 @@ def test_uart_ring_size_validation():
             with pytest.raises(ValueError, match="power of two"):
                 UART(BIT_TIME, rx_ring_size=bad)
         gc.collect()
-    # a build's ring holds its queue of largest requests, in a power of two from 2 KiB
-    from slitherlink.spec.protocol import OVERHEAD, QUEUE_DEPTH, solve_length
-    for rows, cols in ((1, 1), (10, 10), (36, 20), (30, 40), (64, 64)):
-        size = rx_ring_size(rows, cols)
-        assert size >= QUEUE_DEPTH * (solve_length(rows, cols) + OVERHEAD) and size >= 2048
+    # a build's ring holds its queue of largest requests, in a power of two from 2 KiB; the
+    # queue is deeper than QUEUE_DEPTH_MIN only where the smallest ring holds it
+    from slitherlink.spec.protocol import (OVERHEAD, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN,
+                                           solve_length)
+    from slitherlink.spec.registers import queue_depth
+    for rows, cols in ((1, 1), (10, 10), (15, 15), (20, 20), (36, 20), (30, 40), (64, 64)):
+        size, depth = rx_ring_size(rows, cols), queue_depth(rows, cols)
+        assert size >= depth * (solve_length(rows, cols) + OVERHEAD) and size >= 2048
         assert size & (size - 1) == 0 and size < 1 << RX_INDEX_BITS
+        assert QUEUE_DEPTH_MIN <= depth <= QUEUE_DEPTH_MAX
+        assert depth == QUEUE_DEPTH_MIN or size == 2048
     assert rx_ring_size(10, 10) == 2048 and rx_ring_size(64, 64) == 16384
+    assert queue_depth(1, 1) == queue_depth(10, 10) == QUEUE_DEPTH_MAX
+    assert queue_depth(30, 40) == queue_depth(64, 64) == QUEUE_DEPTH_MIN
     with pytest.raises(ValueError, match="max_rows"):
         rx_ring_size(65, 10)
 

@@ -18,6 +18,7 @@ from cocotb.triggers import Timer, with_timeout
 from slitherlink.host.corpus import load
 from slitherlink.sim.cocotb.uart import UartSink, UartSource
 from slitherlink.spec import protocol as S
+from slitherlink.spec.registers import queue_depth
 from slitherlink.spec.uart import UART_CLOCK_RATIO
 from tests.sim import frames as F
 
@@ -125,7 +126,8 @@ async def version(dut):
     assert (v.protocol, v.max_rows, v.max_cols, v.clock_hz, v.baud, v.start_baud) == (
         S.PROTOCOL_VERSION, bench.max_rows, bench.max_cols, bench.clock_hz, bench.baud,
         bench.baud)
-    assert v.max_baud == bench.max_baud and v.queue == S.QUEUE_DEPTH
+    assert v.max_baud == bench.max_baud
+    assert v.queue == queue_depth(bench.max_rows, bench.max_cols)
     assert v.flags & S.VERSION_ACCEL_OK
     assert v.max_payload == S.solve_length(bench.max_rows, bench.max_cols)
 
@@ -175,18 +177,19 @@ async def modes_and_limits(dut):
     await bench.send(F.solve(puzzle, seq=10, mode=S.Mode.PAPER, unique=True, counters=True))
     await Timer(2000 * bench.period_ns, unit="ns")
     await bench.ping(seq=11)
-    for seq in range(12, 12 + S.QUEUE_DEPTH - 1):
+    depth = queue_depth(bench.max_rows, bench.max_cols)
+    for seq in range(12, 12 + depth - 1):
         await bench.send(F.solve(two, seq=seq, mode=S.Mode.PAPER))
-    busy = await bench.request(F.solve(two, seq=20, mode=S.Mode.PAPER))
-    assert (busy.type, busy.seq, busy.code) == (MT.ERROR, 20, S.ErrorCode.BUSY), busy
-    r = await bench.request(F.frame(MT.ABORT, seq=21))
+    busy = await bench.request(F.solve(two, seq=12 + depth, mode=S.Mode.PAPER))
+    assert (busy.type, busy.seq, busy.code) == (MT.ERROR, 12 + depth, S.ErrorCode.BUSY), busy
+    r = await bench.request(F.frame(MT.ABORT, seq=13 + depth))
     assert r.type == MT.RESULT and r.seq == 10 and r.flags & S.RESULT_ABORTED, r
     status, _, counters = F.expected_paper(puzzle, unique=True, max_checks=r.checks)
     assert {key: r.fields[key] for key in counters} == counters and r.checks > 0
     assert r.status == (S.Status.SOLVED if status.solved else S.Status.LIMIT), r
-    nb = await bench.request(F.frame(MT.ABORT, seq=22))   # the queued ones were dropped
-    assert (nb.type, nb.seq, nb.code) == (MT.ERROR, 22, S.ErrorCode.NOT_BUSY), nb
-    await solve_and_compare(bench, two, unique=True, seq=23)
+    nb = await bench.request(F.frame(MT.ABORT, seq=14 + depth))   # the queued ones were dropped
+    assert (nb.type, nb.seq, nb.code) == (MT.ERROR, 14 + depth, S.ErrorCode.NOT_BUSY), nb
+    await solve_and_compare(bench, two, unique=True, seq=15 + depth)
 
 
 @cocotb.test()

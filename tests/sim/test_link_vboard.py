@@ -39,6 +39,7 @@ import serial
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.spec import protocol as S
 from slitherlink.spec import uart as rates
+from slitherlink.spec.registers import queue_depth
 from slitherlink.spec.target import BOARDS, DEFAULT_TARGET
 from tests.conftest import load
 from tests.sim import builds
@@ -212,7 +213,7 @@ def test_version_says_the_build_and_its_rates(board, link):
     assert version.max_baud == rates.max_baud(rates.uart_clock_hz(board.clock_hz), bridge)
     assert version.baud == made(board, board.rate) and board.rate == RATE   # its SET_BAUD
     assert version.max_payload == S.solve_length(10, 10)
-    assert version.queue == S.QUEUE_DEPTH
+    assert version.queue == queue_depth(10, 10) == S.QUEUE_DEPTH_MAX
     assert version.flags == S.VERSION_ACCEL_OK | S.VERSION_DEDUCE_OK
 
 
@@ -487,22 +488,25 @@ def test_a_flood_of_requests_does_not_stop_the_search(board, link):
 
 
 def test_the_queue_full_and_empty(link):
-    """A running SOLVE and QUEUE_DEPTH - 1 behind it; one more is BUSY; the others are
-    answered in order; then nothing runs (ABORT: NOT_BUSY)."""
+    """A running SOLVE and as many behind it as the queue holds (VERSION's queue: 16 in the
+    10x10 build); one more is BUSY; the others are answered in order; then nothing runs
+    (ABORT: NOT_BUSY)."""
+    depth = queue_depth(10, 10)
     small = [load(name)[0] for name in ("edge_1x2_3", "janko_1165", "edge_2x4_global_unsat")]
+    small = [small[k % len(small)] for k in range(depth - 1)]
     link.send(long_solve(31))
     link.ping(seq=30)             # the search runs: the PING is answered meanwhile
     for seq, puzzle in enumerate(small, start=32):
         link.send(F.solve(puzzle, seq=seq))
-    busy = link.ask(F.solve(small[0], seq=40))
-    assert (busy.type, busy.seq, busy.code) == (MT.ERROR, 40, S.ErrorCode.BUSY)
-    answers = link.read(S.QUEUE_DEPTH)
-    assert [a.seq for a in answers] == [31, 32, 33, 34]
+    busy = link.ask(F.solve(small[0], seq=60))
+    assert (busy.type, busy.seq, busy.code) == (MT.ERROR, 60, S.ErrorCode.BUSY)
+    answers = link.read(depth)
+    assert [a.seq for a in answers] == list(range(31, 31 + depth))
     for reply, puzzle in zip(answers[1:], small):
         check_answer(reply, puzzle, F.expected_deduce(puzzle), seq=reply.seq,
                      flags=S.RESULT_DEDUCE)
-    reply = link.ask(F.frame(MT.ABORT, seq=41))
-    assert (reply.seq, reply.code) == (41, S.ErrorCode.NOT_BUSY)
+    reply = link.ask(F.frame(MT.ABORT, seq=61))
+    assert (reply.seq, reply.code) == (61, S.ErrorCode.NOT_BUSY)
 
 
 def test_abort_empties_the_queue_and_forgets_the_answers(board, link):
@@ -606,7 +610,7 @@ def test_streaming_at_the_fastest_rate(board, link):
     sent = got = 0
     answers = []
     while got < len(puzzles):
-        while sent < len(puzzles) and sent - got < S.QUEUE_DEPTH:
+        while sent < len(puzzles) and sent - got < queue_depth(10, 10):
             link.send(F.solve(puzzles[sent], seq=100 + sent, unique=True))
             sent += 1
         answers += link.read(1)

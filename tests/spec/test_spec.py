@@ -113,10 +113,7 @@ def test_regs_header_has_the_deduction_engine():
         assert regmap.DEDUCE_COUNTER_REGISTERS[k].address == h["SLK_DEDUCE_COUNTER_BASE"] + 4 * k
     addresses = [r.address for r in regmap.DEDUCE_REGISTERS]
     assert len(set(addresses)) == len(addresses)
-    assert max(addresses[:-2]) < regmap.DEDUCE_ROW_BASE
-    assert regmap.deduce_row_address(63, 1) + 4 <= regmap.DEDUCE_CLUE_BASE
-    with pytest.raises(ValueError):
-        regmap.deduce_row_address(0, 2)
+    assert max(addresses[:-1]) < regmap.DEDUCE_CLUE_BASE
 
 
 def test_pack_unpack_round_trip():
@@ -215,17 +212,14 @@ def test_headers_compile(tmp_path):
     assert result.returncode == 0, result.stderr
 
 
-def test_row_words_tile_the_cell_window():
-    """DEDUCE_ROW: DEDUCE_ROW_WORDS words of DEDUCE_ROW_CELLS cells cover a row of the
-    64-column window, one bit a cell; the C macros are the same numbers."""
-    assert regmap.DEDUCE_ROW_CELLS * regmap.DEDUCE_ROW_WORDS == regmap.CELL_STRIDE
-    assert regmap.DeduceRow.field("inside").width == regmap.DEDUCE_ROW_CELLS
+def test_the_colouring_registers_are_words_of_the_replies_colouring():
+    """DEDUCE_COLOURING_START takes a skip of 0 to 31 bits, DEDUCE_COLOURING reads 32 bits;
+    the C names are the same numbers."""
+    assert regmap.DeduceColouringStart.field("skip").width == 5
+    assert regmap.DeduceColouring.field("bits").width == 32
     h = defines(regmap.c_header())
-    assert h["SLK_DEDUCE_ROW_CELLS"] == regmap.DEDUCE_ROW_CELLS
-    assert h["SLK_DEDUCE_ROW_WORDS"] == regmap.DEDUCE_ROW_WORDS
-    rows = [regmap.deduce_row_address(r, half) for r in range(regmap.CELL_ROWS_MAX)
-            for half in range(regmap.DEDUCE_ROW_WORDS)]
-    assert rows == list(range(regmap.DEDUCE_ROW_BASE, rows[-1] + 4, 4))
+    assert h["SLK_DEDUCE_COLOURING_START"] == regmap.DeduceColouringStart.address
+    assert h["SLK_DEDUCE_COLOURING"] == regmap.DeduceColouring.address
 
 
 def test_every_window_fits_the_engines_bus_address():

@@ -13,7 +13,7 @@ change after a falling edge and hold until a rising edge samples ``ready`` high.
 
 The bench compares nothing (the golden model runs in the pytest process): the report
 (``BENCH_REPORT``, JSON) has ``id``, ``config`` and per case ``solutions`` (each a list of
-DEDUCE_ROW words, the row's IN cells), ``exhausted``, ``counters`` (by
+DEDUCE_COLOURING words, the colouring from bit 0), ``exhausted``, ``counters`` (by
 DEDUCE_HW_COUNTERS name), ``elapsed`` (clocks from the DEDUCE write to the last counter
 read) and ``error`` (a full trail or a command that never ended; the test fails then).
 """
@@ -106,14 +106,9 @@ async def solve(dut, case):
     while True:
         bad = status["conflict"]
         if not bad and status["complete"]:
-            solution = []
-            for r in range(rows):
-                word = 0
-                cells = regmap.DEDUCE_ROW_CELLS
-                for half in range(-(-cols // cells)):
-                    word |= await read(dut, regmap.deduce_row_address(r, half)) << (cells * half)
-                solution.append(word)
-            solutions.append(solution)
+            await write(dut, regmap.DeduceColouringStart.address, 0)
+            solutions.append([await read(dut, regmap.DeduceColouring.address)
+                              for _ in range(-(-rows * cols // 32))])
             if len(solutions) >= case["max_solutions"]:
                 break
             bad = True

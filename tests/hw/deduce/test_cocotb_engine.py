@@ -25,6 +25,7 @@ from slitherlink.sim.cocotb import runner
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.deduce import island_free
 from tests.conftest import load
+from tests.hw.deduce.test_colouring import colouring_of
 from tests.hw.deduce.test_engine import COUNTERS, band_counters, random_puzzle
 
 TOP = "deduce_engine"
@@ -54,11 +55,6 @@ def make_cases(jobs):
             for i, (puzzle, max_solutions) in enumerate(jobs)]
 
 
-def rows_of(words, cols):
-    """DEDUCE_ROW words as the model's solution (a tuple of rows of IN flags); the cells
-    past the puzzle's columns read 0."""
-    assert all(word >> cols == 0 for word in words), "a cell past the columns reads IN"
-    return tuple(tuple(bool(word >> c & 1) for c in range(cols)) for word in words)
 
 
 def check(max_rows, max_cols, band, jobs, *, trail_depth=32, name="default"):
@@ -80,7 +76,8 @@ def check(max_rows, max_cols, band, jobs, *, trail_depth=32, name="default"):
         want, registers = model(puzzle, max_solutions)
         where = f"{case['name']} (band {band}; see {result.log})"
         assert got["error"] is None, where
-        assert [rows_of(s, puzzle.cols) for s in got["solutions"]] == want.solutions, where
+        assert [colouring_of(s, 0, puzzle.rows, puzzle.cols)
+                for s in got["solutions"]] == want.solutions, where
         assert got["exhausted"] == want.exhausted, where
         counters = got["counters"]
         assert set(counters) == set(regmap.DEDUCE_HW_COUNTERS)

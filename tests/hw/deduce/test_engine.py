@@ -2,7 +2,8 @@
 
 A testbench plays the firmware (firmware/src/deduce.c does the same, register for
 register): it writes the clues and the size, LOAD, DEDUCE, then DECIDE / BACKTRACK as
-:func:`model.deduce.solve` would, reading STATUS after each command.  The solutions, the
+:func:`model.deduce.solve` would, reading STATUS after each command, and each solution
+as the ANSWER's colouring (DEDUCE_COLOURING).  The solutions, the
 end of the search and every counter must equal :func:`model.band.band_solve`'s (the
 search of :func:`model.deduce.solve`, DEDUCE_FLOOD_ITERATIONS and DEDUCE_LABEL_ITERATIONS
 counted as the flood and label passes), on builds of several band heights, on corpus
@@ -26,6 +27,7 @@ from slitherlink.spec import registers as regmap
 from slitherlink.spec.protocol import CLUE_BLANK
 from slitherlink.spec.deduce import island_free
 from tests.conftest import PUZZLES, load
+from tests.hw.deduce.test_colouring import colouring_of
 
 COUNTERS = [name for name in regmap.DEDUCE_HW_COUNTERS if name != "clocks"]
 
@@ -95,15 +97,14 @@ async def firmware_solve(ctx, bus, puzzle, max_solutions, stream=False):
     while True:
         bad = status["conflict"]
         if not bad and status["complete"]:
-            rows = []
-            for r in range(puzzle.rows):
-                bits = 0
-                cells = regmap.DEDUCE_ROW_CELLS
-                for half in range(-(-puzzle.cols // cells)):
-                    bits |= await read(ctx, bus, regmap.deduce_row_address(r, half)) << (cells * half)
-                assert bits >> puzzle.cols == 0, "the cells past the puzzle's columns read 0"
-                rows.append(tuple(bool(bits >> c & 1) for c in range(puzzle.cols)))
-            solutions.append(tuple(rows))
+            # the solution as the ANSWER's colouring, a word a read, behind a skip
+            skip = 8 * (len(solutions) % 4) + len(solutions) // 4 % 8
+            await write(ctx, bus, regmap.DeduceColouringStart.address,
+                        regmap.DeduceColouringStart.pack(skip=skip))
+            count = -(-(skip + puzzle.rows * puzzle.cols) // 32)
+            words = [await read(ctx, bus, regmap.DeduceColouring.address) for _ in range(count)]
+            assert await read(ctx, bus, regmap.DeduceColouring.address) == 0, "past its end"
+            solutions.append(colouring_of(words, skip, puzzle.rows, puzzle.cols))
             if len(solutions) >= max_solutions:
                 break
             bad = True
@@ -248,9 +249,14 @@ def test_registers_and_a_full_trail(band):
             assert again == status
             assert await read(ctx, b, regmap.DEDUCE_COUNTER_REGISTERS[
                 regmap.DEDUCE_HW_COUNTERS.index("decisions")].address) == decisions == 1
-        assert await read(ctx, b, regmap.deduce_row_address(5, 0)) == 0
-        assert await read(ctx, b, regmap.deduce_row_address(0, 1)) == 0
+        # the 4x4's colouring is one word; the reads after it, and after a command that
+        # ended a colouring started before it, read 0
+        await write(ctx, b, regmap.DeduceColouringStart.address, 0)
+        assert await read(ctx, b, regmap.DeduceColouring.address) >> 16 == 0
+        assert await read(ctx, b, regmap.DeduceColouring.address) == 0
+        await write(ctx, b, regmap.DeduceColouringStart.address, 0)
         status = await command(ctx, b, "backtrack")
+        assert await read(ctx, b, regmap.DeduceColouring.address) == 0
         assert status["trail_empty"] and not status["trail_full"]
         seen.append(status)
 
