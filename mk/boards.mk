@@ -13,7 +13,8 @@
 # Build options: FORCE_CLOCK=1 (Arty: build a clock the ECP5 evidence does not support),
 #          CC_KIND=zig|gcc (firmware), BUILD_DIR=,
 #          HIDE_NAMES=1 (ECP5: works around Yosys 0.70's ABC9 assertion on some builds),
-#          PNR_OPTS= (ECP5: more nextpnr-ecp5 options).
+#          PNR_OPTS= (ECP5: more nextpnr-ecp5 options), SEED= (ECP5: this placement seed
+#          alone; by default 1, then 2 and 3 while timing is not met).
 
 BOARD ?= arty
 TARGET_ARGS = --board $(BOARD) $(if $(CORE),--core $(CORE)) $(if $(ROWS),--rows $(ROWS)) \
@@ -23,6 +24,7 @@ TARGET_ARGS = --board $(BOARD) $(if $(CORE),--core $(CORE)) $(if $(ROWS),--rows 
 	$(if $(BAUD),--baud $(BAUD))
 BITSTREAM_ARGS = $(TARGET_ARGS) $(if $(FORCE_CLOCK),--force-clock) \
 	$(if $(HIDE_NAMES),--hide-names) $(if $(PNR_OPTS),--pnr-opts "$(PNR_OPTS)") \
+	$(if $(SEED),--seed $(SEED)) \
 	$(if $(CC_KIND),--cc $(CC_KIND)) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR))
 
 .PHONY: bitstream program evidence

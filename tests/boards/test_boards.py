@@ -366,6 +366,36 @@ def test_ulx3s_pnr_opts_reach_nextpnr(tmp_path):
     assert "--seed 1 --placer-heap-critexp 4" in line
 
 
+def test_a_ulx3s_build_places_again_with_the_next_seed_while_timing_is_not_met():
+    """Seeds 1, 2 and 3 in turn until a route meets the clock (the default 10x10 build's
+    Fmax with each); all three when none does; one that fails otherwise, or a seed given,
+    is not placed again."""
+    from slitherlink.boards.build import SEEDS, BuildError, TimingNotMet, first_that_meets
+    fmax = {1: 44.61, 2: 47.90, 3: 48.08}
+    calls = []
+
+    def route(clock):
+        def place(seed):
+            calls.append(seed)
+            reached = fmax.get(seed, 40.0)
+            return ({"fmax_worst_mhz": reached, "seed": seed},
+                    None if reached >= clock else TimingNotMet("short of the clock"))
+        return place
+
+    summary, error = first_that_meets(route(45), SEEDS)
+    assert error is None and summary["seed"] == 2 and calls == [1, 2]
+    assert summary["seeds_tried"] == {1: 44.61, 2: 47.90}
+    calls.clear()
+    summary, error = first_that_meets(route(50), SEEDS)
+    assert isinstance(error, TimingNotMet) and calls == [1, 2, 3]
+    assert summary["seeds_tried"] == fmax
+    calls.clear()
+    summary, error = first_that_meets(route(50), (7,))
+    assert isinstance(error, TimingNotMet) and calls == [7]
+    summary, error = first_that_meets(lambda seed: ({}, BuildError("no clock")), SEEDS)
+    assert str(error) == "no clock" and summary["seeds_tried"] == {1: None}
+
+
 # --- programming -------------------------------------------------------------------------
 
 def test_program_without_a_bitstream(tmp_path):
