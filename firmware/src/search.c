@@ -141,7 +141,8 @@ static __attribute__((noinline)) uint32_t flood(uint32_t mode)
     return st & SLK_STATUS_FLOOD_COMPLETE_MASK;
 }
 
-void search_run(uint32_t max_solutions, uint32_t check_limit, search_result_t *result)
+__attribute__((noinline)) void search_run(uint32_t max_solutions, uint32_t check_limit,
+                                          search_result_t *result)
 {
     uint32_t checks = 0, found = 0;
     int exhausted = 0, aborted = 0;
