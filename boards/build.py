@@ -63,9 +63,8 @@ class TimingNotMet(BuildError):
 
 
 #: The placement seeds a ULX3S build tries, in order, while its routes fall short of its
-#: clock: the same netlist's Fmax moves by some 3 MHz either way with the seed (the default
-#: 10x10 build: 44.61, 47.90 and 48.08 MHz with seeds 1, 2 and 3), so a build's clock
-#: comes from the best of them (docs/boards.md "The clock").
+#: clock: the same netlist's Fmax moves by some 3 MHz either way with the seed, so a build's
+#: clock comes from the best of them (docs/boards.md "The clock").
 SEEDS = (1, 2, 3)
 
 

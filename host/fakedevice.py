@@ -13,7 +13,8 @@ need no simulator, and follows the device's rules of :mod:`spec.protocol` to the
   pyserial's, or the rate a program set on the pseudo-terminal of :meth:`serve_pty`)
   reads garbage, as it writes garbage;
 * every reply carries the SEQ of its request; SOLVE goes into a queue of
-  :attr:`queue_depth` (the build's, :func:`spec.registers.queue_depth`; ERROR BUSY when full), solved one at a time, in order,
+  :attr:`queue_depth` (the build's, :func:`spec.registers.queue_depth`; ERROR BUSY when
+  full), solved one at a time, in order,
   each taking ``delay`` seconds of device time, and answered with ANSWER, or RESULT /
   DEDUCE_RESULT when it asks for the counters (FLAG_COUNTERS); a resend (the SEQ and CRC
   of a request queued or being solved) is dropped, one of the last

@@ -327,7 +327,7 @@ class DeduceColouring(Register, address=0x01C, access="r"):
     """The next 32 bits of the colouring DEDUCE_COLOURING_START started, the first in bit 0.
 
     A read waits (bus wait states) until its word is packed: a cell a clock, a row of cols
-    cells in cols + 2 clocks (docs/deduce.md section 8.7).  The bits past the last cell read
+    cells in cols + 2 clocks (docs/deduce.md section 8.6).  The bits past the last cell read
     0, and so do the reads past its last word, reads with no colouring started and reads
     while a command runs."""
     bits: Field(32, "the colouring's next 32 bits")

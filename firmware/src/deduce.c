@@ -154,7 +154,7 @@ uint32_t deduce_colouring(deduce_result_t *result, uint8_t *out, uint32_t cells,
     }
     if (bits % 32u)   /* the last word, not full: the bytes past the colouring are the CRC's */
         *o = word;
-    return (cells + 7u) / 8u;
+    return PROTO_ANSWER_COLOURING_BYTES(cells);
 }
 
 void deduce_counters(deduce_result_t *result)

@@ -5,25 +5,29 @@ cell, row-major, ``cols`` bits a row, a cell's bit 1 when it is IN, packed into 
 the least significant bit on (:func:`host.protocol.pack_colouring`).  The packer reads the
 solution's rows from the state memory, one after the other, and shifts their cells into
 32-bit words, one cell a clock, so that the firmware reads the colouring a word at a time
-(DEDUCE_COLOURING) instead of reading every row (DEDUCE_ROW) and packing the bits itself
-(docs/deduce.md section 8.7).
+(DEDUCE_COLOURING) instead of packing the bits itself (docs/deduce.md section 8.6).
 
 A start (DEDUCE_COLOURING_START) gives ``skip``, the zero bits before the first cell in
 the first word: the colouring's bit offset within the word of the reply that holds its
 first byte, so that the firmware stores the words as they are.  The bits after the last
 cell, up to the end of its word, are 0; so are the words after it.  Two words are kept
-ready (the one read next and the one being filled): a row of up to ``max_cols`` cells
-takes ``cols + 1`` clocks, a word of the 10x10 colouring about 35.
+ready (the one read next and the one being filled): a row takes ``cols + 2`` clocks (its
+fetch, its arrival and a clock a cell), a word of the 10x10 colouring about 38.
 """
 
 from amaranth import Cat, Module, Mux, Signal
 from amaranth.lib import wiring
 from amaranth.lib.wiring import In, Out
 
+from slitherlink.spec import registers as regmap
+
 __all__ = ["ColouringPacker", "WORD_BITS"]
 
 #: Bits of a word of the colouring (one DEDUCE_COLOURING read).
-WORD_BITS = 32
+WORD_BITS = regmap.DeduceColouring.field("bits").width
+#: Bits of DEDUCE_COLOURING_START's skip.
+_SKIP_BITS = regmap.DeduceColouringStart.field("skip").width
+assert 1 << _SKIP_BITS == WORD_BITS, "a skip is less than a word"
 
 
 class ColouringPacker(wiring.Component):
@@ -45,7 +49,7 @@ class ColouringPacker(wiring.Component):
     def __init__(self, max_rows, max_cols):
         self.max_rows, self.max_cols = max_rows, max_cols
         super().__init__({
-            "start": In(1), "skip": In(range(WORD_BITS)), "stop": In(1),
+            "start": In(1), "skip": In(_SKIP_BITS), "stop": In(1),
             "rows": In(8), "cols": In(8),
             "fetch": Out(1), "fetch_row": Out(range(max_rows)), "hold": In(1),
             "row_data": In(max_cols),

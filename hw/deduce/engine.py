@@ -52,8 +52,9 @@ DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).
 **Reads** answer in 2 cycles (3 from the CPU, through the SoC's register stage,
 docs/soc.md "The bus"), but a DEDUCE_COLOURING read, which waits for its word: the
 :class:`~hw.deduce.colouring.ColouringPacker` makes the solution in the state memory
-into the replies' colouring, a word at a time, while no command runs.  Writes wait while a command runs.  The register
-decode is :func:`hw.deduce.registers.register_file`'s.
+into the replies' colouring, a word at a time, while no command runs.  Writes wait
+while a command runs.  The register decode is
+:func:`hw.deduce.registers.register_file`'s.
 """
 
 from amaranth import Cat, Const, Module, Mux, Signal
@@ -414,7 +415,7 @@ class DeduceEngine(wiring.Component):
         m.d.comb += [packer.rows.eq(rows), packer.cols.eq(cols), packer.stop.eq(busy),
                      packer.hold.eq(busy)]
         packer_j = Signal(range(band))      # the fetched row's framed row in its group
-        with m.If(packer.fetch & ~busy):
+        with m.If(packer.fetch & ~packer.hold):
             if band == 1:
                 m.d.comb += prober.addr.eq(packer.fetch_row + 1)
             else:

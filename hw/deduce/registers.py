@@ -2,8 +2,8 @@
 deduction engine's bus answers and which writes start its commands.
 
 Bus timing (:mod:`hw.bus`): reads answer in 2 cycles (STATUS.busy tells whether a
-command runs), but for DEDUCE_COLOURING's, which waits for its word; writes wait (no ``ready``) while a command runs, so a command written while
-another runs starts after it.  Unknown addresses read 0 and ignore writes.  Every address
+command runs), but for DEDUCE_COLOURING's, which waits for its word; writes wait (no
+``ready``) while a command runs, so a command written while another runs starts after it.  Unknown addresses read 0 and ignore writes.  Every address
 and field comes from :mod:`spec.registers`.
 """
 
