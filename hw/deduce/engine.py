@@ -47,13 +47,17 @@ dirty bit, ``trail_depth`` entries).
 (:class:`model.band.BandCounters` ``flood_passes`` and ``label_passes``; the label
 passes include those of label runs dropped beside a flood run that deduced something, see
 :class:`~hw.deduce.propagator.Propagator`); ``clocks`` counts every clock a
-DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).
+DEDUCE, DECIDE or BACKTRACK kept the engine busy (not the clue writes or LOAD).  They are
+a :class:`~hw.deduce.counters.CounterBank` with one adder: a push adds its decision and
+save, a pop its backtrack and restore, in their first clocks, and a run's counts are added
+one a clock in the ``len(_FROM_PROBER)`` clocks after it (COUNT), with STATUS.busy low.
 
 **Reads** answer in 2 cycles (3 from the CPU, through the SoC's register stage,
 docs/soc.md "The bus"), but a DEDUCE_COLOURING read, which waits for its word: the
 :class:`~hw.deduce.colouring.ColouringPacker` makes the solution in the state memory
-into the replies' colouring, a word at a time, while no command runs.  Writes wait
-while a command runs.  The register decode is
+into the replies' colouring, a word at a time, while no command runs, and a counter's,
+which waits while a command runs or COUNT adds.  Writes wait while a command runs or
+COUNT adds.  The register decode is
 :func:`hw.deduce.registers.register_file`'s.
 """
 
@@ -68,6 +72,7 @@ from slitherlink.spec.deduce import C0, C1, VARS
 from .. import bus
 from ..bus import field_of
 from .colouring import ColouringPacker
+from .counters import CounterBank
 from .prober import PROPAGATOR_COUNTERS, Prober
 from .propagator import span_around
 from .registers import register_file
@@ -76,7 +81,8 @@ from .sweep import band_groups
 
 __all__ = ["DeduceEngine", "LUT_RAM_DEPTH"]
 
-_TOTAL_WIDTH = 32
+#: Bits of a counter register (DeduceCounter's field)
+_TOTAL_WIDTH = regmap.DEDUCE_COUNTER_REGISTERS[0].field("count").width
 
 #: The deepest memories the engine leaves in LUT RAM by default: an XC7 LUT holds 32 words
 #: of two bits (RAM32M), and a deeper memory takes twice the LUTs (RAM64M), more than the
@@ -89,7 +95,6 @@ _FROM_PROBER = {"sweeps": "sweeps", "floods": "floods", "flood_iterations": "flo
                 "probes": "probes", "probe_hits": "probe_hits", "saves": "saves",
                 "restores": "restores"}
 assert set(PROPAGATOR_COUNTERS) <= set(_FROM_PROBER.values())
-
 
 
 class DeduceEngine(wiring.Component):
@@ -251,8 +256,14 @@ class DeduceEngine(wiring.Component):
                                                span_around(cell_group, cell_group, limit)))]
 
         # --- counters -------------------------------------------------------------------------
-        totals = {name: Signal(_TOTAL_WIDTH, name=f"total_{name}")
-                  for name in regmap.DEDUCE_HW_COUNTERS}
+        # the counter registers, in their order (a register's index is its bank index)
+        m.submodules.counters = counters = CounterBank(
+            regmap.DEDUCE_HW_COUNTERS, width=_TOTAL_WIDTH, ticked="clocks",
+            amount_width=max(len(getattr(prober, source)) for source in _FROM_PROBER.values()))
+        counting = Signal()     # a run's counts are being added (COUNT)
+        step = Signal(range(len(_FROM_PROBER)))
+        engine_index = Signal.like(counters.index)
+        engine_adds = Signal()
         conflict = Signal()
         complete = Signal()
 
@@ -263,8 +274,12 @@ class DeduceEngine(wiring.Component):
         regs_clues_write = Signal()
         busy = Signal()       # STATUS.busy: a command or a clue write runs
         counted = Signal()    # the clocks DEDUCE, DECIDE and BACKTRACK take
-        with m.If(counted):
-            m.d.sync += totals["clocks"].eq(totals["clocks"] + 1)
+        m.d.comb += counters.tick.eq(counted)
+
+        def count(name, amount=1):
+            """Add ``amount`` to counter ``name`` in this clock (the bank's one adder)."""
+            m.d.comb += [engine_adds.eq(1), engine_index.eq(counters.index_of(name)),
+                         counters.amount.eq(amount)]
         with m.FSM(name="band_engine"):
             with m.State("IDLE"):
                 with m.If(clue_write):
@@ -275,7 +290,7 @@ class DeduceEngine(wiring.Component):
                 with m.Elif(command["load"]):
                     m.d.sync += [g.eq(0), depth.eq(0), base.eq(0), conflict.eq(0),
                                  complete.eq(0)]
-                    m.d.sync += [total.eq(0) for total in totals.values()]
+                    m.d.comb += counters.clear.eq(1)
                     m.next = "LOAD_READ"
                 with m.Elif(command["deduce"]):
                     m.d.comb += [prober.start.eq(1), prober.first.eq(0), prober.last.eq(limit)]
@@ -337,6 +352,10 @@ class DeduceEngine(wiring.Component):
                              prober.addr.eq(t), prober.label_addr.eq(t)]
                 m.d.sync += t.eq(t + 1)
                 with m.If(t == 0):
+                    count("decisions")
+                with m.If(t == 1):
+                    count("saves")
+                with m.If(t == 0):
                     m.d.comb += [dec_w.addr.eq(depth), dec_w.en.eq(1),
                                  dec_w.data.group.eq(cell_group), dec_w.data.pos.eq(cell_pos),
                                  dec_w.data.dirty.eq(prober.dirty)]
@@ -349,17 +368,17 @@ class DeduceEngine(wiring.Component):
                                cell_word.as_value())
                     m.d.comb += [prober.waddr.eq(cell_group), prober.state_we.eq(1),
                                  prober.state_in.eq(with_cell(word, C1))]
-                    m.d.sync += [depth.eq(depth + 1), base.eq(base + groups),
-                                 totals["decisions"].eq(totals["decisions"] + 1),
-                                 totals["saves"].eq(totals["saves"] + 1)]
+                    m.d.sync += [depth.eq(depth + 1), base.eq(base + groups)]
                     m.next = "START"
             with m.State("POP_CELL"):  # the decision memory's entry arrives next clock
                 m.d.comb += [busy.eq(1), counted.eq(1)]
+                count("backtracks")
                 m.next = "POP"
             with m.State("POP"):       # read group t of the entry; write group t - 1 back
                 m.d.comb += [busy.eq(1), counted.eq(1)]
                 m.d.sync += t.eq(t + 1)
                 with m.If(t == 0):
+                    count("restores")
                     m.d.sync += [cell_group.eq(dec_r.data.group),
                                  cell_bit.eq(Const(1, bits) << dec_r.data.pos)]
                     m.d.comb += [prober.dirty_we.eq(1), prober.dirty_in.eq(dec_r.data.dirty)]
@@ -372,8 +391,6 @@ class DeduceEngine(wiring.Component):
                     with m.Else():
                         m.d.comb += prober.state_in.eq(popped_state)
                 with m.If(t == groups):
-                    m.d.sync += [totals["backtracks"].eq(totals["backtracks"] + 1),
-                                 totals["restores"].eq(totals["restores"] + 1)]
                     m.next = "START"
             with m.State("START"):
                 m.d.comb += [busy.eq(1), counted.eq(1), prober.start.eq(1)]
@@ -381,9 +398,17 @@ class DeduceEngine(wiring.Component):
             with m.State("RUN"):
                 m.d.comb += [busy.eq(1), counted.eq(1)]
                 with m.If(prober.done):
-                    m.d.sync += [conflict.eq(prober.conflict), complete.eq(prober.complete)]
-                    for name, source in _FROM_PROBER.items():
-                        m.d.sync += totals[name].eq(totals[name] + getattr(prober, source))
+                    m.d.sync += [conflict.eq(prober.conflict), complete.eq(prober.complete),
+                                 step.eq(0)]
+                    m.next = "COUNT"
+            with m.State("COUNT"):     # the run's counts, a counter a clock (the prober
+                m.d.comb += counting.eq(1)   # holds them until its next start)
+                with m.Switch(step):
+                    for k, (name, source) in enumerate(_FROM_PROBER.items()):
+                        with m.Case(k):
+                            count(name, getattr(prober, source))
+                m.d.sync += step.eq(step + 1)
+                with m.If(step == len(_FROM_PROBER) - 1):
                     m.next = "IDLE"
 
         # --- the registers ----------------------------------------------------------------
@@ -393,7 +418,12 @@ class DeduceEngine(wiring.Component):
                              size=dict(rows=rows, cols=cols, island=island),
                              status=dict(busy=busy, conflict=conflict, complete=complete,
                                          trail_empty=trail_empty, trail_full=trail_full),
-                             totals=totals, command=command, colouring=packer)
+                             counters=counters, counting=counting,
+                             command=command, colouring=packer)
+        with m.If(engine_adds):
+            m.d.comb += [counters.index.eq(engine_index), counters.add.eq(1)]
+        with m.Else():
+            m.d.comb += counters.index.eq(regs.counter_index)
 
         m.d.comb += regs_clues_write.eq(regs.clues_write)
         with m.If(regs.size_write):             # the clue stream starts at cell (0, 0)

@@ -2,9 +2,11 @@
 deduction engine's bus answers and which writes start its commands.
 
 Bus timing (:mod:`hw.bus`): reads answer in 2 cycles (STATUS.busy tells whether a
-command runs), but for DEDUCE_COLOURING's, which waits for its word; writes wait (no
-``ready``) while a command runs, so a command written while another runs starts after it.  Unknown addresses read 0 and ignore writes.  Every address
-and field comes from :mod:`spec.registers`.
+command runs), but for DEDUCE_COLOURING's, which waits for its word, and a counter's,
+which waits while a command runs and while the engine adds a run's counts (the 9 clocks
+after a run); writes wait (no ``ready``) while a command runs or the counts are added, so
+a command written while another runs starts after it.  Unknown addresses read 0 and ignore
+writes.  Every address and field comes from :mod:`spec.registers`.
 """
 
 from amaranth import Const, Signal
@@ -20,25 +22,31 @@ class RegisterAccess:
     """What :func:`register_file` leaves to the engine: a clue write (``clue_write`` for
     one clock, at ``clue_row``, ``clue_col``; the value is in the bus's ``wdata``), a
     DEDUCE_CLUES write (``clues_write`` for one clock; the codes in ``wdata``), a
-    DEDUCE_SIZE write (``size_write`` for one clock, as the size registers take it)."""
+    DEDUCE_SIZE write (``size_write`` for one clock, as the size registers take it) and
+    the counter a counter read names (``counter_index``)."""
 
     def __init__(self, **signals):
         self.__dict__.update(signals)
 
 
-def register_file(m, b, *, config, size, status, totals, command, colouring, words=()):
+def register_file(m, b, *, config, size, status, counters, counting, command, colouring,
+                  words=()):
     """The DEDUCE register decode (:mod:`spec.registers`).
 
     ``b``: the engine's bus (:mod:`hw.bus`; reads answer in 2 cycles, writes wait while
     STATUS.busy; unknown addresses read 0 and ignore writes); ``config``: the build's
     ``(max_rows, max_cols, trail_depth)``; ``size``: the DEDUCE_SIZE fields' registers by
-    name, written here; ``status``: the DEDUCE_STATUS fields' values by name; ``totals``:
-    the counter registers' values by :data:`~spec.registers.DEDUCE_HW_COUNTERS` name;
-    ``command``: a signal per DEDUCE_CONTROL field, high for the clock its write is
+    name, written here; ``status``: the DEDUCE_STATUS fields' values by name; ``counters``:
+    the :class:`~hw.deduce.counters.CounterBank` of the counter registers (in
+    :data:`~spec.registers.DEDUCE_HW_COUNTERS` order), whose ``value`` shows the counter
+    at the returned ``counter_index`` (the engine drives the bank's ``index`` with it while
+    it adds nothing); ``counting``: the engine adds a run's counts (writes and counter reads
+    wait while it does, counter reads also while a command runs); ``command``: a signal per DEDUCE_CONTROL field, high for the clock its write is
     accepted; ``colouring``: the :class:`~hw.deduce.colouring.ColouringPacker`, which a
     DEDUCE_COLOURING_START write starts and whose words DEDUCE_COLOURING reads take (a read
     waits for its word); ``words``: further ``(byte address, value)`` reads.  Returns a
-    :class:`RegisterAccess`."""
+    :class:`RegisterAccess`; its ``counter_index`` is the counter that the bus's address
+    names."""
     max_rows, max_cols, trail_depth = config
     busy = status["busy"]
     reads = [(regmap.DeduceConfig, dict(max_rows=Const(max_rows, 8), max_cols=Const(max_cols, 8),
@@ -53,7 +61,12 @@ def register_file(m, b, *, config, size, status, totals, command, colouring, wor
     # a DEDUCE_COLOURING read waits for the packer's word, unless none comes
     is_colouring = ~is_write & (addr_word == regmap.DeduceColouring.address >> 2)
     word_here = colouring.valid & ~busy
-    accept = (b.valid & ~ready & ~(is_write & busy)
+    # the counters: read through the bank's multiplexer, which the engine uses while it runs
+    first_counter = regmap.DEDUCE_COUNTER_REGISTERS[0].address
+    counter_offset = (b.addr - first_counter)[2:]
+    is_counter = ~is_write & (b.addr >= first_counter) & (counter_offset < len(counters.names))
+    accept = (b.valid & ~ready & ~(is_write & (busy | counting))
+              & ~(is_counter & (busy | counting))
               & ~(is_colouring & ~busy & ~colouring.valid & ~colouring.idle))
 
     stride_bits = (regmap.CELL_STRIDE - 1).bit_length()
@@ -62,15 +75,16 @@ def register_file(m, b, *, config, size, status, totals, command, colouring, wor
     in_clues = (b.addr >= regmap.DEDUCE_CLUE_BASE) & (b.addr < regmap.WINDOW_SIZE)
     access = RegisterAccess(clue_write=Signal(), clues_write=Signal(), size_write=Signal(),
                             clue_row=clue_offset[stride_bits:][:row_bits],
-                            clue_col=clue_offset[:stride_bits])
+                            clue_col=clue_offset[:stride_bits],
+                            counter_index=counter_offset[:len(counters.index)])
 
     reads_at = [(regmap.DeduceId.address,
                  pack(regmap.DeduceId, version=Const(regmap.DEDUCE_VERSION, 8),
                       magic=Const(regmap.DEDUCE_ID_MAGIC, 24)))]
     reads_at += [(register.address, pack(register, **fields)) for register, fields in reads]
-    reads_at += [(register.address, pack(register, count=totals[name]))
-                 for register, name in zip(regmap.DEDUCE_COUNTER_REGISTERS,
-                                           regmap.DEDUCE_HW_COUNTERS)]
+    assert tuple(counters.names) == regmap.DEDUCE_HW_COUNTERS
+    assert all(register.address == first_counter + 4 * k
+               for k, register in enumerate(regmap.DEDUCE_COUNTER_REGISTERS))
     reads_at += [(regmap.DeduceColouring.address, colouring.word)]   # 0 unless a word is here
     reads_at += list(words)
 
@@ -78,6 +92,9 @@ def register_file(m, b, *, config, size, status, totals, command, colouring, wor
         m.d.sync += [ready.eq(1), rdata.eq(0)]
         with m.If(~is_write):
             m.d.comb += colouring.take.eq(is_colouring & word_here)
+            with m.If(is_counter):
+                m.d.sync += rdata.eq(pack(regmap.DEDUCE_COUNTER_REGISTERS[0],
+                                          count=counters.value))
             with m.Switch(addr_word):
                 for address, value in reads_at:
                     with m.Case(address >> 2):
