@@ -510,6 +510,12 @@ class Labels(wiring.Component):
                      l_cur.eq(Mux(bypass, l_prev, l_next))]
         with m.If(proc):
             m.d.sync += l_prev.eq(new)
+        # the row update's own copy of l_prev, loaded in every clock: the row update reads
+        # it only when the group before was updated in the clock before (ok3), when it
+        # equals l_prev; nothing else reads it, so the placer may put it beside the row
+        # update, and l_prev drives only the findings, the write and the bypass
+        l_before = Signal(self.label_layout)
+        m.d.sync += l_before.eq(new)
 
         def row(value, j):
             return value[j * w:(j + 1) * w]
@@ -541,8 +547,10 @@ class Labels(wiring.Component):
                          vl.eq(Mux(down, row(s_cur.v, jd), row(s_cur.v, ju)))]
             links_before.append(lb)
             if k == 0:
-                before = first_before = [Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c))
-                                         for c in range(p)]
+                first_before = [Mux(down, lab(l_prev, band - 1, c), lab(l_prev, 0, c))
+                                for c in range(p)]
+                before = [Mux(down, lab(l_before, band - 1, c), lab(l_before, 0, c))
+                          for c in range(p)]
             else:
                 before = outs[k - 1]
             if k == band - 1:
