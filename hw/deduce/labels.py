@@ -79,7 +79,8 @@ first smallest point (an AND of the comparisons within the run, then an
 AND-OR select): ``band x 2`` compare levels and a few LUT levels a row, the
 same labels in the same clocks; its comparators grow as ``P**2``, so it is
 meant for the narrow rows (10x10: 55 a row).
-The new labels are registered (they are the next group's "row before"), and
+The new labels are registered (they are the next group's "row before"; the row update
+reads them from a copy loaded in every clock, which nothing else reads), and
 the findings below (equalities, popcounts, accumulators) are computed from that
 register in the next clock, with the window registered beside it: a pipeline
 register between a row's update and its findings, so that the clock's path is
