@@ -278,7 +278,10 @@ class DeduceSize(Register, address=0x008, access="rw"):
 
 
 class DeduceControl(Register, address=0x00C, access="w"):
-    """Commands (write exactly one 1); each runs until STATUS.busy falls."""
+    """Commands (write exactly one 1); each runs until STATUS.busy falls.
+
+    A write waits (bus wait states) while a command runs and while the engine adds a run's
+    counts, in the clocks after the run (docs/deduce.md section 8.6)."""
     load: Field(1, "initial state (frame OUT, the rest unknown), label registers cleared, "
                    "trail emptied, counters zeroed; clues and SIZE must be written before")
     deduce: Field(1, "propagate and probe to a fixpoint (model.deduce.Engine.deduce)")
@@ -338,6 +341,8 @@ def _counter_register(name, address):
     if name in ("flood_iterations", "label_iterations"):
         doc = (f"Counter {name} since LOAD (model.deduce.Counters; a band build counts "
                f"passes: model.band.BandCounters.{name.split('_')[0]}_passes).")
+    doc += ("\n\nA read waits (bus wait states) while a command runs and while the engine adds "
+            "a run's counts, in the clocks after the run (docs/deduce.md section 8.6).")
     return type(f"Deduce{''.join(w.title() for w in name.split('_'))}", (Register,),
                 {"__doc__": doc, "__annotations__": {"count": Field(32, "wraps at 2^32")}},
                 address=address, access="r")
