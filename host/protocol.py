@@ -18,9 +18,9 @@ from itertools import chain, islice
 from slitherlink.spec.protocol import (  # noqa: F401 (re-exported for the host)
                            CLUE_BLANK, COUNTERS, DEDUCE_COUNTERS, FLAG_COUNTERS,
                            FLAG_DEDUCE, FLAG_UNIQUE, MAX_GRID, MAX_PAYLOAD, OVERHEAD,
-                           PROTOCOL_VERSION, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN, REQUEST_LENGTHS,
-                           REQUEST_SEQS,
-                           RESULT_ABORTED, RESULT_DEDUCE, RESULT_TRAIL_FULL, RESULT_UNIQUE,
+                           PROTOCOL_VERSION, QUEUE_DEPTH_MAX, QUEUE_DEPTH_MIN,
+                           REQUEST_LENGTHS, REQUEST_SEQS, RESULT_ABORTED, RESULT_DEDUCE,
+                           RESULT_TRAIL_FULL, RESULT_UNIQUE,
                            SOLVE_FLAGS, START, STORE_DEPTH, TIMEOUT_BYTE_TIMES,
                            VERSION_ACCEL_OK, VERSION_DEDUCE_OK, ErrorCode, FrameCrc,
                            FrameHeader, Mode, MsgType, Status, answer_length, crc16,
@@ -44,8 +44,7 @@ from .puzzle import BLANK
 __all__ = [
     "START", "PROTOCOL_VERSION", "MAX_PAYLOAD", "MAX_GRID", "TIMEOUT_BYTE_TIMES", "OVERHEAD",
     "QUEUE_DEPTH_MIN", "QUEUE_DEPTH_MAX", "STORE_DEPTH", "REQUEST_SEQS", "CLUE_BLANK",
-    "FLAG_UNIQUE", "FLAG_DEDUCE",
-    "FLAG_COUNTERS", "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "RESULT_DEDUCE",
+    "FLAG_UNIQUE", "FLAG_DEDUCE", "FLAG_COUNTERS", "RESULT_ABORTED", "RESULT_UNIQUE", "RESULT_TRAIL_FULL", "RESULT_DEDUCE",
     "VERSION_ACCEL_OK", "VERSION_DEDUCE_OK", "COUNTERS", "DEDUCE_COUNTERS",
     "DEDUCE_RESULT_COUNTERS", "SOLVE_HEADER", "ANSWER_HEADER", "RESULT_HEADER",
     "DEDUCE_RESULT_HEADER", "VERSION_PAYLOAD", "ERROR_PAYLOAD", "Mode", "as_mode", "MsgType",

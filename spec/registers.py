@@ -38,7 +38,7 @@ from slitherlink.spec.uart import (DIVISOR_CYCLE_BITS, DIVISOR_FRACTION_BITS, MI
 
 __all__ = ["Field", "Register", "Block", "FloodMode", "REGISTERS", "ACCEL_REGISTERS",
            "UART_REGISTERS", "SYSCTL_REGISTERS", "DEDUCE_REGISTERS", "DEDUCE_COUNTER_REGISTERS",
-           "DEDUCE_HW_COUNTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL", "DEDUCE",
+           "DEDUCE_COUNTER_BASE", "DEDUCE_HW_COUNTERS", "MEMORY_MAP", "RAM", "UART", "SYSCTL", "ACCEL", "DEDUCE",
            "DEDUCE_ID_MAGIC", "DEDUCE_VERSION", "DEDUCE_STREAM_CELLS",
            "deduce_clue_address", "ADDR_WIDTH", "REGION_SHIFT",
            "PAGE_SHIFT", "CELL_BASE", "CELL_STRIDE", "CELL_ROWS_MAX",
@@ -348,8 +348,11 @@ def _counter_register(name, address):
                 address=address, access="r")
 
 
-#: One read-only register per hardware counter, from 0x020 on, in DEDUCE_HW_COUNTERS order.
-DEDUCE_COUNTER_REGISTERS = tuple(_counter_register(name, 0x020 + 4 * i)
+#: The first counter register's offset; counter k is at DEDUCE_COUNTER_BASE + 4 * k.
+DEDUCE_COUNTER_BASE = 0x020
+#: One read-only register per hardware counter, from DEDUCE_COUNTER_BASE on, in
+#: DEDUCE_HW_COUNTERS order.
+DEDUCE_COUNTER_REGISTERS = tuple(_counter_register(name, DEDUCE_COUNTER_BASE + 4 * i)
                                  for i, name in enumerate(DEDUCE_HW_COUNTERS))
 
 
@@ -712,9 +715,8 @@ def c_header():
               f"#define SLK_DEDUCE_STREAM_CELLS {DEDUCE_STREAM_CELLS}u",
               f"#define SLK_DEDUCE_COUNTERS {len(DEDUCE_HW_COUNTERS)}u",
               "/* counter k (DEDUCE_HW_COUNTERS order) at SLK_DEDUCE_COUNTER_BASE + 4 * k */",
-              f"#define SLK_DEDUCE_COUNTER_BASE 0x{DEDUCE_COUNTER_REGISTERS[0].address:04X}u"]
+              f"#define SLK_DEDUCE_COUNTER_BASE 0x{DEDUCE_COUNTER_BASE:04X}u"]
     for k, name in enumerate(DEDUCE_HW_COUNTERS):
-        assert DEDUCE_COUNTER_REGISTERS[k].address == DEDUCE_COUNTER_REGISTERS[0].address + 4 * k
         lines.append(f"#define SLK_DEDUCE_COUNTER_{name.upper()} {k}u")
     lines.append("")
     for register in DEDUCE_REGISTERS:
