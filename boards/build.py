@@ -48,7 +48,7 @@ from .options import add_target_options, target_from_args
 from .top import BoardTop
 
 __all__ = ["main", "make_core", "build", "BuildError", "ToolsMissing", "TimingNotMet",
-           "SEEDS", "first_that_meets", "FIXTURES"]
+           "SEEDS", "ECP5_PLACEMENT", "first_that_meets", "FIXTURES"]
 
 #: the cores that are not SoCs (:mod:`boards.fixture`)
 FIXTURES = ("accelerator", "loopback")
@@ -66,6 +66,11 @@ class TimingNotMet(BuildError):
 #: clock: the same netlist's Fmax moves by some 3 MHz either way with the seed, so a build's
 #: clock comes from the best of them (docs/boards.md "The clock").
 SEEDS = (1, 2, 3)
+
+#: nextpnr-ecp5's placement options of a ULX3S build unless ``pnr_opts`` says otherwise:
+#: timing-weighted placement, which puts the label stage's row update, the deduce builds'
+#: critical path, closer together (docs/boards.md "The clock")
+ECP5_PLACEMENT = "--placer-heap-critexp 6 --placer-heap-timingweight 60"
 
 
 def first_that_meets(route, seeds):
@@ -353,7 +358,7 @@ HIDE_NAMES_SCRIPT = ("flatten", "rename -hide w:*")
 
 
 def build_ulx3s(support, core_factory, out, *, frequency, seed=1, synth_opts="",
-                hide_names=False, pnr_opts=""):
+                hide_names=False, pnr_opts=ECP5_PLACEMENT):
     board = support.board
     tools = ecp5_tools()
     missing = [var for var, path in tools.items() if path is None]
@@ -434,7 +439,7 @@ def provenance():
 
 def build(target=DEFAULT_TARGET, *, fixture=None, firmware=None, cc_kind="zig",
           build_dir=None, toolchain=None, seed=None, synth_opts="", hide_names=False,
-          pnr_opts="", force_clock=False):
+          pnr_opts=ECP5_PLACEMENT, force_clock=False):
     """Build ``target`` (:class:`spec.target.Target`; ``fixture``: a fixture's name to build
     instead of its SoC) for its board; returns the summary (also written to
     ``summary.json``).
@@ -534,9 +539,10 @@ def main(argv=None):
     parser.add_argument("--synth-opts", default="", metavar="OPTS",
                         help="ECP5: options for yosys's synth_ecp5 (e.g. -noabc9), recorded in "
                              "summary.json")
-    parser.add_argument("--pnr-opts", default="", metavar="OPTS",
-                        help="ECP5: more options for nextpnr-ecp5 (e.g. '--placer-heap-critexp 4 "
-                             "--placer-heap-timingweight 30'), recorded in summary.json")
+    parser.add_argument("--pnr-opts", default=ECP5_PLACEMENT, metavar="OPTS",
+                        help=f"ECP5: nextpnr-ecp5's placement options, recorded in summary.json "
+                             f"(default: '{ECP5_PLACEMENT}', timing-weighted placement; '' for "
+                             f"nextpnr's own)")
     parser.add_argument("--hide-names", action="store_true",
                         help="ECP5: flatten the design and hide its wire names before "
                              "synth_ecp5 (works around an internal assertion of Yosys 0.70's "

@@ -13,7 +13,8 @@
 # Build options: FORCE_CLOCK=1 (Arty: build a clock the ECP5 evidence does not support),
 #          CC_KIND=zig|gcc (firmware), BUILD_DIR=,
 #          HIDE_NAMES=1 (ECP5: works around Yosys 0.70's ABC9 assertion on some builds),
-#          PNR_OPTS= (ECP5: more nextpnr-ecp5 options), SEED= (ECP5: this placement seed
+#          PNR_OPTS= (ECP5: nextpnr-ecp5's placement options instead of the timing-weighted
+#          ones, boards.build.ECP5_PLACEMENT), SEED= (ECP5: this placement seed
 #          alone; by default 1, then 2 and 3 while timing is not met).
 
 BOARD ?= arty

@@ -353,17 +353,26 @@ def test_ulx3s_hide_names_works_around_the_abc9_assertion(tmp_path):
 
 
 def test_ulx3s_pnr_opts_reach_nextpnr(tmp_path):
-    """--pnr-opts are appended to nextpnr-ecp5's command line (a stand-in yosys stops the
-    flow before it runs)."""
+    """nextpnr-ecp5's command line carries the timing-weighted placement options by default
+    and --pnr-opts instead when given, '' none (a stand-in yosys stops the flow before
+    nextpnr runs)."""
+    from slitherlink.boards.build import ECP5_PLACEMENT
     yosys = script(tmp_path / "yosys", "exit 3\n")
-    out = tmp_path / "b"
-    r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--core", "loopback",
-                   "--pnr-opts", "--placer-heap-critexp 4", "--build-dir", str(out),
-                   env=clean_env(tmp_path, YOSYS=str(yosys)))
-    assert r.returncode != 0
-    line = next(t for t in (out / "build_top.sh").read_text().splitlines() if "NEXTPNR" in t
-                and "--json" in t)
-    assert "--seed 1 --placer-heap-critexp 4" in line
+
+    def nextpnr_line(name, *pnr_opts):
+        out = tmp_path / name
+        r = run_module("slitherlink.boards.build", "--board", "ulx3s", "--core", "loopback",
+                       *pnr_opts, "--build-dir", str(out),
+                       env=clean_env(tmp_path, YOSYS=str(yosys)))
+        assert r.returncode != 0
+        return next(t for t in (out / "build_top.sh").read_text().splitlines()
+                    if "NEXTPNR" in t and "--json" in t)
+
+    assert "--placer-heap-timingweight" in ECP5_PLACEMENT
+    assert f"--seed 1 {ECP5_PLACEMENT}" in nextpnr_line("default")
+    given = nextpnr_line("given", "--pnr-opts", "--placer-heap-critexp 4")
+    assert "--seed 1 --placer-heap-critexp 4" in given and ECP5_PLACEMENT not in given
+    assert "--placer-heap" not in nextpnr_line("none", "--pnr-opts", "")
 
 
 def test_a_ulx3s_build_places_again_with_the_next_seed_while_timing_is_not_met():
