@@ -82,7 +82,7 @@ ARTY = Board(
     uart_bridge="FT2232H", bridge_max_baud=12_000_000,
     # the largest clock the MMCM makes within the ECP5 post-route Fmax of the default build
     # (the evidence: boards/evidence.py, docs/boards.md "The clock")
-    clock_hz=47_656_250,
+    clock_hz=49_218_750,
     # the fewest LUTs: the XC7A35T's builds are limited by its LUTs
     label_network="small",
     # XC7A35T (DS180): slice LUTs, slice flip-flops, 36 Kb block RAMs, DSP48E1 slices, ...
@@ -95,7 +95,7 @@ ULX3S = Board(
     uart_bridge="FT231X", bridge_max_baud=3_000_000,
     # the largest clock the PLL makes 5 % below the ECP5 post-route Fmax of the default
     # build (boards/evidence.py, docs/boards.md "The clock")
-    clock_hz=45_000_000,
+    clock_hz=46_875_000,
     # the shortest path: the ECP5's builds are limited by their clock
     label_network="fast",
     # LFE5U-85F (DS1044): LUT4s, flip-flops, 18 Kb EBR blocks, 18x18 multipliers.

@@ -529,8 +529,8 @@ def test_rates_a_build_offers():
         rates.set_baud_bit_time(37_000_000, 4_000_000, 4_000_001)
     with pytest.raises(ValueError, match="too fast"):
         rates.set_baud_bit_time(37_000_000, 10_000_000, 6_000_000)
-    # the UART's clock makes the rates: the Arty's default build (47.66 MHz, its UART's clock
-    # 95.3 MHz: 7.94 cycles a bit) carries its bridge's 12 Mbaud; a 40 MHz build (80 MHz:
+    # the UART's clock makes the rates: the Arty's default build (49.22 MHz, its UART's clock
+    # 98.4 MHz: 8.2 cycles a bit) carries its bridge's 12 Mbaud; a 40 MHz build (80 MHz:
     # 6.67 cycles) does not, and stops at 6 Mbaud
     assert DEFAULT_TARGET.uart_clock_hz == rates.UART_CLOCK_RATIO * DEFAULT_TARGET.clock_hz
     assert DEFAULT_MAX_BAUD == arty.bridge_max_baud == 12_000_000
