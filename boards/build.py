@@ -68,8 +68,8 @@ class TimingNotMet(BuildError):
 SEEDS = (1, 2, 3)
 
 #: nextpnr-ecp5's placement options of a ULX3S build unless ``pnr_opts`` says otherwise:
-#: timing-weighted placement, which puts the label stage's row update, the deduce builds'
-#: critical path, closer together (docs/boards.md "The clock")
+#: timing-weighted placement, which places the deduce builds' critical path (the label
+#: stage's row update) more tightly (docs/boards.md, "ULX3S-85F: what make bitstream does")
 ECP5_PLACEMENT = "--placer-heap-critexp 6 --placer-heap-timingweight 60"
 
 
