@@ -57,6 +57,18 @@ def test_test_and_plot_tools_are_extras():
     assert PYPROJECT["project"]["scripts"]["slitherlink"] == "slitherlink.host.cli:run"
 
 
+def test_every_dependency_is_pinned_to_a_range():
+    """Each requirement names a lowest and a highest version (or one version), so that a
+    new major release of a tool cannot change a fresh installation unseen."""
+    project = PYPROJECT["project"]
+    requirements = [*project["dependencies"],
+                    *(r for extra in project["optional-dependencies"].values() for r in extra)]
+    for requirement in requirements:
+        spec = requirement.split("]")[-1] if "[" in requirement else requirement
+        bounded = "==" in spec or (">=" in spec and "<" in spec.replace("<=", "<"))
+        assert bounded, f"{requirement}: pin it to a range (>=lowest,<next major)"
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory):
     out = tmp_path_factory.mktemp("wheel")
