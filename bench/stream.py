@@ -18,9 +18,10 @@ both exact device time at the build's clock, whatever the machine's speed.  The 
 faster than the simulation, so these figures assume a host that keeps up; the **host's
 cost** per puzzle (parse, encode, decode, the result, the rules check, the JSON record:
 what a streaming run of ``--format jsonl`` does for each puzzle, through the functions it
-calls, :func:`host_cost`), in wall time on this machine,
-is measured apart and must stay below the link's time per puzzle for a real board to
-reach them.  Beside them, in the same run, the ``sat`` engine's throughput on the same
+calls, :func:`host_cost`), in wall time on this machine, and the **whole run's host CPU**
+per puzzle (the command itself against the fake device: :func:`cli_cost`, which adds the
+files, the pipeline, the terminal and the output) are measured apart and must stay below
+the link's time per puzzle for a real board to reach them.  Beside them, in the same run, the ``sat`` engine's throughput on the same
 puzzles, on one core and on two (two processes), in wall time.
 
     python -m slitherlink.bench.stream                         # the 10x10 class, default build
@@ -170,6 +171,62 @@ def _host_pass(inputs, receiver, version):
                              f"({result.message or 'not the answer its SOLVE asked for'})")
     return statistics.median(costs)
 
+
+
+#: at least how many puzzles :func:`cli_cost`'s long run has beyond its short one (a run's
+#: start, some 0.3 s of CPU, varies by some tens of ms; the puzzles must outweigh that)
+CLI_EXTRA = 960
+
+
+def cli_cost(names, grid=DEFAULT_GRID):
+    """The host's CPU time per puzzle in a whole streaming run as a user makes it:
+    ``python -m slitherlink --engine board --format jsonl DIR`` (the counters asked for, the
+    records written to ``/dev/null``) against the fake device (:mod:`host.fakedevice`, a
+    ``grid`` build at the Arty's rates) on a pseudo-terminal served by this process; the
+    difference between the CPU of the command (user and system, its whole process) over a
+    directory of ``names`` taken as many times as make :data:`CLI_EXTRA` puzzles more and
+    over ``names`` once, per extra puzzle, so that its start, its imports and the connection cancel out; each run the
+    fastest of :data:`PEER_PASSES`.  Beside :func:`host_cost` it holds what that leaves
+    out: listing and reading the files, the pipeline's bookkeeping and threads, the
+    terminal's reads and writes, the output."""
+    import os
+    import resource
+    import shutil
+    import subprocess
+    import tempfile
+    from slitherlink.host.fakedevice import FakeDevice
+    device = FakeDevice(max_rows=grid[0], max_cols=grid[1])
+    port, stop = device.serve_pty()
+    root = corpus.root()
+    copies = 1 + -(-CLI_EXTRA // len(names))
+
+    def command_cpu(folder):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        done = subprocess.run([sys.executable, "-m", "slitherlink", "--engine", "board",
+                               "--port", port, "--format", "jsonl", "--output", os.devnull,
+                               "--quiet", folder], capture_output=True, text=True)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode:
+            raise SystemExit(f"stream: the CLI's run over {folder} ended with exit code "
+                             f"{done.returncode}: {done.stderr.strip()[-300:]}")
+        return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="stream-cli-") as work:
+            folders = {}
+            for times in (1, copies):
+                folders[times] = os.path.join(work, str(times))
+                os.mkdir(folders[times])
+                for k in range(times):
+                    for name in names:
+                        shutil.copy(root / f"{name}.txt",
+                                    os.path.join(folders[times], f"{k:04d}_{name}.txt"))
+            command_cpu(folders[1])   # the device works each answer out once
+            runs = {times: min(command_cpu(folder) for _ in range(PEER_PASSES))
+                    for times, folder in folders.items()}
+            return (runs[copies] - runs[1]) / (len(names) * (copies - 1))
+    finally:
+        stop()
 
 # -- the board -----------------------------------------------------------------------------
 
@@ -356,8 +413,8 @@ def table(results, meta):
              "streamed (puzzles/s) | latency median / max | of it on the board (median) | "
              "sat, 1 core (puzzles/s) | "
              "sat, 2 cores (puzzles/s) | streamed / sat on 2 cores | host's cost a puzzle | "
-             "resends; bytes the board lost |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "a whole run's host CPU a puzzle | resends; bytes the board lost |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for cls, entry in results.items():
         for row in entry["board"]:
             lines.append(
@@ -367,6 +424,7 @@ def table(results, meta):
                 f"{_time(row['latency_max'])} | {_time(row['on_board_median'])} | "
                 f"{entry['sat_1']:,.0f} | {entry['sat_2']:,.0f} | "
                 f"{row['per_second'] / entry['sat_2']:.1f}x | {_time(entry['host_cost'])} | "
+                f"{_time(entry['cli_cost'])} | "
                 f"{row['resends']}; {row['rx_overruns']} |")
     lines += ["", "Streamed and latency: exact, in the board's cycles at its design clock "
               "(the virtual board's link stamps: first start bit in to last stop bit out), "
@@ -379,8 +437,15 @@ def table(results, meta):
               f"{PEER_PASSES} passes. "
               "Host's cost: parse, encode, decode, the result, the rules check and the "
               "JSON record of one puzzle as a streaming `--format jsonl` run makes them, "
-              f"wall time (median), the fastest of {PEER_PASSES} passes; a real board's "
-              "throughput is bounded by it too."]
+              f"wall time (median), the fastest of {PEER_PASSES} passes. A whole run's host "
+              "CPU: the CPU time of `python -m slitherlink --engine board --format jsonl` "
+              "over a directory of the class's puzzles against the fake device on a "
+              f"pseudo-terminal, per puzzle, between a run of some {CLI_EXTRA:,} puzzles more "
+              "(the class's, each many times) and one of each once (the start and the imports "
+              "cancel out), each the fastest "
+              f"of {PEER_PASSES}: it adds the files' reading, the pipeline's bookkeeping, the "
+              "terminal's reads and writes and the output; a real board's throughput is "
+              "bounded by it too."]
     return "\n".join(lines) + "\n"
 
 
@@ -460,7 +525,7 @@ def run(args, log=print):
         board = board_run(grid, picked, rates, profile=args.profile, log=log, target=target)
         results[cls] = {"board": board, "sat_1": peer_throughput(list(picked), 1),
                         "sat_2": peer_throughput(list(picked), 2),
-                        "host_cost": host_cost(picked)}
+                        "host_cost": host_cost(picked), "cli_cost": cli_cost(picked, grid)}
     meta = {"date": datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
             "argv": args.argv, "builds": builds, "commit": git_state(),
             "load": os.getloadavg()[0]}

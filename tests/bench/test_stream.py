@@ -37,6 +37,7 @@ def test_two_puzzles_at_the_start_rate_and_the_fastest(corpus):
     slow, fast = entry["board"]
     assert fast["per_second"] > slow["per_second"]
     assert entry["sat_1"] > 0 and entry["sat_2"] > 0 and entry["host_cost"] > 0
+    assert entry["cli_cost"] > 0
     text = S.table(results, meta)
     assert f"| {DEFAULT_TARGET.max_rows}x{DEFAULT_TARGET.max_cols} | {fastest:,} | 2 |" in text
     assert f"the fastest of {S.PEER_PASSES} passes" in text and "{" not in text
@@ -53,6 +54,18 @@ def test_the_host_cost_goes_through_the_rules_check(corpus, monkeypatch):
     monkeypatch.setattr(S.corpus, "load", flipped)
     with pytest.raises(SystemExit, match=f"stream: {NAMES[0]}: .*wrong solution"):
         S.host_cost(NAMES)
+
+
+def test_a_whole_run_s_cost_is_the_cli_s_and_a_failed_run_ends_the_benchmark(corpus, tmp_path,
+                                                                           monkeypatch):
+    """The whole run's cost is what ``python -m slitherlink`` spends on the puzzles beyond its
+    start; a run that does not solve them (a puzzle file it cannot read) is no figure."""
+    monkeypatch.setattr(S, "PEER_PASSES", 1)
+    assert S.cli_cost(NAMES) > 0
+    (tmp_path / f"{NAMES[0]}.txt").write_text("4x\n")
+    monkeypatch.setattr(S.corpus, "root", lambda: tmp_path)
+    with pytest.raises(SystemExit, match="the CLI's run over .* ended with exit code"):
+        S.cli_cost(NAMES[:1])
 
 
 def test_a_fast_rate_after_another_meets_its_board_at_the_start_rate(corpus):
