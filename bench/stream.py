@@ -21,8 +21,9 @@ what a streaming run of ``--format jsonl`` does for each puzzle, through the fun
 calls, :func:`host_cost`), in wall time on this machine, and the **whole run's host CPU**
 per puzzle (the command itself against the fake device: :func:`cli_cost`, which adds the
 files, the pipeline, the terminal and the output) are measured apart and must stay below
-the link's time per puzzle for a real board to reach them.  Beside them, in the same run, the ``sat`` engine's throughput on the same
-puzzles, on one core and on two (two processes), in wall time.
+the link's time per puzzle for a real board to reach them.  Beside them, in the same run,
+the ``sat`` engine's throughput on the same puzzles, on one core and on two (two
+processes), in wall time.
 
     python -m slitherlink.bench.stream                         # the 10x10 class, default build
     python -m slitherlink.bench.stream --classes 10x10,30x30 --per-class 20
@@ -172,7 +173,6 @@ def _host_pass(inputs, receiver, version):
     return statistics.median(costs)
 
 
-
 #: at least how many puzzles :func:`cli_cost`'s long run has beyond its short one (a run's
 #: start, some 0.3 s of CPU, varies by some tens of ms; the puzzles must outweigh that)
 CLI_EXTRA = 960
@@ -185,10 +185,10 @@ def cli_cost(names, grid=DEFAULT_GRID):
     ``grid`` build at the Arty's rates) on a pseudo-terminal served by this process; the
     difference between the CPU of the command (user and system, its whole process) over a
     directory of ``names`` taken as many times as make :data:`CLI_EXTRA` puzzles more and
-    over ``names`` once, per extra puzzle, so that its start, its imports and the connection cancel out; each run the
-    fastest of :data:`PEER_PASSES`.  Beside :func:`host_cost` it holds what that leaves
-    out: listing and reading the files, the pipeline's bookkeeping and threads, the
-    terminal's reads and writes, the output."""
+    over ``names`` once, per extra puzzle, so that its start, its imports and the connection
+    cancel out; each run the fastest of :data:`PEER_PASSES`.  Beside :func:`host_cost` it
+    holds what that leaves out: listing and reading the files, the pipeline's bookkeeping
+    and threads, the terminal's reads and writes, the output."""
     import os
     import resource
     import shutil
@@ -227,6 +227,7 @@ def cli_cost(names, grid=DEFAULT_GRID):
             return (runs[copies] - runs[1]) / (len(names) * (copies - 1))
     finally:
         stop()
+
 
 # -- the board -----------------------------------------------------------------------------
 
