@@ -37,6 +37,7 @@ A benchmark, not a test (tests/bench/test_stream.py runs it on a few puzzles).
 """
 
 import argparse
+import math
 import multiprocessing
 import random
 import statistics
@@ -198,7 +199,7 @@ def cli_cost(names, grid=DEFAULT_GRID):
     device = FakeDevice(max_rows=grid[0], max_cols=grid[1])
     port, stop = device.serve_pty()
     root = corpus.root()
-    copies = 1 + -(-CLI_EXTRA // len(names))
+    copies = 1 + math.ceil(CLI_EXTRA / len(names))
 
     def command_cpu(folder):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
