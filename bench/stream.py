@@ -177,6 +177,10 @@ def _host_pass(inputs, receiver, version):
 #: at least how many puzzles :func:`cli_cost`'s long run has beyond its short one (a run's
 #: start, some 0.3 s of CPU, varies by some tens of ms; the puzzles must outweigh that)
 CLI_EXTRA = 960
+#: seconds a request of the first run of :func:`cli_cost` may wait for its answer: the fake
+#: device works each answer out there (the deduction model takes seconds for a hard 20x36)
+#: and remembers it, so that the measured runs get their answers at the line's speed
+CLI_WORK_OUT_WAIT = 600
 
 
 def cli_cost(names, grid=DEFAULT_GRID):
@@ -187,9 +191,10 @@ def cli_cost(names, grid=DEFAULT_GRID):
     difference between the CPU of the command (user and system, its whole process) over a
     directory of ``names`` taken as many times as make :data:`CLI_EXTRA` puzzles more and
     over ``names`` once, per extra puzzle, so that its start, its imports and the connection
-    cancel out; each run the fastest of :data:`PEER_PASSES`.  Beside :func:`host_cost` it
-    holds what that leaves out: listing and reading the files, the pipeline's bookkeeping
-    and threads, the terminal's reads and writes, the output."""
+    cancel out; each run the fastest of :data:`PEER_PASSES`, after a first run in which the
+    device works out its answers (so that those runs get them at the line's speed).  Beside
+    :func:`host_cost` it holds what that leaves out: listing and reading the files, the
+    pipeline's bookkeeping and threads, the terminal's reads and writes, the output."""
     import os
     import resource
     import shutil
@@ -201,11 +206,11 @@ def cli_cost(names, grid=DEFAULT_GRID):
     root = corpus.root()
     copies = 1 + math.ceil(CLI_EXTRA / len(names))
 
-    def command_cpu(folder):
+    def command_cpu(folder, *options):
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         done = subprocess.run([sys.executable, "-m", "slitherlink", "--engine", "board",
                                "--port", port, "--format", "jsonl", "--output", os.devnull,
-                               "--quiet", folder], capture_output=True, text=True)
+                               "--quiet", *options, folder], capture_output=True, text=True)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         if done.returncode:
             raise SystemExit(f"stream: the CLI's run over {folder} ended with exit code "
@@ -222,7 +227,8 @@ def cli_cost(names, grid=DEFAULT_GRID):
                     for name in names:
                         shutil.copy(root / f"{name}.txt",
                                     os.path.join(folders[times], f"{k:04d}_{name}.txt"))
-            command_cpu(folders[1])   # the device works each answer out once
+            # the first run: the device works out every answer, and remembers it
+            command_cpu(folders[1], "--timeout", str(CLI_WORK_OUT_WAIT))
             runs = {times: min(command_cpu(folder) for _ in range(PEER_PASSES))
                     for times, folder in folders.items()}
             return (runs[copies] - runs[1]) / (len(names) * (copies - 1))

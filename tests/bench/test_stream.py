@@ -3,6 +3,8 @@ build's virtual board at its start rate and its fastest, every answer checked; t
 own stamps bound the figures from below by the bytes on the line.  A rate after another
 fast one meets its board at the start rate (no attempt in vain)."""
 
+import time
+
 import pytest
 
 from slitherlink.bench import stream as S
@@ -66,6 +68,24 @@ def test_a_whole_run_s_cost_is_the_cli_s_and_a_failed_run_ends_the_benchmark(cor
     monkeypatch.setattr(S.corpus, "root", lambda: tmp_path)
     with pytest.raises(SystemExit, match="the CLI's run over .* ended with exit code"):
         S.cli_cost(NAMES[:1])
+
+
+def test_a_whole_run_s_cost_waits_for_the_device_to_work_its_answers_out(corpus, monkeypatch):
+    """The fake device works each answer out in the first run, however long that takes (the
+    deduction model takes seconds over a hard 20x36; 7 s here, longer than the link's wait
+    for a 4x4), and remembers it: the measured runs get their answers at once."""
+    from slitherlink.host import fakedevice
+    worked_out, reply = set(), fakedevice.solve_reply
+
+    def slowly_the_first_time(request, **options):
+        if request not in worked_out:
+            worked_out.add(request)
+            time.sleep(7)
+        return reply(request, **options)
+    monkeypatch.setattr(fakedevice, "solve_reply", slowly_the_first_time)
+    monkeypatch.setattr(S, "PEER_PASSES", 1)
+    assert S.cli_cost(NAMES[:1]) > 0
+    assert len(worked_out) == 1
 
 
 def test_a_fast_rate_after_another_meets_its_board_at_the_start_rate(corpus):
