@@ -648,9 +648,12 @@ def _expand(spec, stdin):
             raise _too_big(f"argument '{_short(spec)}'", len(spec.encode("utf-8", "replace")))
         return [(_short(spec), huge)]
     if os.path.isdir(spec):
-        try:
-            files = sorted(p for p in Path(spec).iterdir()
-                           if p.suffix == ".txt" and p.is_file())
+        try:  # the files named *.txt (not ".txt" alone), in the order of their names
+            with os.scandir(spec) as entries:
+                names = sorted(entry.name for entry in entries
+                               if entry.name.endswith(".txt") and len(entry.name) > 4
+                               and entry.is_file())
+            files = [Path(spec, name) for name in names]
         except OSError as error:
             def unreadable(error=error):
                 raise PuzzleError(f"cannot read the directory: {error.strerror or error}",

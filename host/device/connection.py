@@ -388,16 +388,31 @@ class Connection:
             self._health_checked = self.clock()
             self.health(wait)
 
-    def _write(self, data, what="", timeout=None, frames=1):
-        """Send ``data`` (``frames`` frames, or a flush: each gets at most one reply), within
+    def _write(self, data, what="", timeout=None):
+        """Send ``data`` (a frame, or a flush: each gets at most one reply), within
         ``timeout`` seconds if given (a device that takes no more bytes is a port error)."""
         log_sent(self.port, data, what)
+        self._put(data, 1, timeout)
+
+    def write_frames(self, frames):
+        """Send ``frames``, ``(frame, what)`` pairs, in one write: the SOLVEs a pipeline
+        sends at once (one system call for all, and on a USB bridge as few transfers as
+        their bytes need)."""
+        for frame, what in frames:
+            log_sent(self.port, frame, what)
+        self._put(b"".join(frame for frame, _ in frames), len(frames), None)
+
+    def _put(self, data, frames, timeout):
+        """Write ``data``, ``frames`` frames, to the port.  The write returns once the port
+        has taken the bytes; it does not wait for them to leave (no ``tcdrain``: on a USB
+        bridge that is a round trip to the chip for every write, and it has no time
+        bound).  Every wait for a reply allows for the bytes still on their way (the
+        link's latency and transfer time, :class:`host.device.link.LinkTiming`)."""
         self.ledger.sent(frames)
         try:
             if timeout is not None and timeout != self._write_timeout:
                 self.serial.write_timeout = self._write_timeout = timeout
             self.serial.write(data)
-            self.serial.flush()
         except port_errors() as error:
             self._check_health(wait=1.0)
             raise PortError(f"cannot write to {self.port}: {error}") from None
@@ -431,6 +446,11 @@ class Connection:
         for event in events:
             log_event(self.port, event)
         self._queue.extend(events)
+
+    def events_waiting(self):
+        """Whether replies (or damaged frames) already read wait to be taken by
+        :meth:`next_event`."""
+        return bool(self._queue)
 
     def next_event(self, wait, once=False):
         """The next frame or bad frame, or None when ``wait`` is over (with ``once``: also

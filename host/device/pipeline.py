@@ -26,6 +26,9 @@ the stored answer again, or says PENDING, or UNKNOWN_SEQ and the SOLVE follows):
   again, and a PING that probes the device (alive: it answers the PING also while it
   searches; its VERSION starts the head's count of attempts afresh).
 
+The SOLVEs that go out together, the first ones and those whose places the answers read
+together freed (once those answers are taken), go in one write.
+
 After a loss the pipeline keeps one request in flight (the more bytes on a lossy line at
 once, the more of them damaged) and opens up again by one with every answer that came at
 the first attempt.
@@ -213,8 +216,11 @@ class Pipeline:
         inputs = jobs if isinstance(jobs, Inputs) else Inputs(jobs)
         try:
             while True:
-                while self.window and self.window[0].state is DONE:
-                    yield self.window.popleft()
+                if not self._replies_waiting():  # the replies read together are taken first
+                    self._take(inputs, wait=False)
+                    self._fill(self.clock())     # the places they freed, in one write
+                    while self.window and self.window[0].state is DONE:
+                        yield self.window.popleft()
                 if not self.window and inputs.exhausted:
                     return
                 self._take(inputs)
@@ -224,17 +230,24 @@ class Pipeline:
                 if seq is not None:
                     self.c.ledger.release(seq)
 
+    def _replies_waiting(self):
+        """Whether replies read together wait to be taken, a job in flight to take them."""
+        return self.c.events_waiting() and self._head() is not None
+
     def _in_flight(self):
         return [job for job in self.window if job.state is SENT]
 
-    def _take(self, inputs):
-        while not inputs.exhausted and sum(j.state is not DONE for j in self.window) \
-                < self.depth:
-            idle = not any(j.state is SENT for j in self.window)
+    def _take(self, inputs, wait=True):
+        """Take jobs into the window while it has room; with ``wait``, when none is in
+        flight, wait a little for the next input."""
+        room = self.depth - sum(job.state is not DONE for job in self.window)
+        idle = wait and not any(job.state is SENT for job in self.window)
+        while room > 0 and not inputs.exhausted:
             job = inputs.get(timeout=0.05 if idle else 0.0)
             if job is None:
                 return
             self.window.append(job)
+            room -= job.state is not DONE   # one passed through done takes no room
 
     def _head(self):
         """The oldest job in flight: the one whose answer comes next."""
@@ -242,7 +255,8 @@ class Pipeline:
 
     def _step(self):
         now = self.clock()
-        self._fill(now)
+        if not self._replies_waiting():
+            self._fill(now)
         head = self._head()
         if head is None:  # nothing in flight: the next input is awaited
             return None
@@ -261,7 +275,7 @@ class Pipeline:
             return None
         self._heard.noisy = self._wait.noisy()
         self.c.cut_short(self._wait, self._heard)
-        if self.c._queue:  # a frame cut short left frames behind it
+        if self.c.events_waiting():  # a frame cut short left frames behind it
             return None
         if not head.aborting and head.limit_at is not None and self.clock() >= head.limit_at:
             return self._abort(head)
@@ -278,15 +292,24 @@ class Pipeline:
         return True
 
     def _fill(self, now):
+        """Send the new jobs the window has places for, in one write."""
         in_flight = len(self._in_flight())
+        frames = []
         for job in self.window:
             if in_flight >= self.limit:
                 break
             if job.state is NEW:
-                self._send(job, now)
+                frames.append(self._counted_sent(job, now))
                 in_flight += 1
+        if frames:
+            self.c.write_frames(frames)
 
     def _send(self, job, now, why=""):
+        self.c.write_frames([self._counted_sent(job, now, why)])
+
+    def _counted_sent(self, job, now, why=""):
+        """``job`` counted as sent now; its SOLVE and what it is, ``(frame, what)``, for the
+        caller to write."""
         if job.seq is None:
             job.seq = self.c.ledger.take()
             job.frame = job.encode(job.seq)
@@ -300,9 +323,9 @@ class Pipeline:
         job.last_sent = now
         if job.sends > 1:
             self.c.resends += 1
-        self.c._write(job.frame, f"{job.label}{': ' + why if why else ''}")
         if job.limit_at is None and self.time_limit is not None:
             job.limit_at = now + self.time_limit
+        return job.frame, f"{job.label}{': ' + why if why else ''}"
 
     def _make_head(self, head, now):
         """``head`` became the oldest in flight: its search is waited for from now."""

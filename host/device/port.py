@@ -59,8 +59,8 @@ def _port_message(port, error):
 
 
 def port_errors():
-    """What pyserial raises when the port goes away (termios.error, e.g. from tcdrain
-    on a pty whose other side has closed, is no OSError)."""
+    """What pyserial raises when the port goes away (termios.error, from a terminal call
+    such as setting the rate on a pty whose other side has closed, is no OSError)."""
     import serial
     errors = (serial.SerialException, OSError)
     try:

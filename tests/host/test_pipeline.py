@@ -66,6 +66,26 @@ def test_the_queue_is_kept_full_and_answers_come_in_input_order():
     assert device.searches == len(NAMES)
 
 
+def test_the_solves_that_go_out_together_go_in_one_write_that_waits_for_nothing():
+    """The first SOLVEs (as many as the queue holds) go out in one write, and so do those
+    whose places the answers read together freed (a host slower than the board: it takes
+    10 ms over each answer here); no write waits for its bytes to leave the port."""
+    connection, device, clock = on_clock(delay=0.0001)
+    writes, write = [], device.write
+    device.write = lambda data: writes.append(len(P.FrameDecoder().feed(data))) or write(data)
+    device.flush = lambda: pytest.fail("a write waited for its bytes to leave the port")
+    names = NAMES * 4
+    outcomes = []
+    for pair in checked_stream(solve_stream)([(name, load(name)[0]) for name in names],
+                                             opener=lambda: connection, unique=True):
+        outcomes.append(pair)
+        clock.sleep(0.01)
+    assert_right(outcomes, names)
+    assert writes[0] == device.queue_depth < len(names)
+    assert sum(writes) == len(names) == len(solves(device))  # none sent again
+    assert max(writes[1:]) > 1  # places freed together, filled together
+
+
 def test_plain_solving_asks_for_no_counters_and_gets_none():
     connection, device, _ = on_clock()
     outcomes = stream(connection, NAMES[:3], unique=True, counters=False)

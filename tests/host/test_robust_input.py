@@ -143,13 +143,13 @@ def test_malformed_input(monkeypatch, files, argv, stdin, code, message):
 def test_unreadable_directory(monkeypatch, tmp_path):
     """A directory that cannot be listed (as root, chmod cannot make one: simulated)."""
     (tmp_path / "a.txt").write_text("3.\n..\n")
-    real = pathlib.Path.iterdir
+    real = os.scandir
 
-    def iterdir(self):
-        if self == tmp_path:
+    def scandir(path):
+        if pathlib.Path(path) == tmp_path:
             raise PermissionError(13, "Permission denied")
-        return real(self)
-    monkeypatch.setattr(pathlib.Path, "iterdir", iterdir)
+        return real(path)
+    monkeypatch.setattr(os, "scandir", scandir)
     code, _, err = run_main(["-e", "model", tmp_path])
     assert code == ExitCode.INPUT
     assert "cannot read the directory: Permission denied" in one_line(err)
