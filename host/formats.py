@@ -653,7 +653,8 @@ def _expand(spec, stdin):
                 names = sorted(entry.name for entry in entries
                                if entry.name.endswith(".txt") and len(entry.name) > 4
                                and entry.is_file())
-            files = [Path(spec, name) for name in names]
+            folder = str(Path(spec))   # as Path writes it ("./d/" is "d")
+            files = [(os.path.join(folder, name), name[:-len(".txt")]) for name in names]
         except OSError as error:
             def unreadable(error=error):
                 raise PuzzleError(f"cannot read the directory: {error.strerror or error}",
@@ -663,8 +664,9 @@ def _expand(spec, stdin):
             def empty():
                 raise PuzzleError("no *.txt puzzle files in this directory", source=spec)
             return [(spec, empty)]
-        return [(str(p), lambda p=p: parse_puzzles(_read_file(p), source=str(p), name=p.stem))
-                for p in files]
+        return [(path, lambda path=path, stem=stem: parse_puzzles(_read_file(path), source=path,
+                                                                  name=stem))
+                for path, stem in files]
     if os.path.exists(spec):
         if spec.endswith(".sol"):
             def solution():
