@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import HANG_SECONDS
+
 REPO = Path(__file__).resolve().parent.parent
 #: seconds before a step (pip, a venv, the console command) is taken to hang: a bound only;
 #: with both cores busy making a venv alone took over two minutes
@@ -136,6 +138,6 @@ def test_console_command_from_the_wheel_solves_on_the_virtual_board(installed, t
     """The firmware sources and the harness travel in the wheel and build in a cache."""
     puzzle = tmp_path / "puzzle.txt"
     puzzle.write_text((REPO / "examples" / "loopy_7x7.txt").read_text())
-    run = _command(installed, "--engine", "board", "puzzle.txt", cwd=tmp_path, timeout=900)
+    run = _command(installed, "--engine", "board", "puzzle.txt", cwd=tmp_path, timeout=HANG_SECONDS)
     assert run.returncode == 0, run.stderr
     assert "solved" in run.stdout

@@ -11,6 +11,7 @@ import pytest
 
 from slitherlink.boards import board_support, evidence
 from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S, default_target, mhz
+from tests.conftest import HANG_SECONDS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -67,7 +68,7 @@ def test_the_build_refuses_at_once_with_exit_2(tmp_path):
     out = tmp_path / "arty"
     r = subprocess.run([sys.executable, "-m", "slitherlink.boards.build", "--rows", "2",
                         "--cols", "2", "--build-dir", str(out)],
-                       capture_output=True, text=True, cwd=REPO, timeout=120)
+                       capture_output=True, text=True, cwd=REPO, timeout=HANG_SECONDS)
     assert r.returncode == 2, r.stderr
     assert r.stderr.count("\n") == 1 and "no evidence for an Arty clock" in r.stderr
     assert not out.exists()
@@ -80,7 +81,7 @@ def test_the_build_refuses_a_clock_above_the_evidence(tmp_path):
     assert above > fmax
     r = subprocess.run([sys.executable, "-m", "slitherlink.boards.build", "--clock",
                         f"{above / 1e6:g}", "--build-dir", str(tmp_path / "arty")],
-                       capture_output=True, text=True, cwd=REPO, timeout=120)
+                       capture_output=True, text=True, cwd=REPO, timeout=HANG_SECONDS)
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert f"above the {fmax / 1e6:.2f} MHz" in r.stderr
 
@@ -164,20 +165,20 @@ def test_the_command_adds_summaries_and_rewrites_the_table(tmp_path):
     summary.write_text(json.dumps(ecp5_summary(DEFAULT_TARGET, 38.48)))
     command = [sys.executable, "-m", "slitherlink.boards.evidence", "--evidence", str(store),
                "--docs", str(docs)]
-    r = subprocess.run([*command, "--check"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([*command, "--check"], capture_output=True, text=True, timeout=HANG_SECONDS)
     assert r.returncode == 1 and "not current" in r.stderr
     r = subprocess.run([*command, "--add", str(summary)], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=HANG_SECONDS)
     assert r.returncode == 0, r.stderr
     (record,) = evidence.load(store)
     assert record["ulx3s"]["fmax_mhz"] == 38.48
     text = docs.read_text()
     assert "old" not in text and "**38.48 MHz**" in text and text.endswith("\nmore text\n")
-    r = subprocess.run([*command, "--check"], capture_output=True, text=True, timeout=120)
+    r = subprocess.run([*command, "--check"], capture_output=True, text=True, timeout=HANG_SECONDS)
     assert r.returncode == 0, r.stderr
     summary.write_text("{}")
     r = subprocess.run([*command, "--add", str(summary)], capture_output=True, text=True,
-                       timeout=120)
+                       timeout=HANG_SECONDS)
     assert r.returncode == 1 and r.stderr.count("\n") == 1 and str(summary) in r.stderr
 
 

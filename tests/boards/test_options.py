@@ -12,6 +12,7 @@ from slitherlink.boards.build import FIXTURES
 from slitherlink.boards.options import add_target_options, target_from_args
 from slitherlink.spec.target import DEFAULT_TARGET, default_target
 from slitherlink.spec.uart import FAST_BAUD
+from tests.conftest import HANG_SECONDS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -100,7 +101,7 @@ def test_soc_verilog_takes_the_same_options():
     """boards.verilog refuses what make bitstream refuses, with one line (and no fixtures)."""
     run = lambda *argv: subprocess.run(  # noqa: E731
         [sys.executable, "-m", "slitherlink.boards.verilog", *argv, "--out", "/dev/null"],
-        capture_output=True, text=True, cwd=REPO, timeout=120)
+        capture_output=True, text=True, cwd=REPO, timeout=HANG_SECONDS)
     r = run("--core", "soc", "--band", "2")
     assert r.returncode == 1 and r.stderr.count("\n") == 1
     assert "--band is for the cores with the deduction engine" in r.stderr

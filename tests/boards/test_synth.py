@@ -9,6 +9,7 @@ from pathlib import Path
 from slitherlink.boards import reports
 from slitherlink.boards.synth import BlockResult, Synthesis, markdown_table
 from slitherlink.spec.target import ARTY
+from tests.conftest import HANG_SECONDS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -53,7 +54,7 @@ def test_a_failed_block_is_a_row():
 def test_bad_size_is_one_line():
     for bad in ("10by10", "0x5", "65x2"):
         result = subprocess.run([sys.executable, "-m", "slitherlink.boards.synth", "--sizes", bad],
-                                capture_output=True, text=True, cwd=REPO, timeout=120)
+                                capture_output=True, text=True, cwd=REPO, timeout=HANG_SECONDS)
         assert result.returncode == 2
         assert result.stderr.startswith("error: ") and result.stderr.count("\n") == 1, \
             result.stderr
@@ -61,5 +62,6 @@ def test_bad_size_is_one_line():
 
 def test_unknown_block_is_refused():
     result = subprocess.run([sys.executable, "-m", "slitherlink.boards.synth", "--block",
-                             "nonesuch"], capture_output=True, text=True, cwd=REPO, timeout=120)
+                             "nonesuch"], capture_output=True, text=True, cwd=REPO,
+                            timeout=HANG_SECONDS)
     assert result.returncode == 2 and "invalid choice: 'nonesuch'" in result.stderr

@@ -27,7 +27,7 @@ from slitherlink.host.puzzle import Puzzle, transpose_colouring
 from slitherlink.host.result import Status
 from slitherlink.model.band import band_solve
 from slitherlink.model.paper import search
-from tests.conftest import PUZZLES, REPO, load
+from tests.conftest import HANG_SECONDS, PUZZLES, REPO, load
 from tests.host.clock import Clock
 from tests.host.forgetful import Forgetful
 
@@ -606,7 +606,7 @@ def test_cli_with_port(serve):
     puzzle_file = PUZZLES / "janko_0002.txt"
     run = subprocess.run([sys.executable, str(REPO / "host" / "solve.py"), "--port", port,
                           "--unique", str(puzzle_file)],
-                         capture_output=True, text=True, timeout=60,
+                         capture_output=True, text=True, timeout=HANG_SECONDS,
                          env={**os.environ, "PYTHONPATH": str(REPO)})
     assert run.returncode == 0, run.stderr
     assert "solved, unique" in run.stdout
@@ -622,7 +622,7 @@ def test_cli_exit_code_for_missing_port():
     run = subprocess.run([sys.executable, str(REPO / "host" / "solve.py"), "--port",
                           "/dev/ttyUSB_does_not_exist_42",
                           str(PUZZLES / "janko_0002.txt")],
-                         capture_output=True, text=True, timeout=60)
+                         capture_output=True, text=True, timeout=HANG_SECONDS)
     assert run.returncode == 8, run.stderr
     assert "does not exist" in run.stderr
     assert "Traceback" not in run.stderr

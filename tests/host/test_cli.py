@@ -24,7 +24,7 @@ from slitherlink.host.cli import EXIT_CODES, ExitCode, exit_code_for, main
 from slitherlink.host.formats import format_loopy, format_puzzlink, load_puzzle
 from slitherlink.host.puzzle import parse_colouring, parse_plain
 from slitherlink.host.result import Result, Status
-from tests.conftest import PUZZLES, REPO
+from tests.conftest import HANG_SECONDS, PUZZLES, REPO
 
 SOLVE = REPO / "host" / "solve.py"
 VENV_PYTHON = REPO / ".venv" / "bin" / "python"
@@ -36,7 +36,7 @@ def run_script(*args, python=PYTHON, stdin=None):
     """host/solve.py in a subprocess, from the repository root."""
     command = [python, str(SOLVE)] if python else [str(SOLVE)]
     return subprocess.run(command + [str(a) for a in args], cwd=REPO, capture_output=True,
-                          text=True, input=stdin, timeout=60)
+                          text=True, input=stdin, timeout=HANG_SECONDS)
 
 
 def run_main(*args, stdin=None):

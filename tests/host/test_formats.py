@@ -19,7 +19,7 @@ from slitherlink.host.formats import (detect_format, format_loopy, format_puzzli
                           load_puzzle, load_puzzles, parse_loopy, parse_puzzle,
                           parse_puzzles, parse_puzzlink, read_puzzles, write_puzzle)
 from slitherlink.host.puzzle import Puzzle, PuzzleError, format_plain, parse_plain
-from tests.conftest import PUZZLES, REPO
+from tests.conftest import HANG_SECONDS, PUZZLES, REPO
 
 EXAMPLES = [REPO / "examples" / "loopy_7x7.txt", REPO / "examples" / "loopy_10x10.txt"]
 PZPR = sorted(PUZZLES.glob("pzpr_*.txt"))
@@ -107,7 +107,7 @@ def test_sgt_loopy_generated_ids_match_the_corpus(seed):
     assert sources
     count = next(iter(sources.values()))[0]
     out = subprocess.run([SGT_LOOPY, "--generate", str(count), seed], capture_output=True,
-                         text=True, timeout=60, check=True).stdout.split()
+                         text=True, timeout=HANG_SECONDS, check=True).stdout.split()
     assert len(out) == count
     for number, (_, grid) in sources.items():
         assert parse_loopy(out[number - 1]).clues == grid.clues

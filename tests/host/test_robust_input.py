@@ -17,7 +17,7 @@ from slitherlink.host import formats
 from slitherlink.host.cli import main
 from slitherlink.host.errors import ExitCode
 from slitherlink.host.puzzle import MAX_SIDE
-from tests.conftest import PUZZLES, REPO
+from tests.conftest import HANG_SECONDS, PUZZLES, REPO
 
 SOLVE = REPO / "host" / "solve.py"
 PYTHON = str(REPO / ".venv" / "bin" / "python") if (REPO / ".venv").exists() else sys.executable
@@ -189,8 +189,8 @@ def test_script_gives_one_line(args, shell_redirect, code, message):
     command = f"exec '{PYTHON}' '{SOLVE}' -e model {quoted} {shell_redirect}"
     if "-e" in args:
         command = f"exec '{PYTHON}' '{SOLVE}' {quoted} {shell_redirect}"
-    run = subprocess.run(["sh", "-c", command], capture_output=True, text=True, timeout=60,
-                         stdin=subprocess.DEVNULL)
+    run = subprocess.run(["sh", "-c", command], capture_output=True, text=True,
+                         timeout=HANG_SECONDS, stdin=subprocess.DEVNULL)
     assert run.returncode == code, run.stderr
     assert "Traceback" not in run.stderr
     assert run.stderr.count("\n") == 1 and message in run.stderr

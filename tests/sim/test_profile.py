@@ -10,6 +10,7 @@ import pytest
 from slitherlink.boards.design import firmware_image
 from slitherlink.sim.vboard import VirtualBoard, build_design
 from slitherlink.sim.vboard import profile
+from tests.conftest import HANG_SECONDS
 from tests.sim import builds
 
 
@@ -67,6 +68,6 @@ def test_a_stamp_interval_is_counted_cycle_for_cycle(tmp_path, elf):
 def test_a_plain_build_refuses_to_profile():
     build = build_design("soc", quiet=True)
     run = subprocess.run([str(build.path), "--profile", "x"], capture_output=True, text=True,
-                         timeout=60)
+                         timeout=HANG_SECONDS)
     assert run.returncode == 2
     assert "cannot profile" in run.stderr

@@ -19,6 +19,7 @@ from slitherlink.spec import combinations, generate, protocol
 from slitherlink.spec import uart as board
 from slitherlink.spec import registers as regmap
 from slitherlink.spec.registers import ACCEL_REGISTERS, MEMORY_MAP, c_header, markdown
+from tests.conftest import HANG_SECONDS
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -208,7 +209,7 @@ def test_headers_compile(tmp_path):
     result = subprocess.run([sys.executable, "-m", "ziglang", "cc", "-target",
                              "riscv32-freestanding-none", "-c", "-o", "t.o", "-Wall", "-Werror",
                              "-ffreestanding", str(src)], capture_output=True, text=True,
-                            cwd=tmp_path, timeout=300)
+                            cwd=tmp_path, timeout=HANG_SECONDS)
     assert result.returncode == 0, result.stderr
 
 
