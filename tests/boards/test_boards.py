@@ -42,9 +42,9 @@ def clean_env(tmp_path, **extra):
     return env
 
 
-def run_module(module, *args, env, timeout=HANG_SECONDS):
+def run_module(module, *args, env):
     return subprocess.run([sys.executable, "-m", module, *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=timeout)
+                          capture_output=True, text=True, timeout=HANG_SECONDS)
 
 
 def script(path, text):
@@ -181,7 +181,7 @@ def test_nextpnr_ecp5_report():
 ])
 def test_build_user_errors_are_one_line(tmp_path, args, message):
     r = run_module("slitherlink.boards.build", "--build-dir", str(tmp_path / "b"), *args,
-                   env=clean_env(tmp_path), timeout=HANG_SECONDS)
+                   env=clean_env(tmp_path))
     assert r.returncode == 1
     assert message in r.stderr
     assert "Traceback" not in r.stderr and len(r.stderr.strip().splitlines()) == 1
@@ -410,7 +410,7 @@ def test_a_ulx3s_build_places_again_with_the_next_seed_while_timing_is_not_met()
 
 def test_program_without_a_bitstream(tmp_path):
     r = run_module("slitherlink.boards.program", "--board", "arty", "--build-dir", str(tmp_path),
-                   env=clean_env(tmp_path), timeout=HANG_SECONDS)
+                   env=clean_env(tmp_path))
     assert r.returncode == 1
     assert "no bitstream" in r.stderr and "make bitstream BOARD=arty" in r.stderr
     assert "Traceback" not in r.stderr
@@ -419,8 +419,7 @@ def test_program_without_a_bitstream(tmp_path):
 def test_program_without_openfpgaloader(tmp_path):
     (tmp_path / "top.bit").write_bytes(b"bits")
     r = run_module("slitherlink.boards.program", "--board", "ulx3s", "--build-dir", str(tmp_path),
-                   env=clean_env(tmp_path, OPENFPGALOADER="/nonexistent/openFPGALoader"),
-                   timeout=HANG_SECONDS)
+                   env=clean_env(tmp_path, OPENFPGALOADER="/nonexistent/openFPGALoader"))
     assert r.returncode == 1
     assert "sudo apt-get install openfpgaloader" in r.stderr
     assert "Traceback" not in r.stderr
@@ -431,7 +430,7 @@ def test_program_calls_openfpgaloader_with_the_board_cable(tmp_path, board):
     (tmp_path / "top.bit").write_bytes(b"bits")
     loader = script(tmp_path / "openFPGALoader", f'echo "$@" > {tmp_path}/args\n')
     r = run_module("slitherlink.boards.program", "--board", board, "--build-dir", str(tmp_path),
-                   env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=HANG_SECONDS)
+                   env=clean_env(tmp_path, OPENFPGALOADER=str(loader)))
     assert r.returncode == 0, r.stderr
     assert (tmp_path / "args").read_text().split() == ["-b", board, str(tmp_path / "top.bit")]
 
@@ -441,7 +440,7 @@ def test_program_reports_a_missing_board(tmp_path):
     loader = script(tmp_path / "openFPGALoader",
                     'echo "unable to open ftdi device: -3 (device not found)"; exit 1\n')
     r = run_module("slitherlink.boards.program", "--board", "arty", "--build-dir", str(tmp_path),
-                   env=clean_env(tmp_path, OPENFPGALOADER=str(loader)), timeout=HANG_SECONDS)
+                   env=clean_env(tmp_path, OPENFPGALOADER=str(loader)))
     assert r.returncode == 1
     assert "no Digilent Arty A7-35T found" in r.stderr
 
@@ -450,7 +449,7 @@ def test_program_with_only_a_build_tree_says_where_to_build(tmp_path):
     (tmp_path / "vivado").mkdir()
     (tmp_path / "vivado" / "build_top.sh").write_text("")
     r = run_module("slitherlink.boards.program", "--board", "arty", "--build-dir", str(tmp_path),
-                   env=clean_env(tmp_path), timeout=HANG_SECONDS)
+                   env=clean_env(tmp_path))
     assert r.returncode == 1
     assert f"cd {tmp_path}/vivado && sh build_top.sh" in r.stderr and "BITSTREAM=" in r.stderr
 
