@@ -490,8 +490,10 @@ def rerender(args, log):
         modes = [BY_NAME[name] for name in meta["modes"]]
     except (OSError, ValueError, KeyError, TypeError) as error:
         raise UsageError(f"cannot read the results {args.from_json}: {error}") from None
-    if args.fmax is not None:
+    if args.fmax is not None:   # the run's builds, not this command's defaults
         args.core = meta.get("core")
+        args.band = meta.get("band", args.band)
+        args.label_network = meta.get("label_network", args.label_network)
         meta["fmax_mhz"] = resolve_fmax(args.fmax, parse_classes(",".join(meta["classes"])),
                                         args)
     for mode in modes:

@@ -11,6 +11,7 @@ sample, the docs' blocks and the pool of boards without a board.
 import csv
 import json
 import statistics
+from dataclasses import replace
 
 import pytest
 
@@ -308,6 +309,18 @@ def test_smoke_both_modes_on_the_virtual_board(tmp_path, capsys):
     def head(md):   # the deduce hardware table's: the build's Fmax a column of its own
         return next(line for line in md.splitlines() if line.startswith("| class (build) | s"))
     assert head(text).count("|") == head(markdown).count("|") - 1
+    # read again at the evidence: the Fmax of the run's own builds (its core, band and
+    # label network), not of this command's defaults
+    data["core"], data["label_network"] = "soc-deduce", "fast"
+    other = tmp_path / "other.json"
+    other.write_text(json.dumps(data))
+    assert H.main(["--from-json", str(other), "--fmax", "evidence", "--out",
+                   str(tmp_path / "other"), "--no-plot"]) == 0
+    deduce_only = evidence.find(replace(H.DEFAULT_TARGET, paper=False, label_network="fast"),
+                                evidence.load())[ULX3S.name]["fmax_mhz"]
+    assert deduce_only != fmax
+    again = json.loads((tmp_path / "other" / "hardware-latest.json").read_text())
+    assert again["fmax_mhz"] == {"10x10": deduce_only}
     # a counter that differs from the golden model's is caught (exit status 1)
     data["records"]["deduce"][0]["sweeps"] += 1
     bad = tmp_path / "bad.json"
