@@ -11,7 +11,6 @@ sample, the docs' blocks and the pool of boards without a board.
 import csv
 import json
 import statistics
-from dataclasses import replace
 
 import pytest
 
@@ -316,7 +315,7 @@ def test_smoke_both_modes_on_the_virtual_board(tmp_path, capsys):
     other.write_text(json.dumps(data))
     assert H.main(["--from-json", str(other), "--fmax", "evidence", "--out",
                    str(tmp_path / "other"), "--no-plot"]) == 0
-    deduce_only = evidence.find(replace(H.DEFAULT_TARGET, paper=False, label_network="fast"),
+    deduce_only = evidence.find(H.DEFAULT_TARGET.replace(paper=False, label_network="fast"),
                                 evidence.load())[ULX3S.name]["fmax_mhz"]
     assert deduce_only != fmax
     again = json.loads((tmp_path / "other" / "hardware-latest.json").read_text())
