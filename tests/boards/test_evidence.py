@@ -193,3 +193,68 @@ def test_the_uart_clock_bounds_the_design_clock_with_the_same_margin():
     assert evidence.board_clock("arty", record) == 38_000_000
     assert evidence.board_clock("ulx3s", record) <= 38e6 / 1.05
     assert "UART clock 76.00 MHz" in evidence.table([record])
+
+
+# --- the builds the docs show ----------------------------------------------------------------
+
+#: the pages whose commands a user copies
+COMMAND_PAGES = ("README.md", "docs/boards.md", "docs/deduce.md", "docs/soc.md", "docs/host.md")
+
+
+def _documented_builds():
+    """``{command: page}`` of every ``make bitstream ...`` and ``python -m
+    slitherlink.boards.build ...`` the pages show (in a code block or in backticks), but
+    for a synopsis (``--board arty|ulx3s``)."""
+    import re
+    pattern = re.compile(r"(make bitstream(?:[ \t]+[A-Z_]+=[^\s`#]+)*|python -m "
+                         r"slitherlink\.boards\.build(?:[ \t]+[^\s`#]+)*)")
+    commands = {}
+    for page in COMMAND_PAGES:
+        for line in (REPO / page).read_text().splitlines():
+            for command in pattern.findall(line):
+                if "|" not in command:
+                    commands.setdefault(" ".join(command.split()), page)
+    return commands
+
+
+def _build_options(command):
+    """The options of ``boards.build`` that ``command`` runs with, as make passes them
+    (``make -n``: the Makefile says how its variables become options)."""
+    if command.startswith("python"):
+        return command.split()[3:]
+    variables = command.split()[2:]
+    r = subprocess.run(["make", "-s", "-n", "-C", str(REPO), "bitstream", *variables],
+                       capture_output=True, text=True, timeout=HANG_SECONDS)
+    assert r.returncode == 0, r.stderr
+    (line,) = [x for x in r.stdout.splitlines() if "-m slitherlink.boards.build" in x]
+    return line.split("-m slitherlink.boards.build", 1)[1].split()
+
+
+def test_every_build_the_docs_show_has_a_clock_its_evidence_supports():
+    """What a user copies from the pages builds: a build given no clock takes the one its
+    evidence supports (boards/options.py), so each must have ECP5 evidence (else the Arty
+    refuses it, and the ULX3S tries the default build's clock), unless the command forces
+    the clock or names one."""
+    import argparse
+    from slitherlink.boards.options import add_target_options, target_from_args
+    records, checked, refused = evidence.load(), [], []
+    for command, page in _documented_builds().items():
+        options = _build_options(command)
+        if any(o in options for o in ("--clock", "--force-clock")):
+            continue
+        parser = argparse.ArgumentParser()
+        add_target_options(parser, fixtures=("accelerator", "loopback"))
+        args, _ = parser.parse_known_args(options)
+        target, fixture = target_from_args(args)
+        if fixture:
+            continue
+        checked.append(target.board)
+        try:
+            evidence.check_clock(target, records)
+            if not (evidence.find(target, records) or {}).get(ULX3S.name):
+                raise evidence.ClockUnsupported(f"no ECP5 evidence for {target}")
+        except evidence.ClockUnsupported as error:
+            refused.append(f"{page}: {command}: {error}")
+    # the default build, CORE=soc, the 36x20 build, the ULX3S's, ...
+    assert checked.count(ARTY.name) >= 3 and checked.count(ULX3S.name) >= 3, checked
+    assert not refused, "\n".join(refused)
