@@ -2,7 +2,9 @@
 same build), the boards' default clocks chosen from it, and the table of builds in
 docs/boards.md generated from the builds' summaries."""
 
+import argparse
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -10,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from slitherlink.boards import board_support, evidence
+from slitherlink.boards.options import add_target_options, target_from_args
 from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S, default_target, mhz
 from tests.conftest import HANG_SECONDS
 
@@ -205,7 +208,6 @@ def _documented_builds():
     """``{command: page}`` of every ``make bitstream ...`` and ``python -m
     slitherlink.boards.build ...`` the pages show (in a code block or in backticks), but
     for a synopsis (``--board arty|ulx3s``)."""
-    import re
     pattern = re.compile(r"(make bitstream(?:[ \t]+[A-Z_]+=[^\s`#]+)*|python -m "
                          r"slitherlink\.boards\.build(?:[ \t]+[^\s`#]+)*)")
     commands = {}
@@ -235,8 +237,6 @@ def test_every_build_the_docs_show_has_a_clock_its_evidence_supports():
     evidence supports (boards/options.py), so each must have ECP5 evidence (else the Arty
     refuses it, and the ULX3S tries the default build's clock), unless the command forces
     the clock or names one."""
-    import argparse
-    from slitherlink.boards.options import add_target_options, target_from_args
     records, checked, refused = evidence.load(), [], []
     for command, page in _documented_builds().items():
         options = _build_options(command)
