@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from slitherlink.boards import board_support, evidence
+from slitherlink.boards.build import FIXTURES
 from slitherlink.boards.options import add_target_options, target_from_args
 from slitherlink.spec.target import ARTY, DEFAULT_TARGET, ULX3S, default_target, mhz
 from tests.conftest import HANG_SECONDS
@@ -243,7 +244,7 @@ def test_every_build_the_docs_show_has_a_clock_its_evidence_supports():
         if any(o in options for o in ("--clock", "--force-clock")):
             continue
         parser = argparse.ArgumentParser()
-        add_target_options(parser, fixtures=("accelerator", "loopback"))
+        add_target_options(parser, fixtures=FIXTURES)
         args, _ = parser.parse_known_args(options)
         target, fixture = target_from_args(args)
         if fixture:
