@@ -23,8 +23,9 @@ The evidence is one record a build (:data:`EVIDENCE`, ``boards/evidence.json``):
 asked clock and the nextpnr options, and the XC7A35T's utilisation (yosys) when known.
 ``python -m slitherlink.boards.evidence --add build/ulx3s/summary.json`` adds a build's
 ``summary.json`` (either board; the latest measurement of a build replaces the one before)
-and rewrites the table of builds in docs/boards.md (:func:`table`); ``--check`` says
-whether that table is current.
+and rewrites the table of builds in docs/boards.md (:func:`table`) and the README's
+paragraph on the default build (:func:`default_build`); ``--check`` says whether both are
+current.
 """
 
 import argparse
@@ -33,12 +34,13 @@ import sys
 from pathlib import Path
 
 from slitherlink.paths import checkout
-from slitherlink.spec.target import (ARTY, BOARDS, CORES, ULX3S, Target, default_target,
-                                     mhz)
-from slitherlink.spec.uart import LINE_DOMAIN
+from slitherlink.spec.target import (ARTY, BOARDS, CORES, DEFAULT_TARGET, PAPER_CLOCK_HZ,
+                                     ULX3S, Target, default_target, mhz)
+from slitherlink.spec.uart import LINE_DOMAIN, UART_CLOCK_RATIO
 
 __all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock",
-           "supported_clock", "check_clock", "add", "default_clocks", "table", "with_table", "main"]
+           "supported_clock", "check_clock", "add", "default_clocks", "table", "with_table", "default_build",
+           "with_default_build", "main"]
 
 #: The evidence, one record a build.
 EVIDENCE = Path(__file__).with_name("evidence.json")
@@ -50,6 +52,10 @@ MARGIN = {ARTY.name: 1.0, ULX3S.name: 1.05}
 BEGIN = ("<!-- the table of builds: generated from boards/evidence.json by "
          "python -m slitherlink.boards.evidence; do not edit -->")
 END = "<!-- end of the table of builds -->"
+#: The marks around the generated paragraph on the default build in README.md.
+README_BEGIN = ("<!-- the default build: generated from boards/evidence.json by "
+                "python -m slitherlink.boards.evidence; do not edit -->")
+README_END = "<!-- end of the default build -->"
 
 
 class ClockUnsupported(Exception):
@@ -261,21 +267,90 @@ def with_table(text, records):
             + text[end:])
 
 
+def _engines(core):
+    paper, deduce = CORES[core]
+    return "both engines" if paper and deduce else \
+        "the deduction engine alone" if deduce else "the paper's accelerator alone"
+
+
+def default_build(records):
+    """The README's paragraph on the default build (Markdown): what it carries, its
+    XC7A35T utilisation, its clock on each board and the ECP5 evidence of that clock."""
+    target = DEFAULT_TARGET
+    record = find(target, records) or key(target)
+    core = next(name for name, engines in CORES.items()
+                if engines == (target.paper, target.deduce))
+    engine = (f", the deduction engine at band {target.band} with the "
+              f"{target.label_network} label network," if target.deduce else "")
+    text = [f"**The default build** (what `make bitstream` builds for the {ARTY.title}, "
+            f"and exactly what the virtual board simulates) is `{core}`: {_engines(core)}"
+            f"{engine} for grids up to {target.max_rows}x{target.max_cols}."]
+    arty, ecp5 = record.get(ARTY.name), record.get(ULX3S.name)
+    if arty:
+        text.append(f"It takes {arty['LUT']:,} LUTs of the XC7A35T, "
+                    f"{100 * arty['LUT'] / ARTY.capacity['LUT']:.1f} % ({arty['FF']:,} FFs, "
+                    f"{arty['BRAM36']:g} RAMB36; yosys `synth_xilinx` at {_commit(arty)}).")
+    if ecp5:
+        ulx3s = find(default_target(ULX3S.name), records)
+        same = ulx3s is not None and key(default_target(ULX3S.name)) == key(target)
+        ulx3s_clock = (f"; the ULX3S's build of it runs at {mhz(ULX3S.clock_hz)} MHz, "
+                       f"{100 * (MARGIN[ULX3S.name] - 1):g} % below" if same else "")
+        paper = ("" if ecp5["fmax_mhz"] * 1e6 >= PAPER_CLOCK_HZ else
+                 f" The paper's {mhz(PAPER_CLOCK_HZ)} MHz is not reached by this build.")
+        text.append(f"No Artix-7 place-and-route runs here, so its clock comes from the "
+                    f"ECP5: the same build routes at **{ecp5['fmax_mhz']:.2f} MHz** on the "
+                    f"{ULX3S.title} (nextpnr-ecp5, seed {ecp5['seed']}, at {_commit(ecp5)}), "
+                    f"and the Arty's build runs at **{mhz(ARTY.clock_hz)} MHz**, no faster "
+                    f"(`make bitstream` refuses a faster Arty clock unless forced)"
+                    f"{ulx3s_clock}.{paper}")
+    else:
+        text.append("It has no ECP5 post-route Fmax yet, so its Arty clock has no evidence.")
+    ratio = {2: "twice"}.get(UART_CLOCK_RATIO, f"{UART_CLOCK_RATIO} times")
+    text.append(f"The UART's line side runs at {ratio} the design clock. Every build's "
+                f"figures: [docs/boards.md](docs/boards.md).")
+    return _wrapped(" ".join(text))
+
+
+def _wrapped(text, width=90):
+    """``text`` as lines of at most ``width`` characters (a word longer stays whole)."""
+    lines, line = [], ""
+    for word in text.split():
+        if line and len(line) + 1 + len(word) > width:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return "\n".join(lines + [line]) + "\n"
+
+
+def with_default_build(text, records):
+    """``text`` (README.md) with :func:`default_build` between its marks; ValueError when
+    the marks are missing."""
+    start, end = text.find(README_BEGIN), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError("README.md has no marks for the paragraph on the default build")
+    return text[:start + len(README_BEGIN)] + "\n" + default_build(records) + text[end:]
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(
         prog="python -m slitherlink.boards.evidence",
-        description="The builds' evidence (boards/evidence.json) and the table of builds in "
-                    "docs/boards.md.")
+        description="The builds' evidence (boards/evidence.json), the table of builds in "
+                    "docs/boards.md and the README's paragraph on the default build.")
     parser.add_argument("--add", nargs="+", default=[], metavar="SUMMARY",
                         help="summary.json files of boards.build to add (ULX3S: the ECP5's "
                              "utilisation and Fmax; Arty: the XC7A35T's utilisation)")
     parser.add_argument("--check", action="store_true",
-                        help="exit 1 if the table in docs/boards.md is not current")
+                        help="exit 1 if the table in docs/boards.md or the README's paragraph "
+                             "on the default build is not current")
     parser.add_argument("--evidence", type=Path, default=EVIDENCE, help=argparse.SUPPRESS)
     root = checkout()
     parser.add_argument("--docs", type=Path, help=argparse.SUPPRESS,
                         default=root / "docs" / "boards.md" if root else None)
+    parser.add_argument("--readme", type=Path, help=argparse.SUPPRESS,
+                        default=root / "README.md" if root else None)
     args = parser.parse_args(argv)
+    pages = []   # (path, its text, its text made current, what it is)
     try:
         records = load(args.evidence)
         for path in args.add:
@@ -284,23 +359,28 @@ def main(argv=None):
                 records = add(records, summary)
             except (KeyError, TypeError, ValueError) as error:
                 raise ValueError(f"{path}: {error}") from None
-        docs = args.docs.read_text() if args.docs else None
-        current = with_table(docs, records) if docs is not None else None
+        for path, regenerate, what in ((args.docs, with_table, "the table of builds"),
+                                       (args.readme, with_default_build,
+                                        "the paragraph on the default build")):
+            if path is not None:
+                text = path.read_text()
+                pages.append((path, text, regenerate(text, records), what))
     except (OSError, ValueError) as error:
         print(f"boards.evidence: error: {error}", file=sys.stderr)
         return 1
+    stale = [(path, what) for path, text, current, what in pages if current != text]
     if args.check:
-        if current != docs:
-            print(f"boards.evidence: the table of builds in {args.docs} is not current: run "
+        for path, what in stale:
+            print(f"boards.evidence: {what} in {path} is not current: run "
                   f"python -m slitherlink.boards.evidence", file=sys.stderr)
-            return 1
-        return 0
+        return 1 if stale else 0
     if args.add:
         save(records, args.evidence)
         print(f"boards.evidence: {len(args.add)} build(s) added to {args.evidence}")
-    if current is not None and current != docs:
-        args.docs.write_text(current)
-        print(f"boards.evidence: wrote the table of builds in {args.docs}")
+    for path, _, current, what in pages:
+        if (path, what) in stale:
+            path.write_text(current)
+            print(f"boards.evidence: wrote {what} in {path}")
     return 0
 
 

@@ -5,7 +5,8 @@
 #   make bitstream BOARD=ulx3s     ULX3S-85F (ECP5): a real bitstream with the open flow
 #   make program [BOARD=ulx3s]     load it with openFPGALoader (BITSTREAM=file.bit: another one)
 #   make evidence                  add build/ulx3s/summary.json (and build/arty/summary.json) to
-#                                  boards/evidence.json and rewrite docs/boards.md's table
+#                                  boards/evidence.json; rewrite docs/boards.md's table and the
+#                                  README's paragraph on the default build
 # The target (spec/target.py; what is not given is the board's default build), the same for
 # make bitstream and make soc-verilog: BOARD=arty|ulx3s, CORE=soc|soc-deduce|soc-both (and
 # for make bitstream the fixtures accelerator|loopback), ROWS=, COLS= (maximum grid), BAND=,
@@ -39,7 +40,7 @@ program: setup
 	$(PY) -m slitherlink.boards.program --board $(BOARD) $(if $(BUILD_DIR),--build-dir $(BUILD_DIR)) \
 		$(if $(BITSTREAM),--bitstream $(BITSTREAM))
 
-## evidence        add the builds' summary.json (SUMMARIES=, default build/*/summary.json) to boards/evidence.json; rewrite docs/boards.md's table
+## evidence        add the builds' summary.json (SUMMARIES=, default build/*/summary.json) to boards/evidence.json; rewrite docs/boards.md's table and the README's default build
 SUMMARIES ?= $(wildcard build/ulx3s/summary.json build/arty/summary.json)
 evidence: setup
 	$(PY) -m slitherlink.boards.evidence $(if $(SUMMARIES),--add $(SUMMARIES))

@@ -161,14 +161,40 @@ def test_the_docs_table_is_current():
         "docs/boards.md's table of builds is stale: run python -m slitherlink.boards.evidence"
 
 
+def test_the_readme_s_paragraph_on_the_default_build_is_current():
+    readme = (REPO / "README.md").read_text()
+    assert evidence.with_default_build(readme, evidence.load()) == readme, \
+        "README.md's paragraph on the default build is stale: run python -m " \
+        "slitherlink.boards.evidence"
+
+
+def test_the_readme_s_paragraph_says_what_the_evidence_holds():
+    """The default build's figures, from its record: its XC7A35T LUTs and share, its ECP5
+    Fmax, each board's clock; without ECP5 evidence it says so."""
+    arty = evidence.add([], arty_summary(DEFAULT_TARGET, luts=10_400))
+    text = " ".join(evidence.default_build(evidence.add(
+        arty, ecp5_summary(DEFAULT_TARGET, 61.3))).split())
+    assert "10,400 LUTs of the XC7A35T, 50.0 % (6,400 FFs, 11.5 RAMB36" in text
+    assert "def5678 + local changes" in text
+    assert "**61.30 MHz**" in text and f"**{mhz(ARTY.clock_hz)} MHz**" in text
+    assert "not reached" not in text   # above the paper's 50 MHz
+    text = " ".join(evidence.default_build(evidence.add(
+        arty, ecp5_summary(DEFAULT_TARGET, 45.0))).split())
+    assert "The paper's 50 MHz is not reached by this build." in text
+    text = " ".join(evidence.default_build([]).split())
+    assert "no ECP5 post-route Fmax yet" in text and "LUTs" not in text
+
+
 def test_the_command_adds_summaries_and_rewrites_the_table(tmp_path):
     store, docs = tmp_path / "evidence.json", tmp_path / "boards.md"
+    readme = tmp_path / "README.md"
     evidence.save([], store)
     docs.write_text(f"# Boards\n\n{evidence.BEGIN}\nold\n{evidence.END}\n\nmore text\n")
+    readme.write_text(f"# Read me\n{evidence.README_BEGIN}\nold\n{evidence.README_END}\nend\n")
     summary = tmp_path / "summary.json"
     summary.write_text(json.dumps(ecp5_summary(DEFAULT_TARGET, 38.48)))
     command = [sys.executable, "-m", "slitherlink.boards.evidence", "--evidence", str(store),
-               "--docs", str(docs)]
+               "--docs", str(docs), "--readme", str(readme)]
     r = subprocess.run([*command, "--check"], capture_output=True, text=True, timeout=HANG_SECONDS)
     assert r.returncode == 1 and "not current" in r.stderr
     r = subprocess.run([*command, "--add", str(summary)], capture_output=True, text=True,
@@ -178,6 +204,8 @@ def test_the_command_adds_summaries_and_rewrites_the_table(tmp_path):
     assert record["ulx3s"]["fmax_mhz"] == 38.48
     text = docs.read_text()
     assert "old" not in text and "**38.48 MHz**" in text and text.endswith("\nmore text\n")
+    text = readme.read_text()
+    assert "old" not in text and "**38.48 MHz**" in text and text.endswith("\nend\n")
     r = subprocess.run([*command, "--check"], capture_output=True, text=True, timeout=HANG_SECONDS)
     assert r.returncode == 0, r.stderr
     summary.write_text("{}")
