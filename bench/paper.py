@@ -1,9 +1,8 @@
 """The paper's published figures, for comparison with our measurements.
 
 Source: T. Miyauchi and K. Tanaka, "Solving Slitherlink with FPGA and SMT
-Solver", Journal of Information Processing 28 (2020), section 5
-(``../shared/seeds/004_b6e0facba2ddf3a1.txt``).  Every figure below is typed
-from that text with the table and row it comes from; nothing is derived
+Solver", Journal of Information Processing 28 (2020), section 5.  Every figure below is
+typed from that text with the table and row it comes from; nothing is derived
 except where a field says so (``cycles_at_50mhz`` = seconds x 50 MHz).
 
 Set-up of the paper's measurements (section 5):

@@ -1,7 +1,7 @@
 """The combination tables reproduce the paper's Tables 3, 4 and 6 (docs/design.md section 2).
 
-The ``PAPER_*`` tables below are transcribed from the paper
-(../shared/seeds/004_b6e0facba2ddf3a1.txt, section 3.3) as test oracles; they
+The ``PAPER_*`` tables below are transcribed from the paper (Miyauchi & Tanaka, "Solving
+Slitherlink with FPGA and SMT Solver", JIP 28, 2020, section 3.3) as test oracles; they
 are not used by the solver, which derives its tables from the rules in
 spec/combinations.py.
 """
