@@ -31,11 +31,12 @@ current.
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
 from slitherlink.paths import checkout
-from slitherlink.spec.target import (ARTY, BOARDS, CORES, DEFAULT_TARGET, PAPER_CLOCK_HZ,
-                                     ULX3S, Target, default_target, mhz)
+from slitherlink.spec.target import (ARTY, BOARDS, CORE_ENGINES, CORES, DEFAULT_TARGET,
+                                     PAPER_CLOCK_HZ, ULX3S, Target, default_target, mhz)
 from slitherlink.spec.uart import LINE_DOMAIN, UART_CLOCK_RATIO
 
 __all__ = ["EVIDENCE", "MARGIN", "ClockUnsupported", "load", "save", "find", "board_clock",
@@ -204,6 +205,12 @@ def _clock(board, record):
     return f"{mhz(clock)} MHz"
 
 
+def _bound(board):
+    """Where ``board``'s clock stands against the ECP5's Fmax (:data:`MARGIN`), in words."""
+    return (f"at least {100 * (MARGIN[board] - 1):g} % below" if MARGIN[board] > 1
+            else "at most")
+
+
 def default_clocks(records):
     """A line on each board's default clock and the evidence it comes from (Markdown)."""
     parts = []
@@ -212,10 +219,9 @@ def default_clocks(records):
         record = find(target, records)
         ecp5 = (record or {}).get(ULX3S.name)
         if ecp5:
-            bound = (f"at least {100 * (MARGIN[board.name] - 1):g} % below"
-                     if MARGIN[board.name] > 1 else "at most")
-            evidence = (f"{bound} the {ecp5['fmax_mhz']:.2f} MHz at which its default build, "
-                        f"{describe(record)}, routes on the ECP5 ({ecp5['commit']})")
+            evidence = (f"{_bound(board.name)} the {ecp5['fmax_mhz']:.2f} MHz at which its "
+                        f"default build, {describe(record)}, routes on the ECP5 "
+                        f"({ecp5['commit']})")
         else:
             evidence = f"no evidence for its default build, {describe(key(target))}"
         parts.append(f"{board.title} **{mhz(board.clock_hz)} MHz** ({evidence})")
@@ -267,23 +273,16 @@ def with_table(text, records):
             + text[end:])
 
 
-def _engines(core):
-    paper, deduce = CORES[core]
-    return "both engines" if paper and deduce else \
-        "the deduction engine alone" if deduce else "the paper's accelerator alone"
-
-
 def default_build(records):
     """The README's paragraph on the default build (Markdown): what it carries, its
     XC7A35T utilisation, its clock on each board and the ECP5 evidence of that clock."""
     target = DEFAULT_TARGET
     record = find(target, records) or key(target)
-    core = next(name for name, engines in CORES.items()
-                if engines == (target.paper, target.deduce))
     engine = (f", the deduction engine at band {target.band} with the "
               f"{target.label_network} label network," if target.deduce else "")
     text = [f"**The default build** (what `make bitstream` builds for the {ARTY.title}, "
-            f"and exactly what the virtual board simulates) is `{core}`: {_engines(core)}"
+            f"and exactly what the virtual board simulates) is `{target.core}`: "
+            f"{CORE_ENGINES[target.core]}"
             f"{engine} for grids up to {target.max_rows}x{target.max_cols}."]
     arty, ecp5 = record.get(ARTY.name), record.get(ULX3S.name)
     if arty:
@@ -294,8 +293,8 @@ def default_build(records):
         ulx3s_clock = ""
         if key(default_target(ULX3S.name)) == key(target) and \
                 ULX3S.clock_hz * MARGIN[ULX3S.name] <= ecp5["fmax_mhz"] * 1e6:
-            ulx3s_clock = (f"; the ULX3S's build of it runs at {mhz(ULX3S.clock_hz)} MHz, at "
-                           f"least {100 * (MARGIN[ULX3S.name] - 1):g} % below")
+            ulx3s_clock = (f"; the ULX3S's build of it runs at {mhz(ULX3S.clock_hz)} MHz, "
+                           f"{_bound(ULX3S.name)}")
         paper = ("" if ecp5["fmax_mhz"] * 1e6 >= PAPER_CLOCK_HZ else
                  f" The paper's {mhz(PAPER_CLOCK_HZ)} MHz is not reached by this build.")
         text.append(f"No Artix-7 place-and-route runs here, so its clock comes from the "
@@ -309,19 +308,8 @@ def default_build(records):
     ratio = {2: "twice"}.get(UART_CLOCK_RATIO, f"{UART_CLOCK_RATIO} times")
     text.append(f"The UART's line side runs at {ratio} the design clock. Every build's "
                 f"figures: [docs/boards.md](docs/boards.md).")
-    return _wrapped(" ".join(text))
-
-
-def _wrapped(text, width=90):
-    """``text`` as lines of at most ``width`` characters (a word longer stays whole)."""
-    lines, line = [], ""
-    for word in text.split():
-        if line and len(line) + 1 + len(word) > width:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    return "\n".join(lines + [line]) + "\n"
+    return textwrap.fill(" ".join(text), 90, break_long_words=False,
+                         break_on_hyphens=False) + "\n"
 
 
 def with_default_build(text, records):

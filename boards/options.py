@@ -10,8 +10,8 @@ the default build's is).
 
 import math
 
-from slitherlink.spec.target import (BOARDS, CORES, DEFAULT_TARGET, LABEL_NETWORKS,
-                                     default_target)
+from slitherlink.spec.target import (BOARDS, CORE_ENGINES, CORES, DEFAULT_TARGET,
+                                     LABEL_NETWORKS, default_target)
 from slitherlink.spec.uart import FAST_BAUD
 
 from . import evidence
@@ -27,9 +27,7 @@ def add_target_options(parser, *, fixtures=()):
     group.add_argument("--board", default=DEFAULT_TARGET.board, choices=sorted(BOARDS),
                        help="arty: Arty A7-35T (XC7A35T, the paper's chip; default); "
                             "ulx3s: ULX3S-85F (ECP5, fully open flow)")
-    cores = {"soc": "the paper's accelerator (paper mode)",
-             "soc-deduce": "the deduction engine (deduce mode)",
-             "soc-both": "both engines",
+    cores = {**CORE_ENGINES,
              "accelerator": "the accelerator alone behind a probe, to measure its resources",
              "loopback": "a UART loopback, to test the flow"}
     choices = [*CORES, *fixtures]

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 
 from .uart import DEFAULT_BAUD, divisor_for, uart_clock_hz
 
-__all__ = ["Board", "BOARDS", "Target", "CORES", "LABEL_NETWORKS", "PAPER_CLOCK_HZ",
+__all__ = ["Board", "BOARDS", "Target", "CORES", "CORE_ENGINES", "LABEL_NETWORKS",
+           "PAPER_CLOCK_HZ",
            "DEFAULT_TARGET", "PAIRS_MAX_POINTS", "default_label_network", "default_target",
            "get_board", "mhz"]
 
@@ -49,6 +50,10 @@ PAIRS_MAX_POINTS = 11
 #: The SoC variants by the name ``make bitstream CORE=`` takes: (paper's accelerator,
 #: deduction engine).
 CORES = {"soc": (True, False), "soc-deduce": (False, True), "soc-both": (True, True)}
+#: What each SoC variant carries, in words (``--core``'s help, the README).
+CORE_ENGINES = {"soc": "the paper's accelerator (paper mode)",
+                "soc-deduce": "the deduction engine (deduce mode)",
+                "soc-both": "both engines"}
 
 
 @dataclass(frozen=True)
