@@ -460,7 +460,9 @@ def write_outputs(records, summaries, text, meta, args):
 
 def update_docs(text, png, log, section, doc=None, writer=__spec__.name):
     """Fill block ``section`` of docs/benchmark.md (or ``doc``) with ``text``, and put the
-    plot beside it; the block's first line names ``writer``, the module that wrote it."""
+    plot beside it; the block's first line names ``writer``, the module that wrote it.
+    The README's results follow docs/benchmark.md (:mod:`bench.readme`)."""
+    ours = doc is None
     doc = Path(doc or REPO / "docs" / "benchmark.md")
     begin = DOC_BEGIN.format(section=section, writer=writer)
     opening, end = begin.split(" (", 1)[0], DOC_END.format(section=section)
@@ -476,6 +478,10 @@ def update_docs(text, png, log, section, doc=None, writer=__spec__.name):
     if png:
         (doc.parent / name).write_bytes(png.read_bytes())
     log(f"docs: section {section!r} of {doc} updated")
+    if ours:
+        from slitherlink.bench import readme
+        readme.update()
+        log("docs: the README's results updated")
 
 
 def rerender(args, log):
