@@ -25,11 +25,11 @@ protocol (:mod:`host.protocol`):
 
 from .connection import Connection
 from .errors import (BoardError, DeviceError, GarbledAnswer, NoAnswer, NoDeduceEngine,
-                     PortError, TooLarge, VirtualBoardFailed)
+                     NotSent, PortError, TooLarge, VirtualBoardFailed)
 from .link import DEFAULT_RETRIES
 from .sessions import close_all, connections, drop, open_connection
 from .virtual import connect_to
 
 __all__ = ["Connection", "connect_to", "open_connection", "drop", "close_all", "connections", "DEFAULT_RETRIES",
            "BoardError", "PortError", "NoAnswer", "GarbledAnswer", "TooLarge", "DeviceError",
-           "NoDeduceEngine", "VirtualBoardFailed"]
+           "NoDeduceEngine", "VirtualBoardFailed", "NotSent"]

@@ -8,7 +8,7 @@ exits with ``exit_code``.
 from ..errors import ExitCode, HostError
 
 __all__ = ["BoardError", "PortError", "NoAnswer", "GarbledAnswer", "TooLarge", "DeviceError",
-           "NoDeduceEngine", "VirtualBoardFailed"]
+           "NoDeduceEngine", "VirtualBoardFailed", "NotSent"]
 
 
 class BoardError(HostError):
@@ -51,3 +51,15 @@ class NoDeduceEngine(DeviceError):
 class VirtualBoardFailed(BoardError):
     """The virtual board could not be built or started, or it died."""
     exit_code = ExitCode.ENGINE
+
+
+class NotSent(BoardError):
+    """A puzzle not sent: no connection to the board could be made for an earlier puzzle
+    of the same run, and no other is tried (``cause``: that error; its exit code is this
+    one's)."""
+
+    def __init__(self, cause):
+        super().__init__("not sent: no connection to the board (the first puzzle that "
+                         "failed says why)")
+        self.cause = cause
+        self.exit_code = cause.exit_code

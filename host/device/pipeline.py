@@ -87,6 +87,7 @@ class Job:
         self.probes = 0
         self.looked = False  # a RESEND looked for it after silence, not answered yet
         self.not_busy = 0   # ABORTs answered NOT_BUSY: the device had no search of ours
+        self.missing = 0    # RESENDs in a row answered: the device does not have the SOLVE
         self.aborting = False
 
     @property
@@ -487,12 +488,20 @@ class Pipeline:
     def _resend_refused(self, job, reply):
         """The device's ERROR to a RESEND: PENDING, the SOLVE is there (queued or being
         solved: the head's search is waited for afresh); anything else (UNKNOWN_SEQ, or a
-        device without RESEND), the SOLVE itself is sent again."""
-        head = self._head()
+        device without RESEND), the SOLVE itself is sent again, at most ``retries`` times in
+        a row (the device answers, so its link works, but the SOLVE never arrives whole:
+        :class:`NoAnswer`)."""
+        head, c = self._head(), self.c
         if reply.code == P.ErrorCode.PENDING:
+            job.missing = 0
             if job is head and not head.aborting:
                 self._searching(head)
             return None
+        job.missing += 1
+        if job.missing > c.retries:  # it is alive, but never gets this SOLVE whole
+            job.fail(NoAnswer(f"{c.what} did not get the SOLVE of the {job.label}: it said "
+                              f"so to {job.missing} RESENDs in a row"), self.clock())
+            return self._done(job)
         if job is head and head.attempts is not None:
             head.attempts.alive()   # it answered: the loss was the SOLVE's
         self._send(job, self.clock(), "the device does not have it")

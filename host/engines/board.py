@@ -30,15 +30,20 @@ options the board cannot take :class:`host.errors.OptionError`.
 from slitherlink.spec.protocol import Solve, solve_length
 from slitherlink.spec.target import PAPER_CLOCK_HZ
 
-from ..device import (BoardError, NoDeduceEngine, PortError, TooLarge, close_all, drop,
-                      open_connection)
+from ..device import (BoardError, NoDeduceEngine, NotSent, PortError, TooLarge, close_all,
+                      drop, open_connection)
 from ..device.pipeline import Inputs, Job, Pipeline
 from ..errors import OptionError
 from ..puzzle import Puzzle, transpose_colouring
 from . import DEFAULT_MODE, Mode, Result, chosen_mode
 
 __all__ = ["solve", "solve_on", "solve_stream", "answer_result", "check_options", "end_of_run",
-           "MAX_CHECKS"]
+           "MAX_CHECKS", "RECONNECTS"]
+
+#: Once a connection of a run has worked, how many puzzles in a row may each fail to make a
+#: new one (a board reset, or unplugged and plugged back) before the rest of the run is not
+#: sent (:class:`host.device.NotSent`); a run whose first connection fails sends nothing more.
+RECONNECTS = 2
 
 #: The largest --max-checks (or, in deduce mode, --max-decisions) the SOLVE request
 #: carries (0 means no bound).
@@ -132,18 +137,33 @@ def solve_stream(puzzles, *, unique=False, time_limit=None, port=None, baud=None
     None.  The other options are
     :func:`solve`'s.  When the link fails, the puzzle in flight the longest fails with the
     error and the others go on over a new connection (``opener()``, if given, makes a
-    connected one: tests; by default :func:`host.device.open_connection`)."""
+    connected one: tests; by default :func:`host.device.open_connection`).  When no
+    connection can be made (a wrong port, a board not programmed), the puzzle fails with the
+    error and the rest of the run fails at once with :class:`host.device.NotSent`, not each
+    after its own attempts: for the run's first connection, and after :data:`RECONNECTS`
+    puzzles in a row without one."""
     check_options(max_checks=max_checks, max_decisions=max_decisions, retries=retries,
                   time_limit=time_limit, timeout=timeout, mode=mode, baud=baud)
     port = _port(port)
     options = dict(unique=unique, max_checks=max_checks or 0,
                    max_decisions=max_decisions or 0, mode=mode, counters=counters)
-    link = {"connection": None, "last": None}
+    # the connection, the last one made, the error that ended the attempts, the attempts
+    # in a row that failed
+    link = {"connection": None, "last": None, "down": None, "failures": 0}
 
     def connected():
+        if link["down"] is not None:
+            raise NotSent(link["down"])
         if link["connection"] is None:
-            link["connection"] = link["last"] = opener() if opener is not None else \
-                open_connection(port, baud=baud, timeout=timeout, retries=retries)
+            try:
+                link["connection"] = opener() if opener is not None else \
+                    open_connection(port, baud=baud, timeout=timeout, retries=retries)
+            except BoardError as error:
+                link["failures"] += 1
+                if link["last"] is None or link["failures"] >= RECONNECTS:
+                    link["down"] = error
+                raise
+            link["last"], link["failures"] = link["connection"], 0
         return link["connection"]
 
     def make(pair):  # in this thread: the connection is this thread's

@@ -319,13 +319,20 @@ def test_solve_request_lost_again_and_again():
 
 
 def test_solve_request_lost_more_often_than_the_retries_by_a_device_that_answers_probes():
-    """A device alive (it answers every probe) is given its time, as a long search is: the
-    SOLVE is sent again with each probe until it is answered."""
-    connection, device, clock = on_clock(Forgetful, lose=5, timeout=0.2, retries=1)
+    """A device alive (it answers every probe and RESEND) is given its time, as a long
+    search is: the SOLVE is sent again with each probe, and after each RESEND the device
+    answers without it (UNKNOWN_SEQ), until it is answered; but not more than ``retries``
+    such answers in a row: a SOLVE that never arrives whole ends with NoAnswer."""
+    connection, device, clock = on_clock(Forgetful, lose=5, timeout=0.2, retries=3)
     connection.connect()
     puzzle, solution = load("janko_0002")
     assert solve_on(connection, puzzle, unique=True).solution == solution
-    assert len(requests_of(device, P.MsgType.SOLVE)) == 6
+    assert len(requests_of(device, P.MsgType.SOLVE)) == 6   # more than the retries
+    connection, device, clock = on_clock(Forgetful, lose=10**4, timeout=0.2, retries=3)
+    connection.connect()
+    with pytest.raises(B.NoAnswer, match="it said so to 4 RESENDs in a row"):
+        solve_on(connection, puzzle, unique=True)
+    assert len(requests_of(device, P.MsgType.SOLVE)) <= 2 * 4 + 1
 
 
 def test_solve_request_lost_more_often_than_the_retries_by_a_silent_device():

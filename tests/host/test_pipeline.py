@@ -10,7 +10,8 @@ import pytest
 from slitherlink.host import device as B
 from slitherlink.host import protocol as P
 from slitherlink.host.engines import checked_stream
-from slitherlink.host.engines.board import solve_stream
+from slitherlink.host.engines.board import RECONNECTS, solve_stream
+from slitherlink.host.errors import ExitCode
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.lossy import LossyLine
 from slitherlink.host.result import Result, Status
@@ -274,3 +275,71 @@ def test_without_counters_a_lost_request_is_found_without_the_search_allowance()
     start = clock.now
     assert_right(stream(connection, NAMES[:1], unique=True, counters=True), NAMES[:1])
     assert clock.now - start > allowance  # with the counters, the allowance first
+
+
+def test_a_board_never_reached_is_tried_once_and_the_rest_is_not_sent():
+    """A wrong port or a board not programmed: the first puzzle fails with the error, the
+    others at once (not each after its own attempts, some 35 s on a silent port)."""
+    calls = []
+
+    def opener():
+        calls.append(1)
+        raise B.PortError("serial port /dev/ttyUSB9 does not exist")
+    items = [(name, load(name)[0]) for name in NAMES[:4]]
+    outcomes = [outcome for _, outcome in checked_stream(solve_stream)(items, opener=opener)]
+    assert len(calls) == 1
+    first, *rest = outcomes
+    assert isinstance(first, B.PortError) and "ttyUSB9" in str(first)
+    assert len(rest) == 3
+    for outcome in rest:
+        assert isinstance(outcome, B.NotSent) and outcome.cause is first
+        assert outcome.exit_code == first.exit_code == ExitCode.PORT
+        assert str(outcome).startswith("not sent: no connection to the board")
+
+
+def test_a_board_lost_after_it_answered_is_tried_again_then_given_up():
+    """Once a connection has worked, each of RECONNECTS puzzles in a row tries a new one
+    (a board reset, or plugged back); then the rest is not sent."""
+    connection, device, _ = on_clock(Forgetful, lose=set(), retries=1)
+    # from here on it hears its first request (the first SOLVE) and nothing after it
+    device.forgets, device.count, device.lose = frozenset(P.MsgType), 0, set(range(2, 10**4))
+    calls = []
+
+    def opener():
+        calls.append(1)
+        if len(calls) == 1:
+            return connection
+        raise B.PortError("serial port /dev/fake-board does not exist")
+    names = NAMES[:3 + RECONNECTS]
+    items = [(name, load(name)[0]) for name in names]
+    outcomes = [outcome for _, outcome in checked_stream(solve_stream)(items, opener=opener)]
+    assert len(outcomes) == len(names)
+    assert isinstance(outcomes[0], Result) and outcomes[0].solution == load(names[0])[1]
+    assert isinstance(outcomes[1], B.NoAnswer)   # the link failed while it was in flight
+    assert all(isinstance(o, B.PortError) for o in outcomes[2:2 + RECONNECTS])
+    assert all(isinstance(o, B.NotSent) for o in outcomes[2 + RECONNECTS:])
+    assert len(calls) == 1 + RECONNECTS
+
+
+def test_a_solve_the_device_never_gets_fails_after_the_retries_and_the_rest_go_on():
+    """A device that answers RESEND (UNKNOWN_SEQ) and PING but never gets one SOLVE whole:
+    that puzzle fails after its retries (NoAnswer), not after endless rounds, and the next
+    is solved on the same connection."""
+    retries = 2
+    connection, device, clock = on_clock(Forgetful, lose=set(range(2, 1000)), retries=retries)
+    names = NAMES[:3]
+    items = [(name, load(name)[0]) for name in names]
+    start, outcomes = clock(), []
+    for _, outcome in checked_stream(solve_stream)(items, opener=lambda: connection, depth=1,
+                                                   counters=False):
+        outcomes.append(outcome)
+        if len(outcomes) == 2:
+            device.lose = set()   # the line mended: the third goes through
+    lost = outcomes[1]
+    assert isinstance(lost, B.NoAnswer) and lost.exit_code == ExitCode.TIMEOUT
+    assert f"it said so to {retries + 1} RESENDs in a row" in str(lost)
+    for name, outcome in zip(names[::2], outcomes[::2]):
+        assert isinstance(outcome, Result) and outcome.solution == load(name)[1]
+    # the lost one's SOLVE: sent again after each RESEND answered and after each silence
+    assert device.count <= 1 + 2 * (retries + 1) + 1
+    assert clock() - start < 60   # seconds of the test's clock
