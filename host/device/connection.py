@@ -821,7 +821,9 @@ class Connection:
         :data:`SET_BAUD_ATTEMPTS` SET_BAUDs until the BAUD reply, each waiting as long as
         the link's timing says (not ``--timeout``: closing stays quick).  A device that
         took one goes back whether or not its BAUD arrives (a new rate unconfirmed falls
-        back to the start rate), so the link is left at the start rate either way."""
+        back to the start rate), so the link is left at the start rate either way.  A device
+        that refuses it BUSY still has SOLVEs of this connection queued (a run interrupted,
+        or given up): no one will read their answers, so an ABORT ends them first."""
         version = self.version
         if self.serial is None or version is None or self.virtual \
                 or self.baud == self.start_baud:
@@ -834,11 +836,15 @@ class Connection:
                 return True
             return False if refuses(reply, P.MsgType.SET_BAUD) else None  # BUSY: it stays
         try:
-            self._numbered(lambda seq: P.encode_set_baud(self.start_baud, seq), accept,
-                           "SET_BAUD back", reply_len=lengths()["baud"],
-                           retries=SET_BAUD_ATTEMPTS - 1,
-                           wait_for=lambda attempt, flush: self.timing.link_wait(
-                               lengths()["set_baud"], lengths()["baud"], attempt, flush))
+            for queued in (True, False):
+                if self._numbered(lambda seq: P.encode_set_baud(self.start_baud, seq), accept,
+                                  "SET_BAUD back", reply_len=lengths()["baud"],
+                                  retries=SET_BAUD_ATTEMPTS - 1,
+                                  wait_for=lambda attempt, flush: self.timing.link_wait(
+                                      lengths()["set_baud"], lengths()["baud"], attempt,
+                                      flush)) or not queued:
+                    break
+                self.abort(retries=SET_BAUD_ATTEMPTS - 1)   # BUSY: its queue emptied
         except BoardError as error:
             log.info("%s: the rate back: %s", self.port, error)
         try:

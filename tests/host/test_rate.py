@@ -221,3 +221,23 @@ def test_the_rate_back_is_asked_for_until_it_is_answered():
     at_one_percent = [r for r in (close_and_reconnect(0.01, seed) for seed in range(80)) if r]
     assert len(at_one_percent) >= 70
     assert all(reached for _, _, reached in at_one_percent)
+
+
+def test_closing_with_solves_queued_ends_them_and_goes_back_to_the_start_rate():
+    """A run interrupted (Ctrl-C) with SOLVEs queued: the device refuses SET_BAUD back BUSY;
+    the host ABORTs them (no one will read their answers) and asks again, so the next
+    program finds the device idle at its start rate at its first attempt."""
+    connection, device, _ = on_clock(delay=5.0)   # a search: 5 s of the test's clock
+    connection.connect()
+    for seq, name in enumerate(("janko_0011", "janko_0002", "janko_0003"), start=1):
+        connection.send(P.encode_solve(load(name)[0], mode="deduce", seq=seq))
+    start = len(device.requests)
+    connection.close()
+    assert kinds(device)[start:] == ["SET_BAUD", "ABORT", "SET_BAUD"]
+    assert device.baud == device.start_baud
+    assert device._running is None and not device._queue
+    second = B.Connection("/dev/fake-board", line=device, clock=connection.clock)
+    before = len(device.requests)
+    second.connect()
+    assert kinds(device)[before:] == ["ABORT", "PING", "SET_BAUD", "PING"]
+    assert second.resends == 0 and solves_right(second)

@@ -294,6 +294,32 @@ def test_a_new_program_reaches_a_board_left_inside_a_frame(soc_board):
         connection.close()
 
 
+def test_a_program_interrupted_with_solves_queued_leaves_the_board_at_its_start_rate(
+        soc_build):
+    """A program that closes (Ctrl-C, say) with SOLVEs queued on the firmware, at the fast
+    rate: the firmware refuses SET_BAUD back BUSY, so the host ABORTs them and asks again;
+    the next program reaches the board at its start rate at its first attempt."""
+    long_puzzle, _ = load("janko_0101")   # a paper-mode search of some 20 M cycles
+    puzzle, solution = load("janko_0002")
+    with VirtualBoard("soc", build=soc_build) as vboard:
+        first = B.Connection(vboard.port, baud=vboard.baud, health=vboard.problem)
+        first.connect()
+        fast = first.baud
+        assert fast > vboard.baud
+        for seq in (1, 2, 3):
+            first.send(P.encode_solve(long_puzzle, mode="paper", seq=seq))
+        first.close()
+        B.close_all()   # a new program: it forgets every link
+        second = B.Connection(vboard.port, baud=vboard.baud, health=vboard.problem)
+        try:
+            second.connect()
+            assert second.resends == 0 and second.baud == fast
+            result = solve_on(second, puzzle, unique=True, mode="paper")
+            assert result.status is Status.SOLVED_UNIQUE and result.solution == solution
+        finally:
+            second.close()
+
+
 def test_engine_starts_and_stops_its_own_virtual_board(soc_build):
     """solve() without a port: the virtual board is started, used, and stopped."""
     puzzle, solution = load("janko_0002")
