@@ -517,7 +517,7 @@ def _run(args, stdin, stdout, stderr, complain):
     document = out_file if out_file is not None else stdout
     documents_to_stdout = args.output is None and args.format in ("json", "jsonl", "svg")
 
-    tally, used_names = Tally(), set()
+    tally, used_names, repeats = Tally(), set(), Repeats(complain)
     start = time.perf_counter()
     progress = Progress(stderr, count) if not (args.progress or args.quiet or args.verbose) \
         else None
@@ -533,7 +533,7 @@ def _run(args, stdin, stdout, stderr, complain):
                     document.flush()
             else:
                 if outcome.error:
-                    complain(f"{outcome.name}: {outcome.error}")
+                    repeats.say(outcome.name, outcome.error)
                 _emit(args, outcome, document, used_names, index, count)
                 if args.output and not args.quiet:
                     print(status_line(outcome), file=stdout, flush=True)
@@ -544,6 +544,7 @@ def _run(args, stdin, stdout, stderr, complain):
             elif progress is not None:
                 progress.update(tally)
     finally:
+        repeats.close()
         if progress is not None:
             progress.close()
         if out_file is not None:
@@ -600,6 +601,31 @@ def streamed_outcome(puzzle, result, label, engine, wall):
     if code is None:
         raise result
     return Outcome(label, puzzle, None, ExitCode(int(code)), str(result), wall, engine)
+
+
+class Repeats:
+    """The puzzles' errors on standard error, one line each; but an error that is the last
+    one's again (every puzzle after a board that cannot be reached:
+    :class:`host.device.NotSent`) is counted, and said once with the count when another
+    line comes or the run ends."""
+
+    def __init__(self, complain):
+        self.complain, self.last, self.names = complain, None, []
+
+    def say(self, name, error):
+        if error == self.last:
+            self.names.append(name)
+            return
+        self.close()
+        self.complain(f"{name}: {error}")
+        self.last = error
+
+    def close(self):
+        if self.names:
+            more = f"{self.names[0]}" if len(self.names) == 1 else \
+                f"{len(self.names)} puzzles, {self.names[0]} to {self.names[-1]}"
+            self.complain(f"{more}: the same")
+        self.last, self.names = None, []
 
 
 class Progress:

@@ -289,6 +289,27 @@ def test_device_errors_carry_their_exit_code(monkeypatch, code):
     assert "Traceback" not in err
 
 
+def test_a_board_that_cannot_be_reached_is_said_once_and_the_rest_is_not_sent(tmp_path):
+    """The board engine on a port that does not exist: the first puzzle's error, the next
+    one's NotSent, then one line for all the others (the same), at once; every puzzle is
+    in the records; the port's exit code."""
+    for k in range(6):
+        shutil.copy(EXAMPLE, tmp_path / f"p{k}.txt")
+    port = str(tmp_path / "ttyNONE")
+    got, out, err = run_main("-e", "board", "--port", port, "--format", "jsonl",
+                             str(tmp_path))
+    assert got == ExitCode.PORT
+    lines = err.strip().splitlines()
+    assert lines[0].startswith(f"host/solve.py: p0: serial port {port} does not exist")
+    assert lines[1] == ("host/solve.py: p1: not sent: no connection to the board (the first "
+                        "puzzle that failed says why)")
+    assert lines[2] == "host/solve.py: 4 puzzles, p2 to p5: the same"
+    records = [json.loads(line) for line in out.splitlines()]
+    assert [r["puzzle"] for r in records] == [f"p{k}" for k in range(6)]
+    assert {r["exit_code"] for r in records} == {int(ExitCode.PORT)}
+    assert all(r["status"] == "error" for r in records)
+
+
 def test_a_bug_in_an_engine_is_not_hidden(monkeypatch):
     def broken(puzzle, *, unique=False):
         raise ZeroDivisionError("a bug")
