@@ -525,6 +525,7 @@ def _run(args, stdin, stdout, stderr, complain):
         solved = _outcomes(items, solve, stream, kwargs, args)
         for index, outcome in enumerate(solved, start=1):
             if outcome.puzzle is None:
+                repeats.close()   # the lines in the order of the inputs
                 complain(outcome.error)
                 if args.format in COUNTER_FORMATS:  # a record for every input, readable or not
                     document.write(json.dumps({

@@ -310,6 +310,23 @@ def test_a_board_that_cannot_be_reached_is_said_once_and_the_rest_is_not_sent(tm
     assert all(r["status"] == "error" for r in records)
 
 
+def test_the_repeated_errors_stay_in_the_order_of_the_inputs(tmp_path):
+    """An input that cannot be read among puzzles that are not sent: its line comes in its
+    place, after the line that stands for the puzzles before it."""
+    for k in range(5):
+        shutil.copy(EXAMPLE, tmp_path / f"p{k}.txt")
+    (tmp_path / "p2x.txt").write_text("not a puzzle\n")
+    got, _, err = run_main("-e", "board", "--port", str(tmp_path / "ttyNONE"), str(tmp_path))
+    assert got == ExitCode.PORT
+    lines = [line.removeprefix("host/solve.py: ") for line in err.strip().splitlines()]
+    assert lines[0].startswith("p0: serial port")
+    assert lines[1].startswith("p1: not sent:")
+    assert lines[2] == "p2: the same"
+    assert lines[3].startswith(f"{tmp_path / 'p2x.txt'}, line 1")
+    assert lines[4].startswith("p3: not sent:")
+    assert lines[5:] == ["p4: the same"]
+
+
 def test_a_bug_in_an_engine_is_not_hidden(monkeypatch):
     def broken(puzzle, *, unique=False):
         raise ZeroDivisionError("a bug")
