@@ -836,15 +836,15 @@ class Connection:
                 return True
             return False if refuses(reply, P.MsgType.SET_BAUD) else None  # BUSY: it stays
         try:
-            for queued in (True, False):
-                if self._numbered(lambda seq: P.encode_set_baud(self.start_baud, seq), accept,
-                                  "SET_BAUD back", reply_len=lengths()["baud"],
-                                  retries=SET_BAUD_ATTEMPTS - 1,
-                                  wait_for=lambda attempt, flush: self.timing.link_wait(
-                                      lengths()["set_baud"], lengths()["baud"], attempt,
-                                      flush)) or not queued:
-                    break
-                self.abort(retries=SET_BAUD_ATTEMPTS - 1)   # BUSY: its queue emptied
+            def set_baud_back():   # True: taken; False: refused BUSY
+                return self._numbered(
+                    lambda seq: P.encode_set_baud(self.start_baud, seq), accept,
+                    "SET_BAUD back", reply_len=lengths()["baud"], retries=SET_BAUD_ATTEMPTS - 1,
+                    wait_for=lambda attempt, flush: self.timing.link_wait(
+                        lengths()["set_baud"], lengths()["baud"], attempt, flush))
+            if not set_baud_back():
+                self.abort(retries=SET_BAUD_ATTEMPTS - 1)   # its queue emptied
+                set_baud_back()
         except BoardError as error:
             log.info("%s: the rate back: %s", self.port, error)
         try:
