@@ -49,6 +49,7 @@ import inspect
 import json
 import logging
 import os
+import signal
 import sys
 import time
 from pathlib import Path
@@ -724,8 +725,15 @@ def _convert(args, items, stdout, complain):
     return int(worst)
 
 
+def _terminated(signum, frame):
+    raise KeyboardInterrupt   # as Ctrl-C: the board's connection is closed on the way out
+
+
 def run(argv=None):
-    """Entry point for scripts: exit with :func:`main`'s code; Ctrl-C exits quietly."""
+    """Entry point for scripts: exit with :func:`main`'s code; Ctrl-C and SIGTERM (``timeout``,
+    a job's end) exit quietly, after the board's connection is closed (the device's queue
+    emptied and its rate set back: the next program finds it at once)."""
+    signal.signal(signal.SIGTERM, _terminated)
     try:
         code = main(argv)
     except KeyboardInterrupt:

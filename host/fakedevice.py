@@ -274,6 +274,13 @@ class FakeDevice:
             return len(data)
 
     @property
+    def holding(self):
+        """The SOLVEs the device holds now: the one being searched and those queued."""
+        with self._lock:
+            self._tick(self.timer())
+            return (self._running is not None) + len(self._queue)
+
+    @property
     def in_waiting(self):
         with self._lock:
             self._tick(self.timer())

@@ -54,7 +54,8 @@ MEANINGS = {
                       "no request, after the retries)",
     ExitCode.TOO_LARGE: "puzzle larger than the engine takes (the board: than its hardware "
                         "was built for)",
-    ExitCode.INTERRUPTED: "interrupted (Ctrl-C)",
+    ExitCode.INTERRUPTED: "interrupted (Ctrl-C, or SIGTERM): the board's connection closed "
+                          "first",
 }
 
 #: exit code -> a few words, for short lists (the README)

@@ -284,3 +284,31 @@ def test_the_json_record_of_a_streamed_board_answer():
                 "solutions": [drawn], "counters": counters, "engine_seconds": 0.0,
                 "message": "", "input": label, "exit_code": 0,
                 "wall_seconds": 0.25}) + "\n", name
+
+
+def test_sigterm_ends_a_run_as_ctrl_c_does_and_leaves_the_board_idle(tmp_path):
+    """SIGTERM (``timeout``, a job's end) in the middle of a streamed directory: exit code
+    INTERRUPTED, one line, and the board's connection closed on the way out: the SOLVEs
+    still queued ABORTed and the device back at its start rate."""
+    import signal
+    import subprocess
+    import sys
+    from tests.conftest import HANG_SECONDS, REPO
+    for k in range(40):   # some 20 s of searches: the signal comes long before their end
+        shutil.copy(PUZZLES / f"{NAMES[k % len(NAMES)]}.txt", tmp_path / f"p{k:02d}.txt")
+    device = FakeDevice(delay=0.5)
+    path, stop = device.serve_pty()
+    try:
+        run = subprocess.Popen([sys.executable, str(REPO / "host" / "solve.py"), "-e", "board",
+                                "--port", path, "--format", "jsonl", str(tmp_path)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        first = run.stdout.readline()   # an answer: the stream is under way
+        run.send_signal(signal.SIGTERM)
+        rest, err = run.communicate(timeout=HANG_SECONDS)
+        assert json.loads(first)["status"] == "solved"
+        assert run.returncode == ExitCode.INTERRUPTED
+        assert err.strip().splitlines()[-1] == "host/solve.py: interrupted"
+        assert len((first + rest).splitlines()) < 40
+        assert device.baud == device.start_baud and device.holding == 0
+    finally:
+        stop()

@@ -235,7 +235,7 @@ def test_closing_with_solves_queued_ends_them_and_goes_back_to_the_start_rate():
     connection.close()
     assert kinds(device)[start:] == ["SET_BAUD", "ABORT", "SET_BAUD"]
     assert device.baud == device.start_baud
-    assert device._running is None and not device._queue
+    assert device.holding == 0
     second = B.Connection("/dev/fake-board", line=device, clock=connection.clock)
     before = len(device.requests)
     second.connect()
