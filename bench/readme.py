@@ -14,8 +14,8 @@ that a figure is written once, by the run that measured it, and the README follo
 
 import argparse
 import re
-import textwrap
 import sys
+import textwrap
 from pathlib import Path
 
 from slitherlink.bench.builds import fmax_label
@@ -34,8 +34,6 @@ README_BEGIN = ("<!-- the results: generated from docs/benchmark.md and docs/soc
                 "python -m slitherlink.bench.readme; do not edit -->")
 README_END = "<!-- end of the results -->"
 
-#: the blocks of docs/benchmark.md the paragraph quotes, in its order
-BLOCKS = ("deduce", "deduce-classes", "stream", "stream-classes")
 #: the rate of the stream block's row quoted: the default build's fastest
 STREAM_RATE = max(offered(DEFAULT_TARGET))
 #: the deduce blocks' columns: the peer's median, its speed-up at each build's clock
