@@ -321,8 +321,11 @@ def answer_result(reply, version, *, seconds=0.0, virtual=False, fallback=None):
         result.message = f"stopped by the time limit{steps}"
     elif reply.trail_full:
         result.message = f"stopped: the hardware trail was full{steps}"
-    for note in (fallback, "on the virtual board (Verilator; cycles are exact)"
-                 if virtual and reply.counters is not None else None):
+    on_virtual = None if not virtual else \
+        "on the virtual board (Verilator; cycles are exact)" if reply.counters is not None \
+        else "on the virtual board (Verilator): the times are the simulator's; --format json " \
+             "gives the board's exact cycles"
+    for note in (fallback, on_virtual):
         if note:
             result.message = (result.message + "; " if result.message else "") + note
     return result

@@ -20,7 +20,7 @@ import pytest
 from slitherlink.host import device as B
 from slitherlink.host import protocol as P
 from slitherlink.host.engines import get_engine
-from slitherlink.host.engines.board import solve, solve_on
+from slitherlink.host.engines.board import answer_result, solve, solve_on
 from slitherlink.host.errors import OptionError
 from slitherlink.host.fakedevice import FakeDevice
 from slitherlink.host.puzzle import Puzzle, transpose_colouring
@@ -695,3 +695,27 @@ def test_a_build_with_neither_engine_is_refused_at_connection(serve):
     with pytest.raises(B.DeviceError) as error:
         solve(load("janko_0002")[0], port=serve(FakeDevice(paper=False, deduce=False)))
     assert "neither engine answers" in str(error.value) and error.value.exit_code == 7
+
+
+def test_an_answer_of_the_virtual_board_says_whose_times_it_holds():
+    """On the virtual board the times are the simulator's: a plain answer says so and
+    where the board's exact time is; an answer with the counters says its cycles are exact;
+    a real board's answer says neither."""
+    puzzle, solution = load("janko_0011")
+    receiver = P.FrameDecoder()
+    (frame,) = receiver.feed(P.encode_version(max_rows=10, max_cols=10, clock_hz=50_000_000,
+                                              baud=115_200, deduce_ok=True))
+    version = P.decode_version(frame)
+    size = (P.Status.SOLVED, puzzle.rows, puzzle.cols)
+    plain = P.encode_answer(*size, solution=solution, mode=P.Mode.DEDUCE, seq=3)
+    counted = P.encode_deduce_result(*size, solution=solution, cycles=1234, seq=3,
+                                     counters={name: 1 for name in P.DEDUCE_RESULT_COUNTERS})
+    messages = {(kind, virtual): answer_result(P.decode_reply(receiver.feed(frame)[0]),
+                                               version, virtual=virtual).message
+                for kind, frame in (("plain", plain), ("counted", counted))
+                for virtual in (False, True)}
+    assert messages[("plain", False)] == messages[("counted", False)] == ""
+    assert messages[("plain", True)] == ("on the virtual board (Verilator): the times are "
+                                         "the simulator's; --format json gives the board's "
+                                         "exact cycles")
+    assert messages[("counted", True)] == "on the virtual board (Verilator; cycles are exact)"
