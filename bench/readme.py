@@ -15,13 +15,13 @@ that a figure is written once, by the run that measured it, and the README follo
 import argparse
 import re
 import sys
+import textwrap
 from pathlib import Path
 
 from slitherlink.bench.builds import fmax_label
 from slitherlink.bench.hardware import DOC_BEGIN, DOC_END, REPO
 from slitherlink.bench.stream import PEER, offered
 from slitherlink.bench.summary import SPEEDUP_PEER
-from slitherlink.docblocks import between, wrapped
 from slitherlink.spec.target import DEFAULT_TARGET
 
 __all__ = ["README_BEGIN", "README_END", "results", "with_results", "update", "main"]
@@ -40,6 +40,8 @@ STREAM_RATE = max(offered(DEFAULT_TARGET))
 PEER_MEDIAN = f"{SPEEDUP_PEER} median"
 SPEEDUP = f"speed-up over {SPEEDUP_PEER} {fmax_label({})}"
 
+#: the README's line width
+WIDTH = 92
 _RUN = re.compile(r"^Run of (.+?): `", re.MULTILINE)
 _SOC = re.compile(r"The (\d+) solved 10x10 puzzles: ([\d.]+ M) cycles on average .*?"
                   r"the paper: ([\d.]+ s) = ([\d.]+ M) cycles")
@@ -174,6 +176,13 @@ def _stream_classes(doc):
             f"({high['class']}) `{PEER}` on two cores.")
 
 
+def _wrapped(paragraph):
+    """A paragraph or a list item, wrapped as the README's lines are."""
+    indent = "  " if paragraph.startswith("- ") else ""
+    return textwrap.fill(paragraph, WIDTH, subsequent_indent=indent, break_on_hyphens=False,
+                         break_long_words=False)
+
+
 def results(doc, soc):
     """The README's results (Markdown) from docs/benchmark.md's text ``doc`` and
     docs/soc-cycles.md's ``soc``; ValueError when a block lacks what it quotes."""
@@ -182,14 +191,16 @@ def results(doc, soc):
             f"host's times move with them, the board's cycles do not):")
     items = [_deduce(doc), _deduce_classes(doc), _paper(soc), *_stream(doc),
              _stream_classes(doc)]
-    return wrapped(head) + "\n\n" + "\n".join(map(wrapped, items)) + "\n"
+    return _wrapped(head) + "\n\n" + "\n".join(map(_wrapped, items)) + "\n"
 
 
 def with_results(text, doc, soc):
     """``text`` (README.md) with :func:`results` between its marks; ValueError when the
     marks are missing."""
-    return between(text, README_BEGIN, README_END, results(doc, soc),
-                   "README.md has no marks for the results")
+    start, end = text.find(README_BEGIN), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError("README.md has no marks for the results")
+    return text[:start + len(README_BEGIN)] + "\n" + results(doc, soc) + text[end:]
 
 
 def update(readme=None, doc=None, soc=None, *, check=False):

@@ -31,9 +31,9 @@ current.
 import argparse
 import json
 import sys
+import textwrap
 from pathlib import Path
 
-from slitherlink.docblocks import between, wrapped
 from slitherlink.paths import checkout
 from slitherlink.spec.target import (ARTY, BOARDS, CORE_ENGINES, CORES, DEFAULT_TARGET,
                                      PAPER_CLOCK_HZ, ULX3S, Target, default_target, mhz)
@@ -266,8 +266,11 @@ def table(records):
 def with_table(text, records):
     """``text`` (docs/boards.md) with the table of builds between its marks; ValueError when
     the marks are missing."""
-    return between(text, BEGIN, END, default_clocks(records) + "\n" + table(records),
-                   "docs/boards.md has no marks for the table of builds")
+    start, end = text.find(BEGIN), text.find(END)
+    if start < 0 or end < start:
+        raise ValueError("docs/boards.md has no marks for the table of builds")
+    return (text[:start + len(BEGIN)] + "\n" + default_clocks(records) + "\n" + table(records)
+            + text[end:])
 
 
 def default_build(records):
@@ -305,14 +308,17 @@ def default_build(records):
     ratio = {2: "twice"}.get(UART_CLOCK_RATIO, f"{UART_CLOCK_RATIO} times")
     text.append(f"The UART's line side runs at {ratio} the design clock. Every build's "
                 f"figures: [docs/boards.md](docs/boards.md).")
-    return wrapped(" ".join(text)) + "\n"
+    return textwrap.fill(" ".join(text), 90, break_long_words=False,
+                         break_on_hyphens=False) + "\n"
 
 
 def with_default_build(text, records):
     """``text`` (README.md) with :func:`default_build` between its marks; ValueError when
     the marks are missing."""
-    return between(text, README_BEGIN, README_END, default_build(records),
-                   "README.md has no marks for the paragraph on the default build")
+    start, end = text.find(README_BEGIN), text.find(README_END)
+    if start < 0 or end < start:
+        raise ValueError("README.md has no marks for the paragraph on the default build")
+    return text[:start + len(README_BEGIN)] + "\n" + default_build(records) + text[end:]
 
 
 def main(argv=None):
